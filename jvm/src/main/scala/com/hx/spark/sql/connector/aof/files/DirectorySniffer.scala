@@ -1,0 +1,81 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.channels.FileChannel
+import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption}
+import java.util.regex.Pattern
+
+import scala.collection.JavaConverters._
+import scala.collection.mutable
+
+import org.slf4j.LoggerFactory
+
+/**
+ * A node's view of its directory: the files whose names match the pattern, plus tracked files that
+ * were renamed to names it no longer matches (so they are drained). It only ever looks inside its
+ * own directory; the driver's request can name keys and positions, never paths.
+ *
+ * It remembers where each file's last complete line ended, so that a file without newlines is
+ * scanned once rather than on every trigger.
+ */
+final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLength: Int) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val pattern = Pattern.compile(fileNameRegex)
+  // key -> (size, lineEnd, fingerprint) seen last time; valid while the fingerprint agrees.
+  private val scanned = mutable.Map.empty[FileKey, (Long, Long, Fingerprint)]
+
+  def sniff(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
+    val knownByKey = known.map(k => k.key -> k).toMap
+    val seen = mutable.Set.empty[FileKey]
+    val metas = listDirectory().flatMap { path =>
+      val matched = pattern.matcher(path.getFileName.toString).matches()
+      try {
+        val key = FileKey.of(path)
+        if (!Files.isRegularFile(path) || !(matched || knownByKey.contains(key))) None
+        else {
+          seen += key
+          Some(describe(path, key, knownByKey.get(key)))
+        }
+      } catch {
+        case _: NoSuchFileException => None // removed between list and stat
+        case e: IOException =>
+          log.warn(s"Cannot read $path, leaving it out of this trigger: $e")
+          None
+      }
+    }
+    scanned.retain((key, _) => seen.contains(key))
+    metas
+  }
+
+  private def listDirectory(): Seq[Path] = {
+    if (!Files.isDirectory(directory)) return Seq.empty
+    val stream = Files.list(directory)
+    try stream.iterator().asScala.toVector.sortBy(_.getFileName.toString)
+    finally stream.close()
+  }
+
+  private def describe(path: Path, key: FileKey, known: Option[KnownFile]): FileMeta = {
+    val channel = FileChannel.open(path, StandardOpenOption.READ)
+    try {
+      val size = channel.size()
+      val fingerprint = Prefixes.md5(channel, math.min(sampleLength.toLong, size)).get
+      val probe = known.map(_.fingerprintLength).filter(_ < fingerprint.length).map { length =>
+        Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
+      }
+      val floor = known.map(_.floor).getOrElse(0L)
+      val from = scanned.get(key) match {
+        case Some((oldSize, oldEnd, oldPrint))
+            if oldSize <= size && samePrefix(oldPrint, fingerprint, channel) =>
+          math.max(floor, oldEnd) -> math.max(floor, oldSize)
+        case _ => floor -> floor
+      }
+      val lineEnd = math.max(from._1, Prefixes.lineEnd(channel, from._2, size))
+      scanned(key) = (size, lineEnd, fingerprint)
+      FileMeta(path.toString, key, size, lineEnd, fingerprint, probe)
+    } finally channel.close()
+  }
+
+  private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
+    if (old.length == now.length) old == now
+    else Prefixes.md5(channel, old.length).contains(old)
+}

@@ -1,0 +1,57 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.security.MessageDigest
+
+/** Reads of a file's head and tail that the endpoint answers with. */
+object Prefixes {
+  private val Chunk = 64 * 1024
+
+  /** MD5 of the first `length` bytes, or None when the file is shorter than that now. */
+  def md5(channel: FileChannel, length: Long): Option[Fingerprint] = {
+    val digest = MessageDigest.getInstance("MD5")
+    val buffer = ByteBuffer.allocate(math.min(length, Chunk.toLong).toInt.max(1))
+    var pos = 0L
+    var eof = false
+    while (pos < length && !eof) {
+      buffer.clear()
+      buffer.limit(math.min(buffer.capacity.toLong, length - pos).toInt)
+      val n = channel.read(buffer, pos)
+      if (n < 0) eof = true
+      else {
+        digest.update(buffer.array(), 0, n)
+        pos += n
+      }
+    }
+    if (pos < length) None
+    else Some(Fingerprint(length, digest.digest().map(b => f"${b & 0xff}%02x").mkString))
+  }
+
+  /**
+   * The end of the last complete line in `[floor, size)`: the position just after the last `\n`,
+   * or `floor` when there is none. Scans backwards, so a line-free file costs one pass.
+   */
+  def lineEnd(channel: FileChannel, floor: Long, size: Long): Long = {
+    val buffer = ByteBuffer.allocate(Chunk)
+    var hi = size
+    while (hi > floor) {
+      val lo = math.max(floor, hi - Chunk)
+      buffer.clear()
+      buffer.limit((hi - lo).toInt)
+      var read = 0
+      while (read < hi - lo) {
+        val n = channel.read(buffer, lo + read)
+        if (n < 0) return floor // shrank while we looked: the next trigger sees the new size
+        read += n
+      }
+      var i = read - 1
+      while (i >= 0) {
+        if (buffer.get(i) == '\n') return lo + i + 1
+        i -= 1
+      }
+      hi = lo
+    }
+    floor
+  }
+}

@@ -1,0 +1,26 @@
+package com.hx.spark.sql.connector.aof.offset
+
+import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset}
+
+/**
+ * Progress of one host: its files by file id, and the next serial to hand out there.
+ */
+final case class HostOffsets(nextSerial: Long, files: Map[String, FileOffset])
+
+object HostOffsets {
+  val Empty: HostOffsets = HostOffsets(0L, Map.empty)
+}
+
+/** The source's offset: every host's files. Spark keeps it, as JSON, in the checkpoint. */
+final case class AofOffset(hosts: Map[String, HostOffsets]) extends StreamOffset {
+  override def json(): String = OffsetJson.write(this)
+
+  def file(host: String, fileId: String): Option[FileOffset] =
+    hosts.get(host).flatMap(_.files.get(fileId))
+}
+
+object AofOffset {
+  val Empty: AofOffset = AofOffset(Map.empty)
+
+  def fromJson(json: String): AofOffset = OffsetJson.read(json)
+}

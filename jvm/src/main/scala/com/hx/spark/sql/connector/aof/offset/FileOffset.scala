@@ -1,0 +1,27 @@
+package com.hx.spark.sql.connector.aof.offset
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+
+/**
+ * Progress through one file on one host.
+ *
+ * @param serial      distinguishes successive files that reuse a key (replaced, truncated, inode
+ *                    reuse), so `fileId` never names two contents within a query
+ * @param first       where this query started reading the file: a batch that first sees it reads
+ *                    from here, so planning never needs live state
+ * @param pos         everything before this byte has been planned
+ * @param fingerprint of the prefix seen when `pos` was planned
+ */
+final case class FileOffset(
+    path: String,
+    key: FileKey,
+    serial: Long,
+    first: Long,
+    pos: Long,
+    fingerprint: Fingerprint) {
+  def fileId: String = FileOffset.fileId(key, serial)
+}
+
+object FileOffset {
+  def fileId(key: FileKey, serial: Long): String = s"${key.dev}:${key.ino}:$serial"
+}
