@@ -59,10 +59,14 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     try {
       val size = channel.size()
       val fingerprint = Prefixes.md5(channel, math.min(sampleLength.toLong, size)).get
-      val probe = known.map(_.fingerprintLength).filter(_ < fingerprint.length).map { length =>
+      val probe = known.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
         Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
       }
-      val floor = known.map(_.floor).getOrElse(0L)
+      // The driver's floor holds only for the content it was planned against: a replaced or
+      // truncated file is scanned from its start.
+      val floor = known
+        .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
+        .fold(0L)(_.floor)
       val from = scanned.get(key) match {
         case Some((oldSize, oldEnd, oldPrint))
             if oldSize <= size && samePrefix(oldPrint, fingerprint, channel) =>

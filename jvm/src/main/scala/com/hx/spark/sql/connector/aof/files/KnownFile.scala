@@ -1,7 +1,8 @@
 package com.hx.spark.sql.connector.aof.files
 
 /**
- * What the driver tells a node about a file it already tracks, so the node's answer is cheap and
- * comparable: where to stop looking for the last newline, and which prefix length to fingerprint.
+ * What the driver tells a node about a file it already tracks: where the node may stop looking
+ * for the last newline, valid only while the file still starts with `fingerprint`, and which
+ * prefix length to fingerprint again so the driver can compare.
  */
-final case class KnownFile(key: FileKey, floor: Long, fingerprintLength: Long)
+final case class KnownFile(key: FileKey, floor: Long, fingerprint: Fingerprint)

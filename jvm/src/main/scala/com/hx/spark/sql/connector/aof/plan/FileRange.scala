@@ -1,0 +1,15 @@
+package com.hx.spark.sql.connector.aof.plan
+
+import com.hx.spark.sql.connector.aof.files.FileKey
+
+/**
+ * Bytes `[from, until)` of one file on one host: the lines whose first byte lies there. `path` is
+ * where the file was when planned; the reader follows `key` if it was renamed since.
+ */
+final case class FileRange(
+    host: String,
+    path: String,
+    key: FileKey,
+    fileId: String,
+    from: Long,
+    until: Long)

@@ -1,0 +1,13 @@
+package com.hx.spark.sql.connector.aof.plan
+
+import com.hx.spark.sql.connector.aof.config.StartingOffsets
+
+/**
+ * What bounds one plan.
+ *
+ * @param bytesMax most bytes of one file in one micro-batch; None reads all complete lines
+ */
+final case class PlanLimits(
+    bytesMax: Option[Long],
+    startingOffsets: StartingOffsets,
+    md5CheckEnabled: Boolean)

@@ -1,0 +1,46 @@
+package com.hx.spark.sql.connector.aof.plan
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+
+class RangesSuite extends AnyFunSuite {
+  private val key = FileKey(1L, 2L)
+
+  private def offset(serial: Long, first: Long, pos: Long): AofOffset = {
+    val file = FileOffset("/l/a", key, serial, first, pos, Fingerprint.Empty)
+    AofOffset(Map("h" -> HostOffsets(serial + 1, Map(file.fileId -> file))))
+  }
+
+  private def spans(start: AofOffset, end: AofOffset, max: Long = 1000L): Seq[(Long, Long)] =
+    Ranges.between(start, end, max).map(r => (r.from, r.until))
+
+  test("a tracked file is read from the start offset's position") {
+    assert(spans(offset(0, 0, 100), offset(0, 0, 250)) === Seq((100L, 250L)))
+  }
+
+  test("a file new in this batch is read from where the query first saw it") {
+    assert(spans(AofOffset.Empty, offset(0, 40, 90)) === Seq((40L, 90L)))
+  }
+
+  test("a replaced file (new serial) is read from 0, the old one not at all") {
+    assert(spans(offset(0, 0, 500), offset(1, 0, 80)) === Seq((0L, 80L)))
+  }
+
+  test("nothing to read when the position did not move or went back (C4)") {
+    assert(spans(offset(0, 0, 100), offset(0, 0, 100)).isEmpty)
+    assert(spans(offset(0, 0, 300), offset(0, 0, 200)).isEmpty)
+  }
+
+  test("long ranges are cut into pieces on the same host") {
+    val ranges = Ranges.between(offset(0, 0, 100), offset(0, 0, 2600), 1000L)
+    assert(ranges.map(r => (r.from, r.until)) === Seq((100L, 1100L), (1100L, 2100L), (2100L, 2600L)))
+    assert(ranges.map(_.host).toSet === Set("h"))
+  }
+
+  test("ranges past 2 GiB keep their positions") {
+    val big = 3L << 30
+    assert(spans(offset(0, 0, big), offset(0, 0, big + 10)) === Seq((big, big + 10)))
+  }
+}
