@@ -1,0 +1,39 @@
+# The two entry points of the README: `make demo` (set up, then run the demo) and `make test`.
+# Everything is fetched through the ordinary clients: Maven for sbt, pip for Python packages.
+SBT := build/sbt
+VENV := .venv
+PY := $(VENV)/bin/python
+JAR_DIR := python/src/pyspark_aof/jars
+
+.PHONY: setup jar demo test test-jvm test-python lint clean
+
+setup: jar $(VENV)/.installed
+
+jar:
+	$(SBT) aof/package
+	mkdir -p $(JAR_DIR)
+	rm -f $(JAR_DIR)/*.jar
+	cp jvm/target/scala-2.12/spark-aof_2.12-*.jar $(JAR_DIR)/
+
+$(VENV)/.installed: python/pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q -e 'python[test]'
+	touch $@
+
+demo: setup
+	$(PY) -m pyspark_aof demo
+
+test: setup lint test-jvm test-python
+
+test-jvm:
+	$(SBT) aof/test
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check python tests/python
+	$(VENV)/bin/mypy --strict python/src tests/python
+
+test-python: $(VENV)/.installed
+	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]
+
+clean:
+	rm -rf $(VENV) jvm/target project/target target $(JAR_DIR)

@@ -1,0 +1,126 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.util.UUID
+
+import scala.collection.JavaConverters._
+
+import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.recipes.cache.{PathChildrenCache, PathChildrenCacheEvent, PathChildrenCacheListener}
+import org.apache.zookeeper.{CreateMode, KeeperException}
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+
+/**
+ * The driver's side of the ZooKeeper exchange for one query run: owns the run's znodes, knows
+ * which hosts have a live endpoint, and gathers the hosts' answers to a request within a timeout.
+ * Waiting is driven by ZooKeeper watches, not by polling.
+ */
+final class Coordinator(client: CuratorFramework, metaStore: String, runId: String) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val paths = ZkPaths(metaStore, runId)
+  private val changed = new Object
+  private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
+  private val responses = new PathChildrenCache(client, paths.responses, true)
+
+  def start(): Unit = {
+    removeFinishedRuns()
+    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses)
+      .foreach(ZkClients.ensure(client, _))
+    client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.driver)
+    val wake = new PathChildrenCacheListener {
+      override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
+        changed.synchronized(changed.notifyAll())
+    }
+    endpoints.getListenable.addListener(wake)
+    responses.getListenable.addListener(wake)
+    endpoints.start(PathChildrenCache.StartMode.BUILD_INITIAL_CACHE)
+    responses.start(PathChildrenCache.StartMode.BUILD_INITIAL_CACHE)
+  }
+
+  def liveHosts(): Set[String] =
+    endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet
+
+  /** Waits until every host in `hosts` is live or the timeout passes; returns the live ones. */
+  def awaitHosts(hosts: Set[String], timeoutMs: Long): Set[String] = {
+    waitFor(timeoutMs)(hosts.subsetOf(liveHosts()))
+    hosts.intersect(liveHosts())
+  }
+
+  /**
+   * Sends each host its request and returns the answers that arrive within the timeout. A host
+   * that does not answer in time is left out; its planning waits for a later trigger.
+   */
+  def collect(requests: Map[String, Seq[KnownFile]], timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+    val id = UUID.randomUUID().toString
+    requests.foreach { case (host, known) =>
+      ZkClients.put(client, paths.request(host), Messages.encode(Request(id, known)))
+    }
+    var answers = Map.empty[String, Seq[FileMeta]]
+    waitFor(timeoutMs) {
+      answers = answered(id, requests.keySet)
+      answers.size == requests.size
+    }
+    answers
+  }
+
+  /** Ends the run: endpoints see the driver node go and stop; then the run's znodes go. */
+  def stop(): Unit = {
+    deleteQuietly(paths.driver)
+    waitFor(10000)(liveHosts().isEmpty)
+    endpoints.close()
+    responses.close()
+    var attempts = 0
+    while (attempts < 20 && client.checkExists().forPath(paths.run) != null) {
+      attempts += 1
+      try client.delete().deletingChildrenIfNeeded().forPath(paths.run)
+      catch {
+        case _: KeeperException.NotEmptyException | _: KeeperException.NoNodeException =>
+          Thread.sleep(50) // an endpoint is still closing its latch; it is gone in a moment
+      }
+    }
+  }
+
+  private def answered(id: String, hosts: Set[String]): Map[String, Seq[FileMeta]] =
+    responses.getCurrentData.asScala.flatMap { d =>
+      val host = ZkPaths.decode(name(d.getPath))
+      if (!hosts.contains(host) || d.getData == null) None
+      else {
+        val response = Messages.decodeResponse(d.getData)
+        if (response.id == id) Some(host -> response.files) else None
+      }
+    }.toMap
+
+  private def waitFor(timeoutMs: Long)(condition: => Boolean): Boolean = {
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    changed.synchronized {
+      var ok = condition
+      while (!ok && System.nanoTime() < deadline) {
+        changed.wait(math.max(1L, (deadline - System.nanoTime()) / 1000000L))
+        ok = condition
+      }
+      ok
+    }
+  }
+
+  /** Runs of earlier drivers that died without cleaning up: their driver node is gone. */
+  private def removeFinishedRuns(): Unit = {
+    val runs =
+      try client.getChildren.forPath(paths.runs).asScala
+      catch { case _: KeeperException.NoNodeException => Nil }
+    runs.filter(_ != runId).foreach { run =>
+      val other = ZkPaths(metaStore, run)
+      if (client.checkExists().forPath(other.driver) == null) {
+        log.info(s"aof: removing the znodes of finished run $run")
+        try client.delete().deletingChildrenIfNeeded().forPath(other.run)
+        catch { case e: KeeperException => log.debug(s"aof: run $run not removed yet: $e") }
+      }
+    }
+  }
+
+  private def deleteQuietly(path: String): Unit =
+    try client.delete().forPath(path)
+    catch { case _: KeeperException.NoNodeException => () }
+
+  private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
+}

@@ -1,0 +1,59 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.net.InetSocketAddress
+import java.nio.file.{Files, Path}
+import java.util.Comparator
+
+import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
+
+/**
+ * A real ZooKeeper server inside the driver, from the server classes in the ZooKeeper JAR that Spark
+ * ships: the default when no `zookeeper.address` is given, so a newcomer installs nothing.
+ */
+final class EmbeddedZooKeeper private (bindHost: String) {
+  private val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
+  private val server = new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000)
+  private val factory = ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000)
+  factory.startup(server)
+
+  val connectString: String = s"$bindHost:${factory.getLocalPort}"
+
+  private def stop(): Unit = {
+    factory.shutdown()
+    server.shutdown()
+    val walk = Files.walk(dataDir)
+    try walk.sorted(Comparator.reverseOrder[Path]()).forEach(p => p.toFile.delete())
+    finally walk.close()
+  }
+}
+
+object EmbeddedZooKeeper {
+
+  /** One query's use of the JVM's embedded server; the last release stops it. */
+  final class Lease private[EmbeddedZooKeeper] (val connectString: String) {
+    private var released = false
+
+    def release(): Unit = EmbeddedZooKeeper.synchronized {
+      if (!released) {
+        released = true
+        refs -= 1
+        if (refs == 0) {
+          current.foreach(_.stop())
+          current = None
+        }
+      }
+    }
+  }
+
+  private var current: Option[EmbeddedZooKeeper] = None
+  private var refs = 0
+
+  def acquire(bindHost: String): Lease = synchronized {
+    val server = current.getOrElse(new EmbeddedZooKeeper(bindHost))
+    current = Some(server)
+    refs += 1
+    new Lease(server.connectString)
+  }
+
+  private[zookeeper] def running: Boolean = synchronized(current.nonEmpty)
+}

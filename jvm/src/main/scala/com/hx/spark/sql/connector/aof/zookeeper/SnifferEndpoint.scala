@@ -1,0 +1,115 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.lang.management.ManagementFactory
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Paths
+import java.util.concurrent.{Executors, TimeUnit}
+
+import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
+import org.apache.curator.framework.recipes.leader.{LeaderLatch, LeaderLatchListener}
+import org.apache.curator.framework.recipes.nodes.PersistentNode
+import org.apache.zookeeper.CreateMode
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.files.DirectorySniffer
+
+/**
+ * A node's daemon for one query run: answers the driver's requests with what its directory holds.
+ * All endpoints of a host join one leader latch; the leader registers and serves, the others
+ * stand by and take over when it goes. It ends itself when the run's driver node disappears.
+ *
+ * Every ZooKeeper event is handed to one worker thread, so answers never run concurrently and
+ * closing never happens on one of Curator's own threads.
+ */
+final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val paths = ZkPaths(spec.metaStore, spec.runId)
+  private val worker = Executors.newSingleThreadExecutor { r =>
+    val t = new Thread(r, s"aof-endpoint-$host")
+    t.setDaemon(true)
+    t
+  }
+  private val client = ZkClients.open(spec.connectString)
+  private val sniffer = new DirectorySniffer(
+    Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
+  private val me = ManagementFactory.getRuntimeMXBean.getName
+  private val driver = new NodeCache(client, paths.driver)
+  private val requests = new NodeCache(client, paths.request(host))
+  private val latch = new LeaderLatch(client, paths.latch(host), me)
+  private var registration: Option[PersistentNode] = None
+  private var lastAnswered = ""
+  private var closed = false
+
+  def start(): Unit = {
+    driver.getListenable.addListener(new NodeCacheListener {
+      override def nodeChanged(): Unit = if (driver.getCurrentData == null) submit(close())
+    })
+    driver.start(true)
+    if (driver.getCurrentData == null) {
+      log.info(s"aof: run ${spec.runId} is over before its endpoint on $host started")
+      submit(close())
+      return
+    }
+    latch.addListener(new LeaderLatchListener {
+      override def isLeader(): Unit = submit(serve())
+      override def notLeader(): Unit = submit(standBy())
+    })
+    requests.getListenable.addListener(new NodeCacheListener {
+      override def nodeChanged(): Unit = submit(answer())
+    })
+    requests.start(true)
+    latch.start()
+  }
+
+  private def submit(task: => Unit): Unit =
+    if (!worker.isShutdown) {
+      worker.execute { () =>
+        try if (!closed) task
+        catch { case e: Exception => log.warn(s"aof: endpoint on $host: $e", e) }
+      }
+    }
+
+  private def serve(): Unit = {
+    // Comes back by itself after a session expiry, so a reconnected host is live again.
+    val node = new PersistentNode(
+      client, CreateMode.EPHEMERAL, false, paths.endpoint(host), me.getBytes(UTF_8))
+    node.start()
+    registration = Some(node)
+    log.info(s"aof: endpoint $me serves ${spec.directory} on $host for run ${spec.runId}")
+    answer()
+  }
+
+  private def standBy(): Unit = {
+    registration.foreach(_.close())
+    registration = None
+  }
+
+  private def answer(): Unit = {
+    val data = Option(requests.getCurrentData).map(_.getData)
+    if (registration.isEmpty || data.isEmpty) return
+    val request = Messages.decodeRequest(data.get)
+    if (request.id != lastAnswered) {
+      val files = sniffer.sniff(request.known)
+      ZkClients.put(client, paths.response(host), Messages.encode(Response(request.id, files)))
+      lastAnswered = request.id
+    }
+  }
+
+  private def close(): Unit = if (!closed) {
+    closed = true
+    standBy()
+    latch.close()
+    requests.close()
+    driver.close()
+    client.close()
+    worker.shutdown()
+    onClosed()
+    log.info(s"aof: endpoint on $host for run ${spec.runId} stopped")
+  }
+
+  /** Stops now, from any thread; waits a little for the worker to finish. */
+  def shutdown(): Unit = {
+    submit(close())
+    worker.awaitTermination(10, TimeUnit.SECONDS)
+  }
+}

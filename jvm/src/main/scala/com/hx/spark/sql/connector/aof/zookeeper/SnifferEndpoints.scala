@@ -1,0 +1,28 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import scala.collection.mutable
+
+/** The endpoints running in this JVM: at most one per query run. */
+object SnifferEndpoints {
+  private val running = mutable.Map.empty[String, SnifferEndpoint]
+
+  /** Starts this JVM's endpoint for the run unless it already runs; cheap when it does. */
+  def ensureRunning(spec: EndpointSpec, host: String): Unit = synchronized {
+    if (!running.contains(spec.runId)) {
+      val endpoint = new SnifferEndpoint(spec, host, () => remove(spec.runId))
+      running(spec.runId) = endpoint
+      try endpoint.start()
+      catch {
+        case e: Exception =>
+          endpoint.shutdown()
+          throw e
+      }
+    }
+  }
+
+  def runningCount: Int = synchronized(running.size)
+
+  def stopAll(): Unit = synchronized(running.values.toList).foreach(_.shutdown())
+
+  private def remove(runId: String): Unit = synchronized(running -= runId)
+}

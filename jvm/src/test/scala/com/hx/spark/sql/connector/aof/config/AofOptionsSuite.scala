@@ -1,0 +1,73 @@
+package com.hx.spark.sql.connector.aof.config
+
+import java.nio.file.{Files, Paths}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class AofOptionsSuite extends AnyFunSuite {
+  private def parse(options: (String, String)*)(session: (String, String)*): AofOptions =
+    AofOptions.parse(options.toMap, session.toMap)
+
+  private val path = "path" -> "/var/log/app/service.log.*"
+
+  test("defaults are the original connector's") {
+    val o = parse(path)()
+    assert(o.directory === Paths.get("/var/log/app"))
+    assert(o.fileNameRegex === "service.log.*")
+    assert(o.fileNamePattern.matcher("service.log").matches())
+    assert(o.fileNamePattern.matcher("service.log.1").matches())
+    assert(o.zookeeperAddress === None)
+    assert(o.startingOffsets === StartingOffsets.Earliest)
+    assert(o.bytesMax === None)
+    assert(o.metaStore === "/aof/var/log/app")
+    assert(o.metaAwaitTimeoutMs === 3000L)
+    assert(o.md5CheckEnabled)
+    assert(o.md5SampleLength === 1024)
+  }
+
+  test("session conf spark.aof.<key> applies, and an explicit option wins over it") {
+    val fromSession = parse(path)("spark.aof.starting.offsets" -> "latest", "spark.aof.bytes.max" -> "10")
+    assert(fromSession.startingOffsets === StartingOffsets.Latest)
+    assert(fromSession.bytesMax === Some(10L))
+    val explicit = parse(path, "Starting.Offsets" -> "earliest")("spark.aof.starting.offsets" -> "latest")
+    assert(explicit.startingOffsets === StartingOffsets.Earliest)
+  }
+
+  private val invalid = Seq(
+    Seq("starting.offsets" -> "middle") -> "starting.offsets",
+    Seq("bytes.max" -> "0") -> "bytes.max",
+    Seq("bytes.max" -> "lots") -> "bytes.max",
+    Seq("meta.await.timeout" -> "-5") -> "meta.await.timeout",
+    Seq("md5.check.enabled" -> "yes") -> "md5.check.enabled",
+    Seq("md5.sample.length" -> "99999999999") -> "md5.sample.length",
+    Seq("zookeeper.address" -> "zk1") -> "zookeeper.address",
+    Seq("meta.store" -> "relative/path") -> "meta.store",
+    Seq("partition.bytes.max" -> "0") -> "partition.bytes.max",
+    Seq("line.length.max" -> "x") -> "line.length.max")
+
+  invalid.foreach { case (options, key) =>
+    test(s"a bad $key (${options.head._2}) is refused with a message naming it") {
+      val e = intercept[IllegalArgumentException](parse(path +: options: _*)())
+      assert(e.getMessage.contains(s"'$key'"), e.getMessage)
+    }
+  }
+
+  test("path must be given, absolute, and end in a valid regex") {
+    assert(intercept[IllegalArgumentException](parse()()).getMessage.contains("'path' is required"))
+    Seq("relative/x.log", "/var/log/", "/var/log/[unclosed").foreach { bad =>
+      val e = intercept[IllegalArgumentException](parse("path" -> bad)())
+      assert(e.getMessage.contains("'path'"), e.getMessage)
+    }
+  }
+
+  test("a valid connect string with a chroot is accepted") {
+    assert(parse(path, "zookeeper.address" -> "zk1:2181,zk2:2181/aof")().zookeeperAddress.nonEmpty)
+  }
+
+  test("the README's options table is the generated one") {
+    val readme = new String(Files.readAllBytes(Paths.get("..", "README.md").toAbsolutePath.normalize), "UTF-8")
+    assert(readme.contains(AofOptionSpecs.markdownTable),
+      "README.md's options table is stale; paste in AofOptionSpecs.markdownTable:\n" +
+        AofOptionSpecs.markdownTable)
+  }
+}

@@ -1,0 +1,83 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.file.Path
+
+import scala.collection.JavaConverters._
+
+import org.apache.curator.framework.CuratorFramework
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
+import com.hx.spark.sql.connector.aof.zookeeper.{SnifferEndpoints, ZkClients, ZooKeeperProcess}
+
+/** Local mode against a ZooKeeper server in its own process, as on a cluster. */
+class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
+  private lazy val zk = ZooKeeperProcess.start(newDir("zk"))
+  private lazy val client: CuratorFramework = ZkClients.open(zk.connectString)
+
+  override protected def afterAll(): Unit = {
+    try {
+      client.close()
+      zk.stop()
+    } finally super.afterAll()
+  }
+
+  private def start(dir: Path, ckpt: Path, out: Path, metaStore: String) =
+    Queries.start(spark, s"$dir/app-.*\\.log", ckpt, out,
+      Map("zookeeper.address" -> zk.connectString, "meta.store" -> metaStore))
+
+  private def children(path: String): Seq[String] =
+    if (client.checkExists().forPath(path) == null) Nil
+    else client.getChildren.forPath(path).asScala.toSeq
+
+  private def sendThreads(): Int =
+    Thread.getAllStackTraces.keySet.asScala.count(_.getName.contains("SendThread"))
+
+  test("exactly once with writers and a restart, and a stopped query leaves nothing running") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    client // connected before counting ZooKeeper client threads
+    val threadsBefore = sendThreads()
+    val writers = Seq("a", "b").map(w => new LogWriter(dir.resolve(s"app-$w.log"), w, 2000).start())
+    val query = start(dir, ckpt, out, "/it/writers")
+    val ids = writers.flatMap(_.join())
+    drain(query)
+    assert(children("/it/writers/runs").nonEmpty, "the run registered no znodes")
+    query.stop()
+    assertExactlyOnce(spark, out, ids)
+    eventually("endpoints stopped")(SnifferEndpoints.runningCount == 0)
+    eventually("run znodes removed")(children("/it/writers/runs").isEmpty)
+    eventually("ZooKeeper client threads closed")(sendThreads() == threadsBefore)
+    assert(children("/it/writers").contains("offsets"), "the offset backup must stay")
+
+    val more = LogWriter.append(dir.resolve("app-b.log"), (1 to 300).map(n => s"c-$n"))
+    val restarted = start(dir, ckpt, out, "/it/writers")
+    drain(restarted)
+    restarted.stop()
+    assertExactlyOnce(spark, out, ids ++ more)
+  }
+
+  test("a new checkpoint resumes from the ZooKeeper backup; an existing checkpoint wins over it") {
+    val dir = newDir("logs")
+    val (ckptA, outA, ckptB, outB) = (newDir("ckptA"), newDir("outA"), newDir("ckptB"), newDir("outB"))
+    val first = LogWriter.append(dir.resolve("app-a.log"), (1 to 400).map(n => s"first-$n"))
+    val a = start(dir, ckptA, outA, "/it/switch")
+    drain(a)
+    a.stop()
+    assertExactlyOnce(spark, outA, first)
+
+    // The driver moved: same meta.store, no checkpoint. Only what came since is read.
+    val second = LogWriter.append(dir.resolve("app-a.log"), (1 to 300).map(n => s"second-$n"))
+    val b = start(dir, ckptB, outB, "/it/switch")
+    drain(b)
+    b.stop()
+    assertExactlyOnce(spark, outB, second)
+
+    // Query A's checkpoint is behind the backup B advanced: the checkpoint decides.
+    val third = LogWriter.append(dir.resolve("app-a.log"), (1 to 200).map(n => s"third-$n"))
+    val again = start(dir, ckptA, outA, "/it/switch")
+    drain(again)
+    again.stop()
+    assertExactlyOnce(spark, outA, first ++ second ++ third)
+  }
+}

@@ -1,0 +1,64 @@
+package com.hx.spark.sql.connector.aof.testkit
+
+import java.nio.file.Path
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
+import org.scalatest.Assertions._
+
+/** Starting AOF queries into a parquet sink, and checking what the sink holds. */
+object Queries {
+
+  def start(
+      spark: SparkSession,
+      pathPattern: String,
+      checkpoint: Path,
+      out: Path,
+      options: Map[String, String] = Map.empty,
+      trigger: Trigger = Trigger.ProcessingTime(0L)): StreamingQuery =
+    spark.readStream
+      .format("aof")
+      .options(options)
+      .load(pathPattern)
+      .writeStream
+      .format("parquet")
+      .option("checkpointLocation", checkpoint.toString)
+      .trigger(trigger)
+      .start(out.toString)
+
+  /** `processAllAvailable` with a deadline, so a broken source fails the test instead of hanging. */
+  def drain(query: StreamingQuery, timeoutMs: Long = 120000): Unit = {
+    @volatile var error: Option[Throwable] = None
+    val t = new Thread(() =>
+      try query.processAllAvailable()
+      catch { case e: Throwable => error = Some(e) })
+    t.start()
+    t.join(timeoutMs)
+    if (t.isAlive) {
+      query.stop()
+      fail(s"query did not catch up within $timeoutMs ms")
+    }
+    error.foreach(e => throw e)
+  }
+
+  def rows(spark: SparkSession, out: Path): Seq[Row] =
+    spark.read.parquet(out.toString).select("value", "host", "path", "offset", "file_id").collect()
+
+  /** Every expected id appears exactly once, every line whole, and line ids are unique. */
+  def assertExactlyOnce(spark: SparkSession, out: Path, expectedIds: Seq[String]): Unit = {
+    val all = rows(spark, out)
+    val ids = all.map(_.getString(0).takeWhile(_ != ' '))
+    val counts = ids.groupBy(identity).map { case (id, seen) => id -> seen.size }
+    val duplicated = counts.filter(_._2 > 1).keys.take(10)
+    val missing = expectedIds.filterNot(counts.contains).take(10)
+    val unexpected = counts.keySet.diff(expectedIds.toSet).take(10)
+    assert(duplicated.isEmpty, s"ids read more than once, e.g. $duplicated")
+    assert(missing.isEmpty, s"ids never read, e.g. $missing")
+    assert(unexpected.isEmpty, s"ids never written, e.g. $unexpected")
+    assert(all.length === expectedIds.size)
+    val partial = all.map(_.getString(0)).filterNot(v => v.endsWith(" end") || v.endsWith(" line"))
+    assert(partial.isEmpty, s"partial lines emitted: ${partial.take(5).toList}")
+    val lineIds = all.map(r => (r.getString(1), r.getString(4), r.getLong(3)))
+    assert(lineIds.distinct.length === lineIds.length, "(host, file_id, offset) is not unique")
+  }
+}

@@ -1,0 +1,38 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.net.{InetSocketAddress, Socket}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class EmbeddedZooKeeperSuite extends AnyFunSuite {
+  private def accepts(connectString: String): Boolean = {
+    val Array(host, port) = connectString.split(":")
+    try {
+      val s = new Socket()
+      try s.connect(new InetSocketAddress(host, port.toInt), 500)
+      finally s.close()
+      true
+    } catch { case _: java.io.IOException => false }
+  }
+
+  test("one shared server while leased; the last release stops it") {
+    val a = EmbeddedZooKeeper.acquire("127.0.0.1")
+    val b = EmbeddedZooKeeper.acquire("127.0.0.1")
+    assert(a.connectString === b.connectString)
+    val client = ZkClients.open(a.connectString)
+    client.create().forPath("/probe", Array[Byte](1))
+    assert(client.getData.forPath("/probe").toSeq === Seq[Byte](1))
+    client.close()
+    a.release()
+    a.release() // a second release of one lease changes nothing
+    assert(accepts(b.connectString))
+    b.release()
+    assert(!EmbeddedZooKeeper.running)
+    assert(!accepts(b.connectString))
+  }
+
+  test("an unreachable address fails with advice naming zookeeper.address") {
+    val e = intercept[IllegalStateException](ZkClients.open("127.0.0.1:1"))
+    assert(e.getMessage.contains("zookeeper.address"))
+  }
+}

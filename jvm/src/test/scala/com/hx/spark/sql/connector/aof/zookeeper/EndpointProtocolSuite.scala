@@ -1,0 +1,150 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+
+import scala.collection.JavaConverters._
+
+import org.apache.curator.framework.CuratorFramework
+import org.scalatest.{BeforeAndAfterAll, LoneElement}
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
+
+/** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
+class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with LoneElement {
+  private val root = Files.createTempDirectory("aof-protocol-")
+  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
+  private lazy val client: CuratorFramework = ZkClients.open(zk.connectString)
+  private var runs = 0
+
+  override protected def afterAll(): Unit = {
+    client.close()
+    zk.stop()
+  }
+
+  private def eventually(what: String)(condition: => Boolean): Unit = {
+    val deadline = System.currentTimeMillis() + 20000
+    while (!condition) {
+      assert(System.currentTimeMillis() < deadline, s"timed out: $what")
+      Thread.sleep(20)
+    }
+  }
+
+  /** A coordinator for a fresh run over a directory holding `files`. */
+  private def run(files: (String, String)*): (Coordinator, EndpointSpec, Path) = {
+    runs += 1
+    val dir = Files.createDirectories(root.resolve(s"logs-$runs"))
+    files.foreach { case (name, text) => Files.write(dir.resolve(name), text.getBytes(UTF_8)) }
+    val metaStore = s"/protocol/$runs"
+    val coordinator = new Coordinator(client, metaStore, s"run-$runs")
+    coordinator.start()
+    (coordinator, EndpointSpec(s"run-$runs", zk.connectString, metaStore, dir.toString, "app.*", 1024), dir)
+  }
+
+  private def children(path: String): Seq[String] =
+    if (client.checkExists().forPath(path) == null) Nil
+    else client.getChildren.forPath(path).asScala.toSeq
+
+  test("an endpoint registers and answers with its directory's files") {
+    val (coordinator, spec, dir) = run("app.log" -> "one\ntwo\npart", "other.txt" -> "x\n")
+    SnifferEndpoints.ensureRunning(spec, "host-a")
+    assert(coordinator.awaitHosts(Set("host-a"), 10000) === Set("host-a"))
+    val answer = coordinator.collect(Map("host-a" -> Nil), 10000)
+    val file = answer("host-a").loneElement
+    assert(file.path === dir.resolve("app.log").toString)
+    assert((file.size, file.lineEnd, file.fingerprint.length) === ((12L, 8L, 12L)))
+    assert(file.key === FileKey.of(dir.resolve("app.log")))
+    coordinator.stop()
+  }
+
+  test("of two endpoints on one host one serves; when it goes the other takes over") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    val first = new SnifferEndpoint(spec, "host-b", () => ())
+    val second = new SnifferEndpoint(spec, "host-b", () => ())
+    first.start()
+    second.start()
+    assert(coordinator.awaitHosts(Set("host-b"), 10000) === Set("host-b"))
+    assert(children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size === 2)
+    assert(coordinator.collect(Map("host-b" -> Nil), 10000).contains("host-b"))
+    first.shutdown()
+    eventually("one latch member left")(
+      children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 1)
+    assert(coordinator.awaitHosts(Set("host-b"), 10000) === Set("host-b"))
+    assert(coordinator.collect(Map("host-b" -> Nil), 10000).contains("host-b"))
+    second.shutdown()
+    coordinator.stop()
+  }
+
+  test("a host without an endpoint is left out after the timeout") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    SnifferEndpoints.ensureRunning(spec, "host-c")
+    coordinator.awaitHosts(Set("host-c"), 10000)
+    val started = System.nanoTime()
+    val answer = coordinator.collect(Map("host-c" -> Nil, "silent-host" -> Nil), 500)
+    val tookMs = (System.nanoTime() - started) / 1000000
+    assert(answer.keySet === Set("host-c"))
+    assert(tookMs >= 450 && tookMs < 5000, s"took $tookMs ms")
+    coordinator.stop()
+  }
+
+  test("an old response is not taken as the answer to a new request") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    ZkClients.put(client, ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
+      Messages.encode(Response("old-id", Nil)))
+    assert(coordinator.collect(Map("stale-host" -> Nil), 300).isEmpty)
+    coordinator.stop()
+  }
+
+  test("a request naming files elsewhere cannot make the endpoint look outside its directory") {
+    val outside = Files.createTempFile(root, "app-secret", ".log")
+    Files.write(outside, "secret\n".getBytes(UTF_8))
+    val (coordinator, spec, dir) = run("app.log" -> "a\n")
+    SnifferEndpoints.ensureRunning(spec, "host-d")
+    coordinator.awaitHosts(Set("host-d"), 10000)
+    val known = Seq(KnownFile(FileKey.of(outside), 0, Fingerprint.Empty))
+    val files = coordinator.collect(Map("host-d" -> known), 10000)("host-d")
+    assert(files.map(_.path) === Seq(dir.resolve("app.log").toString))
+    coordinator.stop()
+  }
+
+  test("stopping the run stops its endpoints, removes its znodes, keeps the offset backup") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    eventually("earlier tests' endpoints stopped")(SnifferEndpoints.runningCount == 0)
+    val threadsBefore = zkThreads() // the suite's own client included
+    new OffsetBackup(client, spec.metaStore).write("""{"version":1,"hosts":{}}""")
+    SnifferEndpoints.ensureRunning(spec, "host-e")
+    coordinator.awaitHosts(Set("host-e"), 10000)
+    assert(SnifferEndpoints.runningCount === 1)
+    coordinator.stop()
+    eventually("endpoint stopped")(SnifferEndpoints.runningCount == 0)
+    assert(children(s"${spec.metaStore}/runs").isEmpty)
+    assert(new OffsetBackup(client, spec.metaStore).read().contains("""{"version":1,"hosts":{}}"""))
+    eventually("ZooKeeper client threads closed")(zkThreads() == threadsBefore)
+  }
+
+  test("a run whose driver died is cleaned up by the next driver") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    client.delete().forPath(ZkPaths(spec.metaStore, spec.runId).driver) // as a session expiry does
+    val next = new Coordinator(client, spec.metaStore, "next-run")
+    next.start()
+    assert(children(s"${spec.metaStore}/runs") === Seq("next-run"))
+    next.stop()
+    coordinator.stop()
+  }
+
+  test("messages survive a round trip, 10,000 files fit in a znode") {
+    val files = (1 to 10000).map { n =>
+      com.hx.spark.sql.connector.aof.files.FileMeta(s"/var/log/app/service-$n.log", FileKey(2049, n),
+        n * 1000L, n * 999L, Fingerprint(1024, f"$n%032x"), if (n % 2 == 0) Some(Fingerprint(10, "p")) else None)
+    }
+    val bytes = Messages.encode(Response("id", files))
+    assert(Messages.decodeResponse(bytes) === Response("id", files))
+    assert(bytes.length < 1000000, s"${bytes.length} bytes")
+    val known = Seq(KnownFile(FileKey(1, 2), 3, Fingerprint(4, "five")))
+    assert(Messages.decodeRequest(Messages.encode(Request("r", known))) === Request("r", known))
+  }
+
+  private def zkThreads(): Int =
+    Thread.getAllStackTraces.keySet.asScala.count(t => t.getName.contains("SendThread"))
+}
