@@ -30,7 +30,7 @@ test-jvm:
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python
-	$(VENV)/bin/mypy --strict python/src tests/python
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python
 
 test-python: $(VENV)/.installed
 	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]

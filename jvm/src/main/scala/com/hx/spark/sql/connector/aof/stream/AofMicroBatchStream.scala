@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.zookeeper.{Coordinator, EmbeddedZooKeeper, EndpointSpec, OffsetBackup, ZkClients}
+import com.hx.spark.sql.connector.aof.zookeeper.{Coordinator, EmbeddedZooKeeper, EndpointSpec, OffsetBackup, SnifferEndpoints, ZkClients}
 
 /**
  * The driver's side of one query run. Per trigger it makes sure every host has an endpoint, asks
@@ -112,6 +112,8 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       try new CommittedOffsets(spark, checkpointLocation).latestJson().foreach(backup.write)
       catch { case e: Exception => log.warn(s"aof: could not back up the last offsets: $e") }
       coordinator.stop()
+      // In local mode the endpoint shares this JVM: let it close before its server goes.
+      SnifferEndpoints.stop(runId)
       client.close()
     }
     embedded.foreach(_.release())

@@ -24,5 +24,8 @@ object SnifferEndpoints {
 
   def stopAll(): Unit = synchronized(running.values.toList).foreach(_.shutdown())
 
+  /** Stops this JVM's endpoint of the run, if any, and waits until its client is closed. */
+  def stop(runId: String): Unit = synchronized(running.get(runId)).foreach(_.shutdown())
+
   private def remove(runId: String): Unit = synchronized(running -= runId)
 }

@@ -1,0 +1,93 @@
+"""End to end from Python: read_stream on a real local Spark session."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+from pyspark.errors import IllegalArgumentException
+from pyspark.sql import SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
+
+import pyspark_aof as aof
+from writers import LineWriter, append
+
+
+def start(
+    spark: SparkSession, logs: Path, tmp: Path, **options: str | int | bool
+) -> StreamingQuery:
+    return (
+        aof.read_stream(spark, f"{logs}/app-.*\\.log", **options)
+        .writeStream.format("parquet")
+        .option("checkpointLocation", str(tmp / "checkpoint"))
+        .start(str(tmp / "out"))
+    )
+
+
+def assert_exactly_once(spark: SparkSession, out: Path, expected: list[str]) -> None:
+    rows = spark.read.parquet(str(out)).collect()
+    counts = collections.Counter(r["value"].split(" ", 1)[0] for r in rows)
+    assert [i for i, c in counts.items() if c > 1] == []
+    assert set(counts) == set(expected)
+    assert len(rows) == len(expected)
+    assert all(r["value"].endswith(" end") for r in rows), "a partial line was emitted"
+    keys = {(r["host"], r["file_id"], r["offset"]) for r in rows}
+    assert len(keys) == len(rows)
+
+
+def test_exactly_once_with_writers_new_files_and_restart(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    writers = [LineWriter(logs / f"app-{w}.log", w, 2000) for w in ("a", "b")]
+    for w in writers:
+        w.start()
+    query = start(spark, logs, tmp_path)
+    late = LineWriter(logs / "app-c.log", "c", 1000)
+    late.start()
+    for w in [*writers, late]:
+        w.join(timeout=120)
+    query.processAllAvailable()
+    query.stop()
+    written = [i for w in [*writers, late] for i in w.ids]
+    assert_exactly_once(spark, tmp_path / "out", written)
+
+    more = append(logs / "app-b.log", [f"d-{n}" for n in range(300)])
+    restarted = start(spark, logs, tmp_path)
+    restarted.processAllAvailable()
+    restarted.stop()
+    assert_exactly_once(spark, tmp_path / "out", written + more)
+
+
+def test_latest_skips_what_existed(spark: SparkSession, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    append(logs / "app-a.log", [f"old-{n}" for n in range(100)])
+    query = start(spark, logs, tmp_path, starting_offsets="latest")
+    query.processAllAvailable()
+    fresh = append(logs / "app-a.log", [f"new-{n}" for n in range(50)])
+    query.processAllAvailable()
+    query.stop()
+    assert_exactly_once(spark, tmp_path / "out", fresh)
+
+
+def test_a_bad_option_fails_when_the_query_is_defined(spark: SparkSession) -> None:
+    with pytest.raises(IllegalArgumentException, match=r"starting\.offsets"):
+        aof.read_stream(spark, "/var/log/x.*", starting_offsets="middle")
+
+
+def test_options_are_spelled_for_the_source() -> None:
+    from pyspark_aof._stream import _option_key, _option_value
+
+    assert _option_key("starting_offsets") == "starting.offsets"
+    assert _option_value(True) == "true"
+    assert _option_value(512) == "512"
+
+
+def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:
+    assert Path(aof.jar_path()).is_file()
+    assert aof.jar_path() in (spark.conf.get("spark.jars") or "")
+    builder = aof.configure(SparkSession.builder.config("spark.jars", "/other.jar"))
+    assert builder._options["spark.jars"] == f"/other.jar,{aof.jar_path()}"
