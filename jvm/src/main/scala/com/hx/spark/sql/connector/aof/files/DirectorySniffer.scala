@@ -54,26 +54,27 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     finally stream.close()
   }
 
-  private def describe(path: Path, key: FileKey, known: Option[KnownFile]): FileMeta = {
+  private def describe(path: Path, key: FileKey, asked: Option[KnownFile]): FileMeta = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     try {
       val size = channel.size()
       val fingerprint = Prefixes.md5(channel, math.min(sampleLength.toLong, size)).get
-      val probe = known.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
+      val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
         Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
       }
       // The driver's floor holds only for the content it was planned against: a replaced or
       // truncated file is scanned from its start.
-      val floor = known
+      val floor = asked
         .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
         .fold(0L)(_.floor)
-      val from = scanned.get(key) match {
+      // Bytes before `scanFrom` were looked at already; `known` is a line end at or before it.
+      val (known, scanFrom) = scanned.get(key) match {
         case Some((oldSize, oldEnd, oldPrint))
             if oldSize <= size && samePrefix(oldPrint, fingerprint, channel) =>
           math.max(floor, oldEnd) -> math.max(floor, oldSize)
         case _ => floor -> floor
       }
-      val lineEnd = math.max(from._1, Prefixes.lineEnd(channel, from._2, size))
+      val lineEnd = Prefixes.lastLineEnd(channel, scanFrom, size).getOrElse(known)
       scanned(key) = (size, lineEnd, fingerprint)
       FileMeta(path.toString, key, size, lineEnd, fingerprint, probe)
     } finally channel.close()

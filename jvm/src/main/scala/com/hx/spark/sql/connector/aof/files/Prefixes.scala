@@ -29,29 +29,29 @@ object Prefixes {
   }
 
   /**
-   * The end of the last complete line in `[floor, size)`: the position just after the last `\n`,
-   * or `floor` when there is none. Scans backwards, so a line-free file costs one pass.
+   * The end of the last complete line within `[from, size)`: the position just after its last
+   * `\n`, or None when that span holds none. Scans backwards, so a long line costs one pass.
    */
-  def lineEnd(channel: FileChannel, floor: Long, size: Long): Long = {
+  def lastLineEnd(channel: FileChannel, from: Long, size: Long): Option[Long] = {
     val buffer = ByteBuffer.allocate(Chunk)
     var hi = size
-    while (hi > floor) {
-      val lo = math.max(floor, hi - Chunk)
+    while (hi > from) {
+      val lo = math.max(from, hi - Chunk)
       buffer.clear()
       buffer.limit((hi - lo).toInt)
       var read = 0
       while (read < hi - lo) {
         val n = channel.read(buffer, lo + read)
-        if (n < 0) return floor // shrank while we looked: the next trigger sees the new size
+        if (n < 0) return None // shrank while we looked: the next trigger sees the new size
         read += n
       }
       var i = read - 1
       while (i >= 0) {
-        if (buffer.get(i) == '\n') return lo + i + 1
+        if (buffer.get(i) == '\n') return Some(lo + i + 1)
         i -= 1
       }
       hi = lo
     }
-    floor
+    None
   }
 }

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.nio.file.Path
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
 
 import org.apache.spark.sql.streaming.Trigger
 import org.scalatest.funsuite.AnyFunSuite
@@ -51,8 +52,18 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     val fresh = LogWriter.append(dir.resolve("app-a.log"), (1 to 200).map(n => s"new-$n")) ++
       LogWriter.append(dir.resolve("app-b.log"), (1 to 100).map(n => s"newfile-$n"))
     drain(query)
+    // A half-written line is behind and stays unread; a whole line after it makes a batch run.
+    Files.write(dir.resolve("app-b.log"), "partial".getBytes(UTF_8), StandardOpenOption.APPEND)
+    val last = LogWriter.append(dir.resolve("app-a.log"), Seq("last"))
+    eventually("a batch whose metrics count the half line") {
+      val progress = query.lastProgress
+      progress.sources.head.metrics.get("bytesBehindLatest") == "7"
+    }
+    val metrics = query.lastProgress.sources.head.metrics
+    assert(metrics.get("filesTracked") === "2")
+    assert(metrics.get("hostsWithoutEndpoint") === "0")
     query.stop()
-    assertExactlyOnce(spark, out, fresh)
+    assertExactlyOnce(spark, out, fresh ++ last)
   }
 
   test("Trigger.AvailableNow reads what exists in bytes.max batches, then stops") {

@@ -1,0 +1,112 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class DirectorySnifferSuite extends AnyFunSuite {
+
+  private def withDir[T](body: Path => T): T = {
+    val dir = Files.createTempDirectory("sniff-")
+    try body(dir)
+    finally {
+      Files.list(dir).forEach(p => Files.deleteIfExists(p))
+      Files.deleteIfExists(dir)
+    }
+  }
+
+  private def write(file: Path, text: String): Path =
+    Files.write(file, text.getBytes(UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+
+  private def known(meta: FileMeta): KnownFile = KnownFile(meta.key, meta.lineEnd, meta.fingerprint)
+
+  test("only files whose whole name matches, no directories") {
+    withDir { dir =>
+      Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n => write(dir.resolve(n), "a\n"))
+      Files.createDirectory(dir.resolve("app.log.d"))
+      val names = new DirectorySniffer(dir, "app\\.log.*", 1024).sniff(Nil).map(m => Path.of(m.path).getFileName.toString)
+      assert(names === Seq("app.log", "app.log.1"))
+    }
+  }
+
+  test("size, end of the last complete line, and a growing-prefix fingerprint") {
+    withDir { dir =>
+      write(dir.resolve("app.log"), "one\ntwo\nthr")
+      val meta = new DirectorySniffer(dir, "app.log", 1024).sniff(Nil).head
+      assert((meta.size, meta.lineEnd) === ((11L, 8L)))
+      assert(meta.fingerprint.length === 11L)
+      val short = new DirectorySniffer(dir, "app.log", 4).sniff(Nil).head
+      assert(short.fingerprint.length === 4L)
+    }
+  }
+
+  test("a tracked file renamed to a name the pattern misses is still reported; untracked is not") {
+    withDir { dir =>
+      val sniffer = new DirectorySniffer(dir, "app\\.log", 1024)
+      val first = sniffer.sniff(Nil).headOption
+      assert(first.isEmpty)
+      write(dir.resolve("app.log"), "a\n")
+      val tracked = sniffer.sniff(Nil).head
+      Files.move(dir.resolve("app.log"), dir.resolve("rotated.1"))
+      write(dir.resolve("stranger.1"), "b\n")
+      val after = sniffer.sniff(Seq(known(tracked)))
+      assert(after.map(_.path) === Seq(dir.resolve("rotated.1").toString))
+      assert(after.head.key === tracked.key)
+    }
+  }
+
+  test("a shorter fingerprint the driver saw is probed again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "ab\n")
+      val sniffer = new DirectorySniffer(dir, "app.log", 1024)
+      val small = sniffer.sniff(Nil).head
+      write(file, "cd\n")
+      val grown = sniffer.sniff(Seq(known(small))).head
+      assert(grown.fingerprint.length === 6L)
+      assert(grown.probe === Some(small.fingerprint))
+    }
+  }
+
+  test("the end of the last line follows a growing file across calls") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "a\nb")
+      val sniffer = new DirectorySniffer(dir, "app.log", 1024)
+      val m1 = sniffer.sniff(Nil).head
+      assert(m1.lineEnd === 2L)
+      write(file, "bbbbbb") // still no newline: the end stays
+      val m2 = sniffer.sniff(Seq(known(m1))).head
+      assert(m2.lineEnd === 2L)
+      write(file, "\nc\nd")
+      assert(sniffer.sniff(Seq(known(m2))).head.lineEnd === 12L)
+    }
+  }
+
+  test("a file replaced under the same name and inode is scanned from its start again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "first content line\nsecond line\n")
+      val sniffer = new DirectorySniffer(dir, "app.log", 1024)
+      val before = sniffer.sniff(Nil).head
+      Files.write(file, "new\nxx".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      val after = sniffer.sniff(Seq(known(before))).head
+      assert(after.key === before.key)
+      assert((after.size, after.lineEnd) === ((6L, 4L)))
+      assert(after.fingerprint !== before.fingerprint)
+    }
+  }
+
+  test("prefix hashes and line ends at the edges") {
+    withDir { dir =>
+      val file = write(dir.resolve("f"), "abc\ndef")
+      val channel = java.nio.channels.FileChannel.open(file)
+      try {
+        assert(Prefixes.md5(channel, 0) === Some(Fingerprint.Empty))
+        assert(Prefixes.md5(channel, 8).isEmpty)
+        assert(Prefixes.lastLineEnd(channel, 0, 7) === Some(4L))
+        assert(Prefixes.lastLineEnd(channel, 3, 7) === Some(4L))
+        assert(Prefixes.lastLineEnd(channel, 4, 7) === None)
+        assert(Prefixes.lastLineEnd(channel, 0, 3) === None)
+      } finally channel.close()
+    }
+  }
+}
