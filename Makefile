@@ -26,7 +26,7 @@ demo: setup
 test: setup lint test-jvm test-python
 
 test-jvm:
-	$(SBT) aof/test
+	$(SBT) scalafmtCheckAll aof/test
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python

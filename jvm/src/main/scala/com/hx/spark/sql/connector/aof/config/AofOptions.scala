@@ -55,7 +55,8 @@ object AofOptions {
       md5CheckEnabled = reader.boolean(O.Md5CheckEnabled),
       md5SampleLength = reader.positiveInt(O.Md5SampleLength),
       partitionBytesMax = reader.positiveLong(O.PartitionBytesMax),
-      lineLengthMax = reader.positiveInt(O.LineLengthMax))
+      lineLengthMax = reader.positiveInt(O.LineLengthMax)
+    )
   }
 
   private final class Reader(options: Map[String, String]) {
@@ -67,11 +68,13 @@ object AofOptions {
           s"expected $expected.")
 
     def path(): (Path, String) = {
-      val raw = get(O.Path).filter(_.nonEmpty).getOrElse(
-        throw new IllegalArgumentException(
-          "Option 'path' is required: set .option(\"path\", \"/var/log/app/service.log.*\") " +
-            "or .load(\"/var/log/app/service.log.*\"), an absolute path whose last component " +
-            "is a regex on file names."))
+      val raw = get(O.Path)
+        .filter(_.nonEmpty)
+        .getOrElse(
+          throw new IllegalArgumentException(
+            "Option 'path' is required: set .option(\"path\", \"/var/log/app/service.log.*\") " +
+              "or .load(\"/var/log/app/service.log.*\"), an absolute path whose last component " +
+              "is a regex on file names."))
       if (!raw.startsWith("/")) fail(O.Path, raw, "an absolute path such as /var/log/app/app.log.*")
       val cut = raw.lastIndexOf('/')
       val (dir, regex) = (if (cut == 0) "/" else raw.substring(0, cut), raw.substring(cut + 1))
@@ -115,8 +118,11 @@ object AofOptions {
       }
 
     def positiveLong(spec: OptionSpec, value: String): Long =
-      scala.util.Try(value.toLong).toOption.filter(_ > 0).getOrElse(
-        fail(spec, value, "a positive whole number"))
+      scala.util
+        .Try(value.toLong)
+        .toOption
+        .filter(_ > 0)
+        .getOrElse(fail(spec, value, "a positive whole number"))
 
     def positiveLong(spec: OptionSpec): Long = positiveLong(spec, get(spec).getOrElse(spec.default))
 

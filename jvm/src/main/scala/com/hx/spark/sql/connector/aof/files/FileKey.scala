@@ -8,6 +8,8 @@ final case class FileKey(dev: Long, ino: Long)
 object FileKey {
   def of(path: Path): FileKey = {
     val attrs = Files.readAttributes(path, "unix:dev,ino", LinkOption.NOFOLLOW_LINKS)
-    FileKey(attrs.get("dev").asInstanceOf[Number].longValue, attrs.get("ino").asInstanceOf[Number].longValue)
+    FileKey(
+      attrs.get("dev").asInstanceOf[Number].longValue,
+      attrs.get("ino").asInstanceOf[Number].longValue)
   }
 }

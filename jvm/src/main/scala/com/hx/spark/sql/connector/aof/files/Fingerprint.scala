@@ -7,6 +7,7 @@ package com.hx.spark.sql.connector.aof.files
 final case class Fingerprint(length: Long, md5: String)
 
 object Fingerprint {
+
   /** The fingerprint of zero bytes: agrees with every file. */
   val Empty: Fingerprint = Fingerprint(0L, "d41d8cd98f00b204e9800998ecf8427e")
 }

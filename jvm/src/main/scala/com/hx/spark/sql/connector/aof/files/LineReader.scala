@@ -117,7 +117,8 @@ final class LineReader(
     if (take < count) cut = true
     if (take > 0) {
       if (length + take > line.length) {
-        line = java.util.Arrays.copyOf(line, math.min(lineLengthMax, math.max(line.length * 2, length + take)))
+        line = java.util.Arrays
+          .copyOf(line, math.min(lineLengthMax, math.max(line.length * 2, length + take)))
       }
       System.arraycopy(bytes, start, line, length, take)
       length += take

@@ -62,5 +62,6 @@ object OffsetJson {
     serial = n.path("serial").asLong,
     first = n.path("first").asLong,
     pos = n.path("pos").asLong,
-    fingerprint = Fingerprint(n.path("fpLength").asLong, n.path("fpMd5").asText))
+    fingerprint = Fingerprint(n.path("fpLength").asLong, n.path("fpMd5").asText)
+  )
 }

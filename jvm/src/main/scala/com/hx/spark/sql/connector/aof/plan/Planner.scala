@@ -47,7 +47,10 @@ object Planner {
         case Some(f) if f.pos > meta.size =>
           f.copy(path = meta.path, pos = meta.size, fingerprint = meta.fingerprint)
         case Some(f) =>
-          f.copy(path = meta.path, pos = advance(f.pos, meta, limits), fingerprint = meta.fingerprint)
+          f.copy(
+            path = meta.path,
+            pos = advance(f.pos, meta, limits),
+            fingerprint = meta.fingerprint)
         case None if previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest =>
           fresh(meta, meta.lineEnd)
         case None => fresh(meta, 0L)

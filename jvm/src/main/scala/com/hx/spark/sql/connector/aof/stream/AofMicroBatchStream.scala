@@ -7,14 +7,28 @@ import scala.collection.JavaConverters._
 import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
-import org.apache.spark.sql.connector.read.streaming.{MicroBatchStream, Offset, ReadAllAvailable, ReadLimit, ReportsSourceMetrics, SupportsTriggerAvailableNow}
+import org.apache.spark.sql.connector.read.streaming.{
+  MicroBatchStream,
+  Offset,
+  ReadAllAvailable,
+  ReadLimit,
+  ReportsSourceMetrics,
+  SupportsTriggerAvailableNow
+}
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.zookeeper.{Coordinator, EmbeddedZooKeeper, EndpointSpec, OffsetBackup, SnifferEndpoints, ZkClients}
+import com.hx.spark.sql.connector.aof.zookeeper.{
+  Coordinator,
+  EmbeddedZooKeeper,
+  EndpointSpec,
+  OffsetBackup,
+  SnifferEndpoints,
+  ZkClients
+}
 
 /**
  * The driver's side of one query run. Per trigger it makes sure every host has an endpoint, asks
@@ -90,14 +104,20 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       case ReadMaxBytes(n) => Some(n)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
-    Planner.plan(start, reports, PlanLimits(bytesMax, options.startingOffsets, options.md5CheckEnabled))
+    Planner.plan(
+      start,
+      reports,
+      PlanLimits(bytesMax, options.startingOffsets, options.md5CheckEnabled))
   }
 
   override def prepareForTriggerAvailableNow(): Unit = availableNow = Some(None)
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] =
     Ranges
-      .between(start.asInstanceOf[AofOffset], end.asInstanceOf[AofOffset], options.partitionBytesMax)
+      .between(
+        start.asInstanceOf[AofOffset],
+        end.asInstanceOf[AofOffset],
+        options.partitionBytesMax)
       .map(r => AofInputPartition(r, options.directory.toString): InputPartition)
       .toArray
 
@@ -144,8 +164,9 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       options.metaAwaitTimeoutMs)
     val silent = live -- reports.keySet
     if (silent.nonEmpty) {
-      log.warn(s"aof: ${silent.mkString(", ")} did not answer within " +
-        s"${options.metaAwaitTimeoutMs} ms (meta.await.timeout); planning without them")
+      log.warn(
+        s"aof: ${silent.mkString(", ")} did not answer within " +
+          s"${options.metaAwaitTimeoutMs} ms (meta.await.timeout); planning without them")
     }
     reports
   }

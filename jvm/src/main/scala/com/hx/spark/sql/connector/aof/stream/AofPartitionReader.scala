@@ -44,8 +44,9 @@ final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
   override def next(): Boolean = lines.exists { reader =>
     val more = reader.next()
     if (!more && reader.incomplete) {
-      log.warn(s"aof: ${pathValue} ended inside a planned line before byte ${range.until}; " +
-        "it was truncated after planning, the rest of the range is lost.")
+      log.warn(
+        s"aof: ${pathValue} ended inside a planned line before byte ${range.until}; " +
+          "it was truncated after planning, the rest of the range is lost.")
     }
     more
   }
@@ -76,8 +77,9 @@ final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
         finally listing.close()
       }
     if (renamed.isEmpty) {
-      log.warn(s"aof: ${range.path} (file ${range.fileId}) is gone; bytes ${range.from} to " +
-        s"${range.until} planned from it are lost.")
+      log.warn(
+        s"aof: ${range.path} (file ${range.fileId}) is gone; bytes ${range.from} to " +
+          s"${range.until} planned from it are lost.")
     }
     renamed
   }

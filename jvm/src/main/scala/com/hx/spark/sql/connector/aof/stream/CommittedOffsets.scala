@@ -18,8 +18,12 @@ final class CommittedOffsets(spark: SparkSession, sourceCheckpoint: String) {
 
   def latestJson(): Option[String] = {
     val commits = new CommitLog(spark, new Path(root, "commits").toString)
-    commits.getLatest().flatMap { case (batchId, _) =>
-      new OffsetSeqLog(spark, new Path(root, "offsets").toString).get(batchId)
-    }.flatMap(_.offsets.lift(index).flatten).map(_.json)
+    commits
+      .getLatest()
+      .flatMap { case (batchId, _) =>
+        new OffsetSeqLog(spark, new Path(root, "offsets").toString).get(batchId)
+      }
+      .flatMap(_.offsets.lift(index).flatten)
+      .map(_.json)
   }
 }

@@ -5,7 +5,11 @@ import java.util.UUID
 import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
-import org.apache.curator.framework.recipes.cache.{PathChildrenCache, PathChildrenCacheEvent, PathChildrenCacheListener}
+import org.apache.curator.framework.recipes.cache.{
+  PathChildrenCache,
+  PathChildrenCacheEvent,
+  PathChildrenCacheListener
+}
 import org.apache.zookeeper.{CreateMode, KeeperException}
 import org.slf4j.LoggerFactory
 
@@ -51,7 +55,9 @@ final class Coordinator(client: CuratorFramework, metaStore: String, runId: Stri
    * Sends each host its request and returns the answers that arrive within the timeout. A host
    * that does not answer in time is left out; its planning waits for a later trigger.
    */
-  def collect(requests: Map[String, Seq[KnownFile]], timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+  def collect(
+      requests: Map[String, Seq[KnownFile]],
+      timeoutMs: Long): Map[String, Seq[FileMeta]] = {
     val id = UUID.randomUUID().toString
     requests.foreach { case (host, known) =>
       ZkClients.put(client, paths.request(host), Messages.encode(Request(id, known)))

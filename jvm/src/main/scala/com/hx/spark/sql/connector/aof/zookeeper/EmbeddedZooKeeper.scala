@@ -7,8 +7,8 @@ import java.util.Comparator
 import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
 
 /**
- * A real ZooKeeper server inside the driver, from the server classes in the ZooKeeper JAR that Spark
- * ships: the default when no `zookeeper.address` is given, so a newcomer installs nothing.
+ * A real ZooKeeper server inside the driver, from the server classes in the ZooKeeper JAR that
+ * Spark ships: the default when no `zookeeper.address` is given, so a newcomer installs nothing.
  */
 final class EmbeddedZooKeeper private (bindHost: String) {
   private val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")

@@ -37,9 +37,11 @@ object Messages {
 
   def decodeRequest(bytes: Array[Byte]): Request = {
     val root = gunzip(bytes)
-    Request(root.path("id").asText, root.path("known").elements().asScala.toVector.map { n =>
-      KnownFile(key(n), n.path("floor").asLong, print(n, "fp"))
-    })
+    Request(
+      root.path("id").asText,
+      root.path("known").elements().asScala.toVector.map { n =>
+        KnownFile(key(n), n.path("floor").asLong, print(n, "fp"))
+      })
   }
 
   def encode(response: Response): Array[Byte] = {
@@ -57,15 +59,18 @@ object Messages {
 
   def decodeResponse(bytes: Array[Byte]): Response = {
     val root = gunzip(bytes)
-    Response(root.path("id").asText, root.path("files").elements().asScala.toVector.map { n =>
-      FileMeta(
-        n.path("path").asText,
-        key(n),
-        n.path("size").asLong,
-        n.path("lineEnd").asLong,
-        print(n, "fp"),
-        if (n.has("probeLength")) Some(print(n, "probe")) else None)
-    })
+    Response(
+      root.path("id").asText,
+      root.path("files").elements().asScala.toVector.map { n =>
+        FileMeta(
+          n.path("path").asText,
+          key(n),
+          n.path("size").asLong,
+          n.path("lineEnd").asLong,
+          print(n, "fp"),
+          if (n.has("probeLength")) Some(print(n, "probe")) else None)
+      }
+    )
   }
 
   private def putKey(n: ObjectNode, key: FileKey): Unit = n.put("dev", key.dev).put("ino", key.ino)

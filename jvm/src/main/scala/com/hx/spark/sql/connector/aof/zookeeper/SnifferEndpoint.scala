@@ -30,8 +30,8 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
     t
   }
   private val client = ZkClients.open(spec.connectString)
-  private val sniffer = new DirectorySniffer(
-    Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
+  private val sniffer =
+    new DirectorySniffer(Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new NodeCache(client, paths.request(host))
@@ -72,7 +72,11 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
   private def serve(): Unit = {
     // Comes back by itself after a session expiry, so a reconnected host is live again.
     val node = new PersistentNode(
-      client, CreateMode.EPHEMERAL, false, paths.endpoint(host), me.getBytes(UTF_8))
+      client,
+      CreateMode.EPHEMERAL,
+      false,
+      paths.endpoint(host),
+      me.getBytes(UTF_8))
     node.start()
     registration = Some(node)
     log.info(s"aof: endpoint $me serves ${spec.directory} on $host for run ${spec.runId}")

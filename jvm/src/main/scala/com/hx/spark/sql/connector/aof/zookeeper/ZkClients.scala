@@ -34,7 +34,9 @@ object ZkClients {
     catch {
       case _: KeeperException.NoNodeException =>
         try client.create().creatingParentsIfNeeded().forPath(path, data)
-        catch { case _: KeeperException.NodeExistsException => client.setData().forPath(path, data) }
+        catch {
+          case _: KeeperException.NodeExistsException => client.setData().forPath(path, data)
+        }
     }
 
   def ensure(client: CuratorFramework, path: String): Unit =

@@ -26,10 +26,12 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("session conf spark.aof.<key> applies, and an explicit option wins over it") {
-    val fromSession = parse(path)("spark.aof.starting.offsets" -> "latest", "spark.aof.bytes.max" -> "10")
+    val fromSession =
+      parse(path)("spark.aof.starting.offsets" -> "latest", "spark.aof.bytes.max" -> "10")
     assert(fromSession.startingOffsets === StartingOffsets.Latest)
     assert(fromSession.bytesMax === Some(10L))
-    val explicit = parse(path, "Starting.Offsets" -> "earliest")("spark.aof.starting.offsets" -> "latest")
+    val explicit =
+      parse(path, "Starting.Offsets" -> "earliest")("spark.aof.starting.offsets" -> "latest")
     assert(explicit.startingOffsets === StartingOffsets.Earliest)
   }
 
@@ -43,7 +45,8 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("zookeeper.address" -> "zk1") -> "zookeeper.address",
     Seq("meta.store" -> "relative/path") -> "meta.store",
     Seq("partition.bytes.max" -> "0") -> "partition.bytes.max",
-    Seq("line.length.max" -> "x") -> "line.length.max")
+    Seq("line.length.max" -> "x") -> "line.length.max"
+  )
 
   invalid.foreach { case (options, key) =>
     test(s"a bad $key (${options.head._2}) is refused with a message naming it") {
@@ -65,9 +68,12 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("the README's options table is the generated one") {
-    val readme = new String(Files.readAllBytes(Paths.get("..", "README.md").toAbsolutePath.normalize), "UTF-8")
-    assert(readme.contains(AofOptionSpecs.markdownTable),
+    val readme =
+      new String(Files.readAllBytes(Paths.get("..", "README.md").toAbsolutePath.normalize), "UTF-8")
+    assert(
+      readme.contains(AofOptionSpecs.markdownTable),
       "README.md's options table is stale; paste in AofOptionSpecs.markdownTable:\n" +
-        AofOptionSpecs.markdownTable)
+        AofOptionSpecs.markdownTable
+    )
   }
 }

@@ -23,9 +23,12 @@ class DirectorySnifferSuite extends AnyFunSuite {
 
   test("only files whose whole name matches, no directories") {
     withDir { dir =>
-      Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n => write(dir.resolve(n), "a\n"))
+      Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n =>
+        write(dir.resolve(n), "a\n"))
       Files.createDirectory(dir.resolve("app.log.d"))
-      val names = new DirectorySniffer(dir, "app\\.log.*", 1024).sniff(Nil).map(m => Path.of(m.path).getFileName.toString)
+      val names = new DirectorySniffer(dir, "app\\.log.*", 1024)
+        .sniff(Nil)
+        .map(m => Path.of(m.path).getFileName.toString)
       assert(names === Seq("app.log", "app.log.1"))
     }
   }

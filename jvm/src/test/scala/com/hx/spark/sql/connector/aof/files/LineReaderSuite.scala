@@ -21,20 +21,31 @@ class LineReaderSuite extends AnyFunSuite {
   }
 
   /** (offset, line, truncated) for every line the reader gives for `[from, until)`. */
-  private def read(file: Path, from: Long, until: Long, max: Int = 1 << 20, buffer: Int = 64)
-      : (Seq[(Long, String, Boolean)], Boolean) = {
+  private def read(
+      file: Path,
+      from: Long,
+      until: Long,
+      max: Int = 1 << 20,
+      buffer: Int = 64): (Seq[(Long, String, Boolean)], Boolean) = {
     val channel = FileChannel.open(file, StandardOpenOption.READ)
     try {
       val reader = new LineReader(channel, from, until, max, buffer)
       val out = mutable.ArrayBuffer.empty[(Long, String, Boolean)]
       while (reader.next()) {
-        out += ((reader.lineOffset, new String(reader.lineBytes, 0, reader.lineLength, UTF_8), reader.truncated))
+        out += ((
+          reader.lineOffset,
+          new String(reader.lineBytes, 0, reader.lineLength, UTF_8),
+          reader.truncated))
       }
       (out.toList, reader.incomplete)
     } finally channel.close()
   }
 
-  private def lines(text: String, from: Long = 0, until: Long = -1, max: Int = 1 << 20): Seq[(Long, String)] =
+  private def lines(
+      text: String,
+      from: Long = 0,
+      until: Long = -1,
+      max: Int = 1 << 20): Seq[(Long, String)] =
     withFile(text.getBytes(UTF_8)) { f =>
       read(f, from, if (until < 0) Files.size(f) else until, max)._1.map(l => (l._1, l._2))
     }
@@ -72,7 +83,7 @@ class LineReaderSuite extends AnyFunSuite {
     }
   }
 
-  test("a range starting inside a line leaves it to the previous range; the last line runs past until") {
+  test("a line starting before a range is the previous range's; the last one runs past until") {
     assert(lines("aaaa\nbbbb\ncccc\n", 2, 6) === Seq((5L, "bbbb")))
     assert(lines("aaaa\nbbbb\ncccc\n", 5, 6) === Seq((5L, "bbbb")))
     assert(lines("aaaa\nbbbb\ncccc\n", 6, 10) === Nil)
@@ -86,8 +97,10 @@ class LineReaderSuite extends AnyFunSuite {
       val expected = read(f, 0, size, buffer = 1 << 16)._1
       assert(expected.length === 300)
       for (buffer <- Seq(1, 2, 3, 7, 64); trial <- 1 to 20) {
-        val cuts = (0L +: Seq.fill(trial)(random.nextInt(size.toInt).toLong) :+ size).distinct.sorted
-        val union = cuts.sliding(2).flatMap { case Seq(a, b) => read(f, a, b, buffer = buffer)._1 }.toList
+        val cuts =
+          (0L +: Seq.fill(trial)(random.nextInt(size.toInt).toLong) :+ size).distinct.sorted
+        val union =
+          cuts.sliding(2).flatMap { case Seq(a, b) => read(f, a, b, buffer = buffer)._1 }.toList
         assert(union === expected, s"buffer $buffer, cuts $cuts")
       }
     }
@@ -134,9 +147,15 @@ class LineReaderSuite extends AnyFunSuite {
         out.write('\n')
       } finally out.close()
       val java = Path.of(System.getProperty("java.home"), "bin", "java").toString
-      val process = new ProcessBuilder(java, "-Xmx32m", "-cp", System.getProperty("java.class.path"),
-        BlobReaderMain.getClass.getName.stripSuffix("$"), blob.toString)
-        .redirectErrorStream(true).start()
+      val process = new ProcessBuilder(
+        java,
+        "-Xmx32m",
+        "-cp",
+        System.getProperty("java.class.path"),
+        BlobReaderMain.getClass.getName.stripSuffix("$"),
+        blob.toString)
+        .redirectErrorStream(true)
+        .start()
       val output = new String(process.getInputStream.readAllBytes(), UTF_8).trim
       assert(process.waitFor() === 0, output)
       assert(output === "lines=1 truncated=true length=1048576")

@@ -12,17 +12,28 @@ class PlannerSuite extends AnyFunSuite {
   private val key = FileKey(2049L, 77L)
   private val head = Fingerprint(1024L, "head")
 
-  private def meta(size: Long, lineEnd: Long, print: Fingerprint = head, probe: Option[Fingerprint] = None) =
+  private def meta(
+      size: Long,
+      lineEnd: Long,
+      print: Fingerprint = head,
+      probe: Option[Fingerprint] = None) =
     FileMeta("/logs/app.log", key, size, lineEnd, print, probe)
 
   private def tracked(pos: Long, print: Fingerprint = head, serial: Long = 0L): AofOffset =
-    AofOffset(Map(host -> HostOffsets(serial + 1, Map(
-      FileOffset.fileId(key, serial) -> FileOffset("/logs/app.log", key, serial, 0L, pos, print)))))
+    AofOffset(
+      Map(
+        host -> HostOffsets(
+          serial + 1,
+          Map(FileOffset
+            .fileId(key, serial) -> FileOffset("/logs/app.log", key, serial, 0L, pos, print)))))
 
   private val noHosts = AofOffset.Empty
   private val otherFileOnHost = AofOffset(Map(host -> HostOffsets(1L, Map.empty)))
 
-  private def limits(bytesMax: Option[Long] = None, starting: StartingOffsets = Earliest, md5: Boolean = true) =
+  private def limits(
+      bytesMax: Option[Long] = None,
+      starting: StartingOffsets = Earliest,
+      md5: Boolean = true) =
     PlanLimits(bytesMax, starting, md5)
 
   private case class Row(
@@ -59,12 +70,17 @@ class PlannerSuite extends AnyFunSuite {
       val files = end.hosts(host).files.values.toSeq
       assert(files.map(f => (f.serial, f.first, f.pos)) === Seq((row.serial, row.first, row.pos)))
       assert(files.head.fingerprint === row.report.fingerprint)
-      assert(end.hosts(host).nextSerial === math.max(row.serial + 1, row.start.hosts.get(host).fold(0L)(_.nextSerial)))
+      assert(
+        end.hosts(host).nextSerial === math
+          .max(row.serial + 1, row.start.hosts.get(host).fold(0L)(_.nextSerial)))
     }
   }
 
   test("a renamed file keeps its id and offset under its new name") {
-    val end = Planner.plan(tracked(100), Map(host -> Seq(meta(500, 400).copy(path = "/logs/app.log.1"))), limits())
+    val end = Planner.plan(
+      tracked(100),
+      Map(host -> Seq(meta(500, 400).copy(path = "/logs/app.log.1"))),
+      limits())
     val file = end.hosts(host).files(FileOffset.fileId(key, 0))
     assert((file.path, file.pos) === (("/logs/app.log.1", 400L)))
   }
@@ -75,12 +91,14 @@ class PlannerSuite extends AnyFunSuite {
 
   test("a host that did not answer keeps its offsets") {
     val start = tracked(100)
-    assert(Planner.plan(start, Map("node-2" -> Seq.empty), limits()).hosts(host) === start.hosts(host))
+    assert(
+      Planner.plan(start, Map("node-2" -> Seq.empty), limits()).hosts(host) === start.hosts(host))
   }
 
   test("an inode reused by a new file gets a new id, never an old one") {
     val afterDelete = Planner.plan(tracked(100, serial = 4), Map(host -> Seq.empty), limits())
-    val end = Planner.plan(afterDelete, Map(host -> Seq(meta(50, 50, Fingerprint(50, "new")))), limits())
+    val end =
+      Planner.plan(afterDelete, Map(host -> Seq(meta(50, 50, Fingerprint(50, "new")))), limits())
     assert(end.hosts(host).files.keySet === Set(FileOffset.fileId(key, 5)))
   }
 
@@ -91,6 +109,8 @@ class PlannerSuite extends AnyFunSuite {
 
   test("planning is a pure function of its inputs") {
     val reports = Map(host -> Seq(meta(500, 400)))
-    assert(Planner.plan(tracked(100), reports, limits()) === Planner.plan(tracked(100), reports, limits()))
+    assert(
+      Planner.plan(tracked(100), reports, limits()) === Planner
+        .plan(tracked(100), reports, limits()))
   }
 }

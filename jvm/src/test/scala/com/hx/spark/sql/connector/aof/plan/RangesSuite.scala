@@ -35,7 +35,8 @@ class RangesSuite extends AnyFunSuite {
 
   test("long ranges are cut into pieces on the same host") {
     val ranges = Ranges.between(offset(0, 0, 100), offset(0, 0, 2600), 1000L)
-    assert(ranges.map(r => (r.from, r.until)) === Seq((100L, 1100L), (1100L, 2100L), (2100L, 2600L)))
+    assert(
+      ranges.map(r => (r.from, r.until)) === Seq((100L, 1100L), (1100L, 2100L), (2100L, 2600L)))
     assert(ranges.map(_.host).toSet === Set("h"))
   }
 

@@ -19,7 +19,8 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   test("a bad session conf fails at load(), naming its key") {
     spark.conf.set("spark.aof.bytes.max", "-1")
     try {
-      val e = intercept[IllegalArgumentException](spark.readStream.format("aof").load("/var/log/x.*"))
+      val e =
+        intercept[IllegalArgumentException](spark.readStream.format("aof").load("/var/log/x.*"))
       assert(e.getMessage.contains("spark.aof.bytes.max"))
     } finally spark.conf.unset("spark.aof.bytes.max")
   }
@@ -33,7 +34,8 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   test("a task on another host refuses to read, and says how to fix it") {
     assert(spark.sparkContext.isLocal)
     val range = FileRange("some-other-host", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10)
-    val e = intercept[IllegalStateException](new AofPartitionReader(AofInputPartition(range, "/etc"), 100))
+    val e = intercept[IllegalStateException](
+      new AofPartitionReader(AofInputPartition(range, "/etc"), 100))
     assert(e.getMessage.contains("spark.locality.wait"))
     assert(e.getMessage.contains("some-other-host"))
   }

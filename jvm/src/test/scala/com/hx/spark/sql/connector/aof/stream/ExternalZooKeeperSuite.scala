@@ -24,7 +24,11 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
   }
 
   private def start(dir: Path, ckpt: Path, out: Path, metaStore: String) =
-    Queries.start(spark, s"$dir/app-.*\\.log", ckpt, out,
+    Queries.start(
+      spark,
+      s"$dir/app-.*\\.log",
+      ckpt,
+      out,
       Map("zookeeper.address" -> zk.connectString, "meta.store" -> metaStore))
 
   private def children(path: String): Seq[String] =
@@ -59,7 +63,8 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
 
   test("a new checkpoint resumes from the ZooKeeper backup; an existing checkpoint wins over it") {
     val dir = newDir("logs")
-    val (ckptA, outA, ckptB, outB) = (newDir("ckptA"), newDir("outA"), newDir("ckptB"), newDir("outB"))
+    val (ckptA, outA, ckptB, outB) =
+      (newDir("ckptA"), newDir("outA"), newDir("ckptB"), newDir("outB"))
     val first = LogWriter.append(dir.resolve("app-a.log"), (1 to 400).map(n => s"first-$n"))
     val a = start(dir, ckptA, outA, "/it/switch")
     drain(a)

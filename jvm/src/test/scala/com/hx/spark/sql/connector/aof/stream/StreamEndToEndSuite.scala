@@ -12,7 +12,11 @@ import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 /** Local mode with the embedded ZooKeeper: the default a newcomer gets. */
 class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
 
-  private def start(dir: Path, ckpt: Path, out: Path, options: Map[String, String] = Map.empty,
+  private def start(
+      dir: Path,
+      ckpt: Path,
+      out: Path,
+      options: Map[String, String] = Map.empty,
       trigger: Trigger = Trigger.ProcessingTime(0L)) =
     Queries.start(spark, s"$dir/app-.*\\.log", ckpt, out, options, trigger)
 
@@ -88,9 +92,11 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     val dir = newDir("logs")
     val ids = LogWriter.append(dir.resolve("app-a.log"), Seq("x-1", "x-2"))
     val df = spark.readStream.format("com.hx.spark.sql.connector.aof").load(s"$dir/app-.*\\.log")
-    val query = df.writeStream.format("memory").queryName("legacy").trigger(Trigger.AvailableNow()).start()
+    val query =
+      df.writeStream.format("memory").queryName("legacy").trigger(Trigger.AvailableNow()).start()
     assert(query.awaitTermination(120000))
     assert(spark.table("legacy").collect().map(_.getString(0).takeWhile(_ != ' ')).sorted === ids)
-    assert(spark.table("legacy").columns.toSeq === Seq("value", "host", "path", "offset", "file_id"))
+    assert(
+      spark.table("legacy").columns.toSeq === Seq("value", "host", "path", "offset", "file_id"))
   }
 }

@@ -59,6 +59,7 @@ final class LogWriter(file: Path, prefix: String, lines: Int, splitEvery: Int = 
 }
 
 object LogWriter {
+
   /** Appends whole lines at once, for tests that need no concurrency. */
   def append(file: Path, ids: Seq[String]): Seq[String] = {
     val out = new FileOutputStream(file.toFile, true)

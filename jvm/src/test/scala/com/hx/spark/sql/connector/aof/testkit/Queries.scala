@@ -26,7 +26,7 @@ object Queries {
       .trigger(trigger)
       .start(out.toString)
 
-  /** `processAllAvailable` with a deadline, so a broken source fails the test instead of hanging. */
+  /** `processAllAvailable` with a deadline: a broken source fails the test instead of hanging. */
   def drain(query: StreamingQuery, timeoutMs: Long = 120000): Unit = {
     @volatile var error: Option[Throwable] = None
     val t = new Thread(() =>

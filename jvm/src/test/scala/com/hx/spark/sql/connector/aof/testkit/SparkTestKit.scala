@@ -18,7 +18,8 @@ trait SparkTestKit extends BeforeAndAfterAll { self: Suite =>
 
   private val tempRoot: Path = Files.createTempDirectory("aof-test-")
 
-  def newDir(name: String): Path = Files.createDirectories(Files.createTempDirectory(tempRoot, name))
+  def newDir(name: String): Path =
+    Files.createDirectories(Files.createTempDirectory(tempRoot, name))
 
   override protected def afterAll(): Unit = {
     try spark.stop()

@@ -39,7 +39,10 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val metaStore = s"/protocol/$runs"
     val coordinator = new Coordinator(client, metaStore, s"run-$runs")
     coordinator.start()
-    (coordinator, EndpointSpec(s"run-$runs", zk.connectString, metaStore, dir.toString, "app.*", 1024), dir)
+    (
+      coordinator,
+      EndpointSpec(s"run-$runs", zk.connectString, metaStore, dir.toString, "app.*", 1024),
+      dir)
   }
 
   private def children(path: String): Seq[String] =
@@ -90,7 +93,9 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("an old response is not taken as the answer to a new request") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
-    ZkClients.put(client, ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
+    ZkClients.put(
+      client,
+      ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
       Messages.encode(Response("old-id", Nil)))
     assert(coordinator.collect(Map("stale-host" -> Nil), 300).isEmpty)
     coordinator.stop()
@@ -135,8 +140,13 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("messages survive a round trip, 10,000 files fit in a znode") {
     val files = (1 to 10000).map { n =>
-      com.hx.spark.sql.connector.aof.files.FileMeta(s"/var/log/app/service-$n.log", FileKey(2049, n),
-        n * 1000L, n * 999L, Fingerprint(1024, f"$n%032x"), if (n % 2 == 0) Some(Fingerprint(10, "p")) else None)
+      com.hx.spark.sql.connector.aof.files.FileMeta(
+        s"/var/log/app/service-$n.log",
+        FileKey(2049, n),
+        n * 1000L,
+        n * 999L,
+        Fingerprint(1024, f"$n%032x"),
+        if (n % 2 == 0) Some(Fingerprint(10, "p")) else None)
     }
     val bytes = Messages.encode(Response("id", files))
     assert(Messages.decodeResponse(bytes) === Response("id", files))

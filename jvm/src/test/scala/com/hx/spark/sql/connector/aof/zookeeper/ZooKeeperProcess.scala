@@ -11,9 +11,16 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
   private val log = dataDir.resolve("server.log")
   private val process: Process = {
     val java = Path.of(System.getProperty("java.home"), "bin", "java").toString
-    new ProcessBuilder(java, "-Xmx256m", "-Dzookeeper.admin.enableServer=false",
-      "-cp", System.getProperty("java.class.path"),
-      "org.apache.zookeeper.server.ZooKeeperServerMain", port.toString, dataDir.toString)
+    new ProcessBuilder(
+      java,
+      "-Xmx256m",
+      "-Dzookeeper.admin.enableServer=false",
+      "-cp",
+      System.getProperty("java.class.path"),
+      "org.apache.zookeeper.server.ZooKeeperServerMain",
+      port.toString,
+      dataDir.toString
+    )
       .redirectErrorStream(true)
       .redirectOutput(log.toFile)
       .start()

@@ -1,0 +1,15 @@
+r"""Read lines appended to node-local log files as a Spark stream, exactly once.
+
+Examples
+--------
+>>> import pyspark_aof as aof  # doctest: +SKIP
+>>> spark = aof.configure(SparkSession.builder).getOrCreate()  # doctest: +SKIP
+>>> lines = aof.read_stream(spark, "/var/log/app/service\\.log.*")  # doctest: +SKIP
+
+"""
+
+from pyspark_aof._jar import configure, jar_path
+from pyspark_aof._stream import FORMAT, read_stream
+
+__all__ = ["FORMAT", "configure", "jar_path", "read_stream"]
+__version__ = "0.1.0"
