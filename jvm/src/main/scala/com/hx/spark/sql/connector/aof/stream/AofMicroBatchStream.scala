@@ -4,7 +4,6 @@ import java.util.{Optional, UUID}
 
 import scala.collection.JavaConverters._
 
-import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{
@@ -21,14 +20,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.zookeeper.{
-  Coordinator,
-  EmbeddedZooKeeper,
-  EndpointSpec,
-  OffsetBackup,
-  SnifferEndpoints,
-  ZkClients
-}
+import com.hx.spark.sql.connector.aof.zookeeper.{DriverSession, EndpointSpec}
 
 /**
  * The driver's side of one query run. Per trigger it makes sure every host has an endpoint, asks
@@ -44,24 +36,20 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   private val runId = UUID.randomUUID().toString
   private val spark = SparkSession.active
 
-  private lazy val embedded: Option[EmbeddedZooKeeper.Lease] = options.zookeeperAddress match {
-    case Some(_) => None
-    case None =>
+  @volatile private var opened: Option[DriverSession] = None
+
+  private def session: DriverSession = synchronized {
+    opened.getOrElse {
       val bindHost = spark.sparkContext.getConf.get("spark.driver.host", ExecutorHost.current)
-      Some(EmbeddedZooKeeper.acquire(bindHost))
+      val s = DriverSession.open(options.zookeeperAddress, bindHost, options.metaStore, runId)
+      opened = Some(s)
+      s
+    }
   }
-  private lazy val connectString: String =
-    options.zookeeperAddress.getOrElse(embedded.get.connectString)
-  private lazy val client: CuratorFramework = ZkClients.open(connectString)
-  private lazy val coordinator: Coordinator = {
-    val c = new Coordinator(client, options.metaStore, runId)
-    c.start()
-    c
-  }
-  private lazy val backup = new OffsetBackup(client, options.metaStore)
-  private lazy val spec = EndpointSpec(
+
+  private def spec: EndpointSpec = EndpointSpec(
     runId,
-    connectString,
+    session.connectString,
     options.metaStore,
     options.directory.toString,
     options.fileNameRegex,
@@ -71,9 +59,8 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   @volatile private var availableNow: Option[Option[Map[String, Seq[FileMeta]]]] = None
   @volatile private var lastReports: Map[String, Seq[FileMeta]] = Map.empty
   @volatile private var hostsWithoutEndpoint: Set[String] = Set.empty
-  @volatile private var connected = false
 
-  override def initialOffset(): Offset = backup.read() match {
+  override def initialOffset(): Offset = session.backup.read() match {
     case Some(json) =>
       log.info(s"aof: no checkpointed offsets; resuming from the backup in ${options.metaStore}")
       AofOffset.fromJson(json)
@@ -124,19 +111,15 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   override def createReaderFactory(): PartitionReaderFactory =
     new AofReaderFactory(options.lineLengthMax)
 
-  override def commit(end: Offset): Unit = backup.write(end.json())
+  override def commit(end: Offset): Unit = session.backup.write(end.json())
 
-  override def stop(): Unit = {
-    // Only tear down what was started: a query stopped before its first trigger has no session.
-    if (connected) {
-      try new CommittedOffsets(spark, checkpointLocation).latestJson().foreach(backup.write)
+  override def stop(): Unit = synchronized {
+    opened.foreach { s =>
+      try new CommittedOffsets(spark, checkpointLocation).latestJson().foreach(s.backup.write)
       catch { case e: Exception => log.warn(s"aof: could not back up the last offsets: $e") }
-      coordinator.stop()
-      // In local mode the endpoint shares this JVM: let it close before its server goes.
-      SnifferEndpoints.stop(runId)
-      client.close()
+      s.close(runId)
     }
-    embedded.foreach(_.release())
+    opened = None
   }
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
@@ -147,7 +130,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   override def toString: String = s"aof[${options.directory}/${options.fileNameRegex}]"
 
   private def collect(start: AofOffset): Map[String, Seq[FileMeta]] = {
-    connected = true
+    val coordinator = session.coordinator
     val wanted = EndpointLauncher.executorHosts(spark.sparkContext)
     val missing = wanted -- coordinator.liveHosts()
     if (missing.nonEmpty) {
