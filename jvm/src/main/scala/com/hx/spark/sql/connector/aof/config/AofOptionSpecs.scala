@@ -43,6 +43,11 @@ object AofOptionSpecs {
     "1048576",
     "Longest line in bytes; a longer line is emitted cut to this length and the rest is skipped.")
 
+  val FailOnDataLoss: OptionSpec = OptionSpec(
+    "fail.on.data.loss",
+    "false",
+    "Fail the query when bytes go unread (deleted, truncated, replaced first); else log, count.")
+
   val All: Seq[OptionSpec] = Seq(
     Path,
     ZookeeperAddress,
@@ -53,7 +58,9 @@ object AofOptionSpecs {
     Md5CheckEnabled,
     Md5SampleLength,
     PartitionBytesMax,
-    LineLengthMax)
+    LineLengthMax,
+    FailOnDataLoss
+  )
 
   /** The options table in Markdown, as it appears in the README. */
   def markdownTable: String = {

@@ -23,7 +23,8 @@ final case class AofOptions(
     md5CheckEnabled: Boolean,
     md5SampleLength: Int,
     partitionBytesMax: Long,
-    lineLengthMax: Int) {
+    lineLengthMax: Int,
+    failOnDataLoss: Boolean) {
 
   def fileNamePattern: Pattern = Pattern.compile(fileNameRegex)
 }
@@ -55,7 +56,8 @@ object AofOptions {
       md5CheckEnabled = reader.boolean(O.Md5CheckEnabled),
       md5SampleLength = reader.positiveInt(O.Md5SampleLength),
       partitionBytesMax = reader.positiveLong(O.PartitionBytesMax),
-      lineLengthMax = reader.positiveInt(O.LineLengthMax)
+      lineLengthMax = reader.positiveInt(O.LineLengthMax),
+      failOnDataLoss = reader.boolean(O.FailOnDataLoss)
     )
   }
 

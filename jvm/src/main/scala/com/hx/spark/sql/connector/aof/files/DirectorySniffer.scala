@@ -34,7 +34,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         if (!Files.isRegularFile(path) || !(matched || knownByKey.contains(key))) None
         else {
           seen += key
-          Some(describe(path, key, knownByKey.get(key)))
+          Some(describe(path, key, knownByKey.get(key), known))
         }
       } catch {
         case _: NoSuchFileException => None // removed between list and stat
@@ -54,7 +54,11 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     finally stream.close()
   }
 
-  private def describe(path: Path, key: FileKey, asked: Option[KnownFile]): FileMeta = {
+  private def describe(
+      path: Path,
+      key: FileKey,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): FileMeta = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     try {
       val size = channel.size()
@@ -62,23 +66,47 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
         Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
       }
+      val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
       // The driver's floor holds only for the content it was planned against: a replaced or
       // truncated file is scanned from its start.
       val floor = asked
         .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
+        .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
         .fold(0L)(_.floor)
-      // Bytes before `scanFrom` were looked at already; `known` is a line end at or before it.
-      val (known, scanFrom) = scanned.get(key) match {
+      // Bytes before `scanFrom` were looked at already; `lineEndSoFar` is a line end at or
+      // before it.
+      val (lineEndSoFar, scanFrom) = scanned.get(key) match {
         case Some((oldSize, oldEnd, oldPrint))
             if oldSize <= size && samePrefix(oldPrint, fingerprint, channel) =>
           math.max(floor, oldEnd) -> math.max(floor, oldSize)
         case _ => floor -> floor
       }
-      val lineEnd = Prefixes.lastLineEnd(channel, scanFrom, size).getOrElse(known)
+      val lineEnd = Prefixes.lastLineEnd(channel, scanFrom, size).getOrElse(lineEndSoFar)
       scanned(key) = (size, lineEnd, fingerprint)
-      FileMeta(path.toString, key, size, lineEnd, fingerprint, probe)
+      val copyOf =
+        if (asked.nonEmpty) None
+        else known.filter(isCopy(channel, size, _)).sortBy(-_.floor).headOption.map(_.key)
+      FileMeta(
+        path.toString,
+        key,
+        size,
+        lineEnd,
+        fingerprint,
+        probe,
+        tailAtFloor,
+        tail(channel, lineEnd),
+        copyOf)
     } finally channel.close()
   }
+
+  private def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
+    Prefixes.tail(channel, end, sampleLength.toLong)
+
+  /** Whether this file starts with `k`'s head and holds `k`'s bytes before its position. */
+  private def isCopy(channel: FileChannel, size: Long, k: KnownFile): Boolean =
+    k.floor > 0 && k.floor <= size && k.fingerprint.length <= size &&
+      Prefixes.md5(channel, k.fingerprint.length).contains(k.fingerprint) &&
+      k.tail.forall(t => tail(channel, k.floor).contains(t))
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
     if (old.length == now.length) old == now

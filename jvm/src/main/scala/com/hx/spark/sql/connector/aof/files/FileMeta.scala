@@ -8,6 +8,12 @@ package com.hx.spark.sql.connector.aof.files
  *                    driver asked about; bytes past it belong to a line still being written
  * @param fingerprint MD5 of the first `min(sample length, size)` bytes
  * @param probe       MD5 of a shorter prefix the driver asked for (the length it last saw)
+ * @param tailAtFloor MD5 of the bytes just before the floor the driver asked about, when the file
+ *                    still reaches it: content rewritten under the same head shows here
+ * @param tailAtLineEnd MD5 of the bytes just before `lineEnd`, kept by the driver when it plans
+ *                    up to there, so the next trigger can compare
+ * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
+ *                    file holds too: a copy, as logrotate's `copytruncate` makes
  */
 final case class FileMeta(
     path: String,
@@ -15,4 +21,7 @@ final case class FileMeta(
     size: Long,
     lineEnd: Long,
     fingerprint: Fingerprint,
-    probe: Option[Fingerprint])
+    probe: Option[Fingerprint],
+    tailAtFloor: Option[Fingerprint] = None,
+    tailAtLineEnd: Option[Fingerprint] = None,
+    copyOf: Option[FileKey] = None)

@@ -9,22 +9,30 @@ object Prefixes {
   private val Chunk = 64 * 1024
 
   /** MD5 of the first `length` bytes, or None when the file is shorter than that now. */
-  def md5(channel: FileChannel, length: Long): Option[Fingerprint] = {
+  def md5(channel: FileChannel, length: Long): Option[Fingerprint] = md5(channel, 0L, length)
+
+  /** MD5 of the (at most `sampleLength`) bytes just before `end`, or None when past the end. */
+  def tail(channel: FileChannel, end: Long, sampleLength: Long): Option[Fingerprint] = {
+    val length = math.min(sampleLength, end)
+    md5(channel, end - length, length)
+  }
+
+  private def md5(channel: FileChannel, from: Long, length: Long): Option[Fingerprint] = {
     val digest = MessageDigest.getInstance("MD5")
     val buffer = ByteBuffer.allocate(math.min(length, Chunk.toLong).toInt.max(1))
-    var pos = 0L
+    var done = 0L
     var eof = false
-    while (pos < length && !eof) {
+    while (done < length && !eof) {
       buffer.clear()
-      buffer.limit(math.min(buffer.capacity.toLong, length - pos).toInt)
-      val n = channel.read(buffer, pos)
+      buffer.limit(math.min(buffer.capacity.toLong, length - done).toInt)
+      val n = channel.read(buffer, from + done)
       if (n < 0) eof = true
       else {
         digest.update(buffer.array(), 0, n)
-        pos += n
+        done += n
       }
     }
-    if (pos < length) None
+    if (done < length) None
     else Some(Fingerprint(length, digest.digest().map(b => f"${b & 0xff}%02x").mkString))
   }
 

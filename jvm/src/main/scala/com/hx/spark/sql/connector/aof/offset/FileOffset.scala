@@ -11,6 +11,9 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
  *                    from here, so planning never needs live state
  * @param pos         everything before this byte has been planned
  * @param fingerprint of the prefix seen when `pos` was planned
+ * @param tail        MD5 of the bytes just before `pos`, when known: a file whose head is the same
+ *                    but whose content before `pos` is not (rewritten, or a reused inode) is new
+ * @param seen        the file's size when `pos` was planned: what is lost if it goes unread
  */
 final case class FileOffset(
     path: String,
@@ -18,7 +21,9 @@ final case class FileOffset(
     serial: Long,
     first: Long,
     pos: Long,
-    fingerprint: Fingerprint) {
+    fingerprint: Fingerprint,
+    tail: Option[Fingerprint] = None,
+    seen: Long = 0L) {
   def fileId: String = FileOffset.fileId(key, serial)
 }
 

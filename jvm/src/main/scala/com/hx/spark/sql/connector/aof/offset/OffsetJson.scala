@@ -54,6 +54,11 @@ object OffsetJson {
     node.put("pos", f.pos)
     node.put("fpLength", f.fingerprint.length)
     node.put("fpMd5", f.fingerprint.md5)
+    f.tail.foreach { t =>
+      node.put("tailLength", t.length)
+      node.put("tailMd5", t.md5)
+    }
+    node.put("seen", f.seen)
   }
 
   private def readFile(n: JsonNode): FileOffset = FileOffset(
@@ -62,6 +67,10 @@ object OffsetJson {
     serial = n.path("serial").asLong,
     first = n.path("first").asLong,
     pos = n.path("pos").asLong,
-    fingerprint = Fingerprint(n.path("fpLength").asLong, n.path("fpMd5").asText)
+    fingerprint = Fingerprint(n.path("fpLength").asLong, n.path("fpMd5").asText),
+    tail =
+      if (n.has("tailMd5")) Some(Fingerprint(n.path("tailLength").asLong, n.path("tailMd5").asText))
+      else None,
+    seen = n.path("seen").asLong
   )
 }

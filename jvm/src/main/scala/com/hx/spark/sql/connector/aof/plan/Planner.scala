@@ -6,15 +6,22 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
- * reported and the limits. The rules are the original connector's C1..C4:
+ * reported and the limits. For a tracked file (C1) the original connector's rules:
  *
- *  - C1 (the file is tracked) and C3 (its fingerprint still agrees) and C4 (it is at least as
- *    long as the tracked position): read on, up to its last complete line and `bytes.max`.
- *  - C1 and C3 and !C4 (cut back but same head): continue at its current length.
- *  - C1 and !C3 (replaced or truncated): a new file for this query, read from byte 0.
- *  - !C1 on a host this query has offsets for: created since, read from byte 0.
- *  - !C1 on a host seen for the first time: `starting.offsets`.
+ *  - C3 (same head, and same bytes before the position) and C4 (at least as long as the
+ *    position): read on, up to its last complete line and `bytes.max`.
+ *  - C3 but !C4 (cut back, same head): continue at its current length.
+ *  - !C3 (replaced, truncated, or an inode reused): a new file for this query, read from byte 0.
  *
+ * For a file not tracked yet (!C1):
+ *
+ *  - a copy of a tracked file that no longer holds its content (logrotate's `copytruncate`)
+ *    continues from that file's position; while the original still holds it (between the copy
+ *    and the truncation) the copy waits, so no line is read from both;
+ *  - on a host this query has offsets for: created since, read from byte 0;
+ *  - on a host seen for the first time: `starting.offsets`.
+ *
+ * A tracked file that is gone, or replaced and not continued by a copy, loses its unread bytes.
  * A host missing from `reports` did not answer in time and keeps its offsets unchanged.
  */
 object Planner {
@@ -22,52 +29,113 @@ object Planner {
   /** What the driver tells a node about the files of it that `start` tracks. */
   def known(start: AofOffset, host: String): Seq[KnownFile] =
     start.hosts.get(host).toSeq.flatMap(_.files.values).sortBy(_.fileId).map { f =>
-      KnownFile(f.key, f.pos, f.fingerprint)
+      KnownFile(f.key, f.pos, f.fingerprint, f.tail)
     }
 
-  def plan(start: AofOffset, reports: Map[String, Seq[FileMeta]], limits: PlanLimits): AofOffset =
-    AofOffset(start.hosts ++ reports.map { case (host, files) =>
-      host -> planHost(start.hosts.get(host), files, limits)
-    })
+  def plan(start: AofOffset, reports: Map[String, Seq[FileMeta]], limits: PlanLimits): Plan = {
+    val planned = reports.map { case (host, files) =>
+      host -> new HostPlanner(host, start.hosts.get(host), files, limits).plan()
+    }
+    Plan(
+      AofOffset(start.hosts ++ planned.map { case (host, (offsets, _)) => host -> offsets }),
+      planned.values.flatMap(_._2).toSeq.sortBy(l => (l.host, l.fileId)))
+  }
 
-  private def planHost(
+  private sealed trait State
+  private case object Holds extends State
+  private case object CutBack extends State
+  private case object Replaced extends State
+
+  private final class HostPlanner(
+      host: String,
       previous: Option[HostOffsets],
       files: Seq[FileMeta],
-      limits: PlanLimits): HostOffsets = {
-    val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
-    var nextSerial = previous.map(_.nextSerial).getOrElse(0L)
-    def fresh(meta: FileMeta, first: Long): FileOffset = {
+      limits: PlanLimits) {
+    private val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
+    private val reported = files.map(m => m.key -> m).toMap
+    private var nextSerial = previous.fold(0L)(_.nextSerial)
+
+    def plan(): (HostOffsets, Seq[Loss]) = {
+      val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
+      val planned = files.flatMap { meta =>
+        tracked.get(meta.key) match {
+          case Some(f) => Some(follow(f, meta))
+          case None =>
+            meta.copyOf.flatMap(tracked.get) match {
+              case Some(original) if holds(original) => None // a copy in the making: wait
+              case Some(original) => Some(fresh(meta, original.pos))
+              case None if previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest =>
+                Some(fresh(meta, meta.lineEnd))
+              case None => Some(fresh(meta, 0L))
+            }
+        }
+      }
+      val losses = tracked.values.toSeq.collect {
+        case f
+            if f.seen > f.pos && !continuedByCopy.contains(f.key) &&
+              reported.get(f.key).forall(m => state(f, m) == Replaced) =>
+          Loss(host, f.path, f.fileId, f.pos, f.seen)
+      }
+      (HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap), losses)
+    }
+
+    private def holds(f: FileOffset): Boolean = reported.get(f.key).exists(state(f, _) == Holds)
+
+    private def state(f: FileOffset, meta: FileMeta): State =
+      if (!limits.md5CheckEnabled) { if (f.pos > meta.size) CutBack else Holds }
+      else if (!sameHead(f.fingerprint, meta)) Replaced
+      else if (f.pos > meta.size) CutBack
+      else if (f.tail.exists(t => !meta.tailAtFloor.contains(t))) Replaced
+      else Holds
+
+    private def follow(f: FileOffset, meta: FileMeta): FileOffset = state(f, meta) match {
+      case Replaced => fresh(meta, 0L)
+      case CutBack =>
+        f.copy(
+          path = meta.path,
+          pos = meta.size,
+          fingerprint = meta.fingerprint,
+          tail = None,
+          seen = meta.size)
+      case Holds =>
+        val pos = advance(f.pos, meta)
+        val tail = if (pos == f.pos) f.tail.orElse(meta.tailAtFloor) else tailAt(pos, meta)
+        f.copy(
+          path = meta.path,
+          pos = pos,
+          fingerprint = meta.fingerprint,
+          tail = tail,
+          seen = meta.size)
+    }
+
+    private def fresh(meta: FileMeta, first: Long): FileOffset = {
       val serial = nextSerial
       nextSerial += 1
-      FileOffset(meta.path, meta.key, serial, first, advance(first, meta, limits), meta.fingerprint)
+      val pos = advance(first, meta)
+      FileOffset(
+        meta.path,
+        meta.key,
+        serial,
+        first,
+        pos,
+        meta.fingerprint,
+        tailAt(pos, meta),
+        meta.size)
     }
-    val planned = files.map { meta =>
-      tracked.get(meta.key) match {
-        case Some(f) if limits.md5CheckEnabled && !sameHead(f.fingerprint, meta) => fresh(meta, 0L)
-        case Some(f) if f.pos > meta.size =>
-          f.copy(path = meta.path, pos = meta.size, fingerprint = meta.fingerprint)
-        case Some(f) =>
-          f.copy(
-            path = meta.path,
-            pos = advance(f.pos, meta, limits),
-            fingerprint = meta.fingerprint)
-        case None if previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest =>
-          fresh(meta, meta.lineEnd)
-        case None => fresh(meta, 0L)
+
+    private def tailAt(pos: Long, meta: FileMeta): Option[Fingerprint] =
+      if (pos == meta.lineEnd) meta.tailAtLineEnd else None
+
+    private def advance(from: Long, meta: FileMeta): Long = {
+      val cap = limits.bytesMax.fold(meta.lineEnd) { max =>
+        if (max > Long.MaxValue - from) meta.lineEnd else math.min(meta.lineEnd, from + max)
       }
+      math.max(from, cap)
     }
-    HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap)
   }
 
   /** Whether the file still starts with the bytes the offset was planned against. */
   private def sameHead(seen: Fingerprint, meta: FileMeta): Boolean =
     if (seen.length == meta.fingerprint.length) seen == meta.fingerprint
     else meta.probe.contains(seen)
-
-  private def advance(from: Long, meta: FileMeta, limits: PlanLimits): Long = {
-    val cap = limits.bytesMax.fold(meta.lineEnd) { max =>
-      if (max > Long.MaxValue - from) meta.lineEnd else math.min(meta.lineEnd, from + max)
-    }
-    math.max(from, cap)
-  }
 }

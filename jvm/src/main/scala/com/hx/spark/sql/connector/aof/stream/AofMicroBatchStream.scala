@@ -59,6 +59,8 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   @volatile private var availableNow: Option[Option[Map[String, Seq[FileMeta]]]] = None
   @volatile private var lastReports: Map[String, Seq[FileMeta]] = Map.empty
   @volatile private var hostsWithoutEndpoint: Set[String] = Set.empty
+  @volatile private var plannedLoss = 0L
+  private val counters = ReadCounters.register(spark.sparkContext)
 
   override def initialOffset(): Offset = session.backup.read() match {
     case Some(json) =>
@@ -91,10 +93,21 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       case ReadMaxBytes(n) => Some(n)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
-    Planner.plan(
+    val plan = Planner.plan(
       start,
       reports,
       PlanLimits(bytesMax, options.startingOffsets, options.md5CheckEnabled))
+    if (plan.losses.nonEmpty) {
+      val what = plan.losses.mkString("; ")
+      if (options.failOnDataLoss) {
+        throw new IllegalStateException(
+          s"aof: bytes went before they were read: $what. Set fail.on.data.loss=false to log " +
+            "and count such losses instead.")
+      }
+      log.warn(s"aof: bytes went before they were read (deleted, truncated or replaced): $what")
+      plannedLoss += plan.losses.map(_.bytes).sum
+    }
+    plan.end
   }
 
   override def prepareForTriggerAvailableNow(): Unit = availableNow = Some(None)
@@ -109,7 +122,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       .toArray
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new AofReaderFactory(options.lineLengthMax)
+    new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters)
 
   override def commit(end: Offset): Unit = session.backup.write(end.json())
 
@@ -124,7 +137,10 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
     val consumed = latestConsumedOffset.orElse(AofOffset.Empty).asInstanceOf[AofOffset]
-    SourceMetrics.of(consumed, lastReports, hostsWithoutEndpoint).asJava
+    val lost = plannedLoss + counters.bytesLost.value
+    (SourceMetrics.of(consumed, lastReports, hostsWithoutEndpoint) ++ Map(
+      "bytesLost" -> lost.toString,
+      "linesTruncated" -> counters.linesTruncated.value.toString)).asJava
   }
 
   override def toString: String = s"aof[${options.directory}/${options.fileNameRegex}]"

@@ -16,9 +16,14 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, LineReader}
 
 /**
  * Reads one planned range on the host that holds the file. The file is found by its key, so a
- * file renamed since planning is still read, from its new name.
+ * file renamed since planning is still read, from its new name. Bytes that are gone by then are
+ * counted as lost (or fail the task with `fail.on.data.loss`); over-long lines are counted.
  */
-final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
+final class AofPartitionReader(
+    partition: AofInputPartition,
+    lineLengthMax: Int,
+    failOnDataLoss: Boolean,
+    counters: ReadCounters)
     extends PartitionReader[InternalRow] {
   private val log = LoggerFactory.getLogger(getClass)
   private val range = partition.range
@@ -41,12 +46,13 @@ final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
   private val pathValue = UTF8String.fromString(path.fold(range.path)(_.toString))
   private val fileIdValue = UTF8String.fromString(range.fileId)
 
+  private var truncated = 0L
+
   override def next(): Boolean = lines.exists { reader =>
     val more = reader.next()
+    if (more && reader.truncated) truncated += 1
     if (!more && reader.incomplete) {
-      log.warn(
-        s"aof: ${pathValue} ended inside a planned line before byte ${range.until}; " +
-          "it was truncated after planning, the rest of the range is lost.")
+      lost(reader.lineOffset, s"$pathValue ended inside a line that was complete when planned")
     }
     more
   }
@@ -58,6 +64,12 @@ final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
   }
 
   override def close(): Unit = {
+    if (truncated > 0) {
+      counters.linesTruncated.add(truncated)
+      log.warn(
+        s"aof: $truncated lines of $pathValue in bytes ${range.from} to ${range.until} were " +
+          s"longer than $lineLengthMax bytes (line.length.max) and were cut to that length")
+    }
     lines.foreach(_.close())
     channel.foreach(_.close())
   }
@@ -76,11 +88,17 @@ final class AofPartitionReader(partition: AofInputPartition, lineLengthMax: Int)
         try listing.iterator().asScala.find(p => keyOf(p).contains(range.key))
         finally listing.close()
       }
-    if (renamed.isEmpty) {
-      log.warn(
-        s"aof: ${range.path} (file ${range.fileId}) is gone; bytes ${range.from} to " +
-          s"${range.until} planned from it are lost.")
-    }
+    if (renamed.isEmpty) lost(range.from, s"${range.path} (file ${range.fileId}) is gone")
     renamed
+  }
+
+  private def lost(from: Long, why: String): Unit = {
+    val message = s"aof: $why; bytes $from to ${range.until} of it on ${range.host} are lost"
+    if (failOnDataLoss) {
+      throw new IllegalStateException(
+        s"$message. Set fail.on.data.loss=false to log and count such losses instead.")
+    }
+    log.warn(message)
+    counters.bytesLost.add(range.until - from)
   }
 }

@@ -31,6 +31,7 @@ object Messages {
       putKey(n, k.key)
       n.put("floor", k.floor)
       putPrint(n, "fp", k.fingerprint)
+      k.tail.foreach(putPrint(n, "tail", _))
     }
     gzip(root)
   }
@@ -40,8 +41,9 @@ object Messages {
     Request(
       root.path("id").asText,
       root.path("known").elements().asScala.toVector.map { n =>
-        KnownFile(key(n), n.path("floor").asLong, print(n, "fp"))
-      })
+        KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
+      }
+    )
   }
 
   def encode(response: Response): Array[Byte] = {
@@ -53,6 +55,9 @@ object Messages {
       n.put("size", f.size).put("lineEnd", f.lineEnd)
       putPrint(n, "fp", f.fingerprint)
       f.probe.foreach(putPrint(n, "probe", _))
+      f.tailAtFloor.foreach(putPrint(n, "tailAtFloor", _))
+      f.tailAtLineEnd.foreach(putPrint(n, "tailAtLineEnd", _))
+      f.copyOf.foreach(k => n.put("copyOfDev", k.dev).put("copyOfIno", k.ino))
     }
     gzip(root)
   }
@@ -68,7 +73,13 @@ object Messages {
           n.path("size").asLong,
           n.path("lineEnd").asLong,
           print(n, "fp"),
-          if (n.has("probeLength")) Some(print(n, "probe")) else None)
+          optionalPrint(n, "probe"),
+          optionalPrint(n, "tailAtFloor"),
+          optionalPrint(n, "tailAtLineEnd"),
+          if (n.has("copyOfIno"))
+            Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
+          else None
+        )
       }
     )
   }
@@ -80,6 +91,9 @@ object Messages {
     n.put(s"${name}Length", f.length).put(s"${name}Md5", f.md5)
   private def print(n: JsonNode, name: String): Fingerprint =
     Fingerprint(n.path(s"${name}Length").asLong, n.path(s"${name}Md5").asText)
+
+  private def optionalPrint(n: JsonNode, name: String): Option[Fingerprint] =
+    if (n.has(s"${name}Length")) Some(print(n, name)) else None
 
   private def gzip(root: JsonNode): Array[Byte] = {
     val bytes = new ByteArrayOutputStream()

@@ -19,7 +19,8 @@ class DirectorySnifferSuite extends AnyFunSuite {
   private def write(file: Path, text: String): Path =
     Files.write(file, text.getBytes(UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND)
 
-  private def known(meta: FileMeta): KnownFile = KnownFile(meta.key, meta.lineEnd, meta.fingerprint)
+  private def known(meta: FileMeta): KnownFile =
+    KnownFile(meta.key, meta.lineEnd, meta.fingerprint, meta.tailAtLineEnd)
 
   test("only files whose whole name matches, no directories") {
     withDir { dir =>
@@ -110,6 +111,40 @@ class DirectorySnifferSuite extends AnyFunSuite {
         assert(Prefixes.lastLineEnd(channel, 4, 7) === None)
         assert(Prefixes.lastLineEnd(channel, 0, 3) === None)
       } finally channel.close()
+    }
+  }
+
+  test("a copy of a tracked file is recognised by its head and the bytes before the position") {
+    withDir { dir =>
+      val original = write(dir.resolve("app.log"), "header\n" + "line\n" * 400)
+      val sniffer = new DirectorySniffer(dir, "app\\.log.*", 64)
+      val tracked = sniffer.sniff(Nil).head
+      Files.copy(original, dir.resolve("app.log.1"))
+      write(dir.resolve("app.log.1"), "after the copy\n")
+      // Same head, other content before the position: not a copy.
+      write(dir.resolve("app.log.2"), "header\n" + "LINE\n" * 400)
+      Files.write(original, Array.emptyByteArray, StandardOpenOption.TRUNCATE_EXISTING)
+      val byName =
+        sniffer.sniff(Seq(known(tracked))).map(m => Path.of(m.path).getFileName.toString -> m).toMap
+      assert(byName("app.log.1").copyOf === Some(tracked.key))
+      assert(byName("app.log.2").copyOf === None)
+      assert(byName("app.log").copyOf === None)
+      assert(byName("app.log").tailAtFloor === None) // shorter than the floor now
+    }
+  }
+
+  test("the tail before the floor and before the last line end are reported") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "abc\ndef\n")
+      val sniffer = new DirectorySniffer(dir, "app.log", 3)
+      val first = sniffer.sniff(Nil).head
+      val channel = java.nio.channels.FileChannel.open(file)
+      try assert(first.tailAtLineEnd === Prefixes.tail(channel, 8, 3))
+      finally channel.close()
+      write(file, "ghi\n")
+      val next = sniffer.sniff(Seq(known(first))).head
+      assert(next.tailAtFloor === first.tailAtLineEnd)
+      assert(next.lineEnd === 12L)
     }
   }
 }

@@ -11,21 +11,23 @@ class PlannerSuite extends AnyFunSuite {
   private val host = "node-1"
   private val key = FileKey(2049L, 77L)
   private val head = Fingerprint(1024L, "head")
+  private val tail = Fingerprint(1024L, "tail")
 
   private def meta(
       size: Long,
       lineEnd: Long,
       print: Fingerprint = head,
-      probe: Option[Fingerprint] = None) =
-    FileMeta("/logs/app.log", key, size, lineEnd, print, probe)
+      probe: Option[Fingerprint] = None,
+      tailAtFloor: Option[Fingerprint] = Some(tail)) =
+    FileMeta("/logs/app.log", key, size, lineEnd, print, probe, tailAtFloor)
 
-  private def tracked(pos: Long, print: Fingerprint = head, serial: Long = 0L): AofOffset =
-    AofOffset(
-      Map(
-        host -> HostOffsets(
-          serial + 1,
-          Map(FileOffset
-            .fileId(key, serial) -> FileOffset("/logs/app.log", key, serial, 0L, pos, print)))))
+  private def file(pos: Long, print: Fingerprint = head, serial: Long = 0L, seen: Long = 0L) =
+    FileOffset("/logs/app.log", key, serial, 0L, pos, print, Some(tail), math.max(seen, pos))
+
+  private def tracked(files: FileOffset*): AofOffset = AofOffset(
+    Map(host -> HostOffsets(files.map(_.serial).max + 1, files.map(f => f.fileId -> f).toMap)))
+
+  private def tracked(pos: Long): AofOffset = tracked(file(pos))
 
   private val noHosts = AofOffset.Empty
   private val otherFileOnHost = AofOffset(Map(host -> HostOffsets(1L, Map.empty)))
@@ -36,6 +38,9 @@ class PlannerSuite extends AnyFunSuite {
       md5: Boolean = true) =
     PlanLimits(bytesMax, starting, md5)
 
+  private def plan(start: AofOffset, files: FileMeta*): Plan =
+    Planner.plan(start, Map(host -> files), limits())
+
   private case class Row(
       rule: String,
       start: AofOffset,
@@ -44,6 +49,9 @@ class PlannerSuite extends AnyFunSuite {
       serial: Long,
       first: Long,
       pos: Long)
+
+  private val other = Fingerprint(1024, "other")
+  private val ten = Fingerprint(10, "ten")
 
   // format: off
   private val table = Seq(
@@ -54,57 +62,97 @@ class PlannerSuite extends AnyFunSuite {
     Row("normal, bytes.max caps the batch (may cut a line)", tracked(100), meta(500, 400), limits(bytesMax = Some(150)), 0, 0, 250),
     Row("bytes.max larger than what is there", tracked(100), meta(500, 400), limits(bytesMax = Some(Long.MaxValue)), 0, 0, 400),
     Row("nothing new: the position stays", tracked(400), meta(450, 400), limits(), 0, 0, 400),
-    Row("C1 & !C3: replaced, a new serial read from 0", tracked(300), meta(500, 200, Fingerprint(1024, "other")), limits(), 1, 0, 200),
-    Row("C1 & !C3 with bytes.max", tracked(300), meta(500, 200, Fingerprint(1024, "other")), limits(bytesMax = Some(50)), 1, 0, 50),
-    Row("C1 & !C3 ignored when md5 checks are off", tracked(300), meta(500, 450, Fingerprint(1024, "other")), limits(md5 = false), 0, 0, 450),
-    Row("truncated below its fingerprint: replaced", tracked(300, head), meta(10, 10, Fingerprint(10, "x")), limits(), 1, 0, 10),
-    Row("C1 & C3 & !C4: same head but shorter, continue at its length", tracked(3000), meta(2000, 1900), limits(), 0, 0, 2000),
-    Row("short file grown past its fingerprint: the probe agrees", tracked(10, Fingerprint(10, "ten")), meta(500, 400, head, Some(Fingerprint(10, "ten"))), limits(), 0, 0, 400),
-    Row("short file grown but its head changed", tracked(10, Fingerprint(10, "ten")), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400)
+    Row("C1 & !C3: replaced, a new serial read from 0", tracked(300), meta(500, 200, other), limits(), 1, 0, 200),
+    Row("C1 & !C3 with bytes.max", tracked(300), meta(500, 200, other), limits(bytesMax = Some(50)), 1, 0, 50),
+    Row("C1 & !C3 ignored when md5 checks are off", tracked(300), meta(500, 450, other), limits(md5 = false), 0, 0, 450),
+    Row("truncated below its fingerprint: replaced", tracked(300), meta(10, 10, Fingerprint(10, "x")), limits(), 1, 0, 10),
+    Row("C1 & C3 & !C4: same head but shorter, continue at its length", tracked(3000), meta(2000, 1900, tailAtFloor = None), limits(), 0, 0, 2000),
+    Row("short file grown past its fingerprint: the probe agrees", tracked(file(10, ten)), meta(500, 400, head, Some(ten)), limits(), 0, 0, 400),
+    Row("short file grown but its head changed", tracked(file(10, ten)), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400),
+    Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other)), limits(), 1, 0, 400),
+    Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
   )
   // format: on
 
   table.foreach { row =>
     test(s"rule: ${row.rule}") {
-      val end = Planner.plan(row.start, Map(host -> Seq(row.report)), row.limits)
+      val end = Planner.plan(row.start, Map(host -> Seq(row.report)), row.limits).end
       val files = end.hosts(host).files.values.toSeq
       assert(files.map(f => (f.serial, f.first, f.pos)) === Seq((row.serial, row.first, row.pos)))
       assert(files.head.fingerprint === row.report.fingerprint)
-      assert(
-        end.hosts(host).nextSerial === math
-          .max(row.serial + 1, row.start.hosts.get(host).fold(0L)(_.nextSerial)))
+      assert(files.head.seen === row.report.size)
+      val nextBefore = row.start.hosts.get(host).fold(0L)(_.nextSerial)
+      assert(end.hosts(host).nextSerial === math.max(row.serial + 1, nextBefore))
     }
   }
 
   test("a renamed file keeps its id and offset under its new name") {
-    val end = Planner.plan(
-      tracked(100),
-      Map(host -> Seq(meta(500, 400).copy(path = "/logs/app.log.1"))),
-      limits())
-    val file = end.hosts(host).files(FileOffset.fileId(key, 0))
-    assert((file.path, file.pos) === (("/logs/app.log.1", 400L)))
+    val end = plan(tracked(100), meta(500, 400).copy(path = "/logs/app.log.1")).end
+    val f = end.hosts(host).files(FileOffset.fileId(key, 0))
+    assert((f.path, f.pos) === (("/logs/app.log.1", 400L)))
   }
 
-  test("a file no longer reported is forgotten") {
-    assert(Planner.plan(tracked(100), Map(host -> Seq.empty), limits()).hosts(host).files.isEmpty)
+  test("a deleted file is forgotten and its unread bytes are lost") {
+    val result = plan(tracked(file(100, seen = 180)))
+    assert(result.end.hosts(host).files.isEmpty)
+    assert(result.losses === Seq(Loss(host, "/logs/app.log", "2049:77:0", 100, 180)))
+  }
+
+  test("a replaced file loses the bytes of the old one that were not read") {
+    val result = plan(tracked(file(100, seen = 180)), meta(50, 50, other))
+    assert(result.losses.map(l => (l.from, l.until)) === Seq((100L, 180L)))
+    assert(plan(tracked(file(180, seen = 180)), meta(50, 50, other)).losses.isEmpty)
   }
 
   test("a host that did not answer keeps its offsets") {
     val start = tracked(100)
-    assert(
-      Planner.plan(start, Map("node-2" -> Seq.empty), limits()).hosts(host) === start.hosts(host))
+    val end = Planner.plan(start, Map("node-2" -> Seq.empty), limits()).end
+    assert(end.hosts(host) === start.hosts(host))
   }
 
   test("an inode reused by a new file gets a new id, never an old one") {
-    val afterDelete = Planner.plan(tracked(100, serial = 4), Map(host -> Seq.empty), limits())
-    val end =
-      Planner.plan(afterDelete, Map(host -> Seq(meta(50, 50, Fingerprint(50, "new")))), limits())
+    val afterDelete = plan(tracked(file(100, serial = 4))).end
+    val end = plan(afterDelete, meta(50, 50, Fingerprint(50, "new"))).end
     assert(end.hosts(host).files.keySet === Set(FileOffset.fileId(key, 5)))
   }
 
-  test("known files carry the floor and the fingerprint last seen") {
-    assert(Planner.known(tracked(100), host) === Seq(KnownFile(key, 100, head)))
+  private val copyKey = FileKey(2049L, 78L)
+  private def copy(size: Long) =
+    FileMeta("/logs/app.log.1", copyKey, size, size, head, None, copyOf = Some(key))
+
+  test("copytruncate: the copy continues from the original's offset; the original restarts") {
+    val start = tracked(file(300, seen = 350))
+    val result = plan(start, meta(40, 40, Fingerprint(40, "new"), tailAtFloor = None), copy(350))
+    val files = result.end.hosts(host).files.values.map(f => f.key -> f).toMap
+    assert((files(copyKey).first, files(copyKey).pos) === ((300L, 350L)))
+    assert((files(key).serial, files(key).first, files(key).pos) === ((1L, 0L, 40L)))
+    assert(result.losses.isEmpty, "the copy holds what the original had not been read of")
+    val ranges = Ranges.between(start, result.end, 1000).map(r => (r.path, r.from, r.until))
+    assert(ranges.toSet === Set(("/logs/app.log.1", 300L, 350L), ("/logs/app.log", 0L, 40L)))
+  }
+
+  test("copytruncate: while the original still holds its content the copy waits") {
+    val start = tracked(300)
+    val end = plan(start, meta(400, 400), copy(350)).end
+    assert(end.hosts(host).files.values.map(_.key).toSet === Set(key))
+  }
+
+  test("copytruncate: the original deleted, the copy continues from its offset") {
+    val end = plan(tracked(300), copy(350)).end
+    assert(end.hosts(host).files.values.map(f => (f.key, f.first)).toSeq === Seq((copyKey, 300L)))
+  }
+
+  test("known files carry the floor and the fingerprints last seen") {
+    assert(Planner.known(tracked(100), host) === Seq(KnownFile(key, 100, head, Some(tail))))
     assert(Planner.known(tracked(100), "node-2").isEmpty)
+  }
+
+  test("the tail kept is the one at the planned position") {
+    val m = meta(500, 400).copy(tailAtLineEnd = Some(Fingerprint(1024, "at400")))
+    assert(
+      plan(tracked(100), m).end.hosts(host).files.values.head.tail.map(_.md5) === Some("at400"))
+    val capped = Planner.plan(tracked(100), Map(host -> Seq(m)), limits(bytesMax = Some(10))).end
+    assert(capped.hosts(host).files.values.head.tail === None)
   }
 
   test("planning is a pure function of its inputs") {

@@ -32,10 +32,10 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   }
 
   test("a task on another host refuses to read, and says how to fix it") {
-    assert(spark.sparkContext.isLocal)
+    val counters = ReadCounters.register(spark.sparkContext)
     val range = FileRange("some-other-host", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10)
     val e = intercept[IllegalStateException](
-      new AofPartitionReader(AofInputPartition(range, "/etc"), 100))
+      new AofPartitionReader(AofInputPartition(range, "/etc"), 100, false, counters))
     assert(e.getMessage.contains("spark.locality.wait"))
     assert(e.getMessage.contains("some-other-host"))
   }
