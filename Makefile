@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JAR_DIR := python/src/pyspark_aof/jars
 
-.PHONY: setup jar demo test test-jvm test-python lint clean
+.PHONY: setup system jar demo test test-jvm test-python lint clean
 
 setup: jar $(VENV)/.installed
 
@@ -23,7 +23,10 @@ $(VENV)/.installed: python/pyproject.toml
 demo: setup
 	$(PY) -m pyspark_aof demo
 
-test: setup lint test-jvm test-python
+test: setup system lint test-jvm test-python
+
+system:
+	build/install-system-packages
 
 test-jvm:
 	$(SBT) scalafmtCheckAll aof/test

@@ -27,21 +27,31 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   def sniff(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
     val seen = mutable.Set.empty[FileKey]
-    val metas = listDirectory().flatMap { path =>
-      val matched = pattern.matcher(path.getFileName.toString).matches()
-      try {
-        val key = FileKey.of(path)
-        if (!Files.isRegularFile(path) || !(matched || knownByKey.contains(key))) None
-        else {
-          seen += key
-          Some(describe(path, key, knownByKey.get(key), known))
+    def scan(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
+      paths.flatMap { path =>
+        try {
+          val key = FileKey.of(path)
+          if (seen.contains(key) || !Files.isRegularFile(path) || !wanted(path, key)) None
+          else {
+            seen += key
+            Some(describe(path, key, knownByKey.get(key), known))
+          }
+        } catch {
+          case _: NoSuchFileException => None // removed between list and stat
+          case e: IOException =>
+            log.warn(s"Cannot read $path, leaving it out of this trigger: $e")
+            None
         }
-      } catch {
-        case _: NoSuchFileException => None // removed between list and stat
-        case e: IOException =>
-          log.warn(s"Cannot read $path, leaving it out of this trigger: $e")
-          None
       }
+    val matched = (p: Path, key: FileKey) =>
+      knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
+    var metas = scan(listDirectory(), matched)
+    // A rotation renaming files while we list can hide a tracked file from one listing; taken
+    // as deleted, it would be read again from 0 when it shows up under its next name.
+    var passes = 0
+    while (passes < 3 && !knownByKey.keySet.subsetOf(seen)) {
+      passes += 1
+      metas ++= scan(listDirectory(), (_, key) => knownByKey.contains(key))
     }
     scanned.retain((key, _) => seen.contains(key))
     metas
@@ -93,6 +103,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         lineEnd,
         fingerprint,
         probe,
+        asked.fold(0L)(_.floor),
         tailAtFloor,
         tail(channel, lineEnd),
         copyOf)
@@ -102,11 +113,15 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   private def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
     Prefixes.tail(channel, end, sampleLength.toLong)
 
-  /** Whether this file starts with `k`'s head and holds `k`'s bytes before its position. */
+  /**
+   * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
+   * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
+   * front to back, so one caught half-written is shorter than `k`'s position.
+   */
   private def isCopy(channel: FileChannel, size: Long, k: KnownFile): Boolean =
-    k.floor > 0 && k.floor <= size && k.fingerprint.length <= size &&
+    k.floor > 0 && k.fingerprint.length > 0 && k.fingerprint.length <= size &&
       Prefixes.md5(channel, k.fingerprint.length).contains(k.fingerprint) &&
-      k.tail.forall(t => tail(channel, k.floor).contains(t))
+      (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
     if (old.length == now.length) old == now

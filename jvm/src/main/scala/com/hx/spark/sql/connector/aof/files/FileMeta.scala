@@ -8,12 +8,14 @@ package com.hx.spark.sql.connector.aof.files
  *                    driver asked about; bytes past it belong to a line still being written
  * @param fingerprint MD5 of the first `min(sample length, size)` bytes
  * @param probe       MD5 of a shorter prefix the driver asked for (the length it last saw)
- * @param tailAtFloor MD5 of the bytes just before the floor the driver asked about, when the file
- *                    still reaches it: content rewritten under the same head shows here
+ * @param floor       the position the driver asked about (its offset in the file)
+ * @param tailAtFloor MD5 of the bytes just before `floor`, when the file still reaches it:
+ *                    content rewritten under the same head shows here
  * @param tailAtLineEnd MD5 of the bytes just before `lineEnd`, kept by the driver when it plans
  *                    up to there, so the next trigger can compare
  * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
- *                    file holds too: a copy, as logrotate's `copytruncate` makes
+ *                    file holds too, or that it is the beginning of: a copy, complete or being
+ *                    written, as logrotate's `copytruncate` makes
  */
 final case class FileMeta(
     path: String,
@@ -22,6 +24,7 @@ final case class FileMeta(
     lineEnd: Long,
     fingerprint: Fingerprint,
     probe: Option[Fingerprint],
+    floor: Long = 0L,
     tailAtFloor: Option[Fingerprint] = None,
     tailAtLineEnd: Option[Fingerprint] = None,
     copyOf: Option[FileKey] = None)

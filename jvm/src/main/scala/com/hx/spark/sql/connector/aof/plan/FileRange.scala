@@ -1,10 +1,11 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
 
 /**
  * Bytes `[from, until)` of one file on one host: the lines whose first byte lies there. `path` is
- * where the file was when planned; the reader follows `key` if it was renamed since.
+ * where the file was when planned; the reader follows `key` if it was renamed since, and `head`
+ * to a copy if the file was truncated (logrotate's `copytruncate`) before it was read.
  */
 final case class FileRange(
     host: String,
@@ -12,4 +13,5 @@ final case class FileRange(
     key: FileKey,
     fileId: String,
     from: Long,
-    until: Long)
+    until: Long,
+    head: Fingerprint)

@@ -16,8 +16,9 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * For a file not tracked yet (!C1):
  *
  *  - a copy of a tracked file that no longer holds its content (logrotate's `copytruncate`)
- *    continues from that file's position; while the original still holds it (between the copy
- *    and the truncation) the copy waits, so no line is read from both;
+ *    continues from that file's position; while the original still holds it (the copy being
+ *    written, or not yet truncated) the copy waits, so no line is read from both;
+ *  - an empty file waits until it has bytes: it may be a copy about to be written;
  *  - on a host this query has offsets for: created since, read from byte 0;
  *  - on a host seen for the first time: `starting.offsets`.
  *
@@ -60,10 +61,11 @@ object Planner {
       val planned = files.flatMap { meta =>
         tracked.get(meta.key) match {
           case Some(f) => Some(follow(f, meta))
+          case None if meta.size == 0 => None
           case None =>
             meta.copyOf.flatMap(tracked.get) match {
-              case Some(original) if holds(original) => None // a copy in the making: wait
-              case Some(original) => Some(fresh(meta, original.pos))
+              case Some(original) if holds(original) => None
+              case Some(original) => Some(fresh(meta, math.min(original.pos, meta.size)))
               case None if previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest =>
                 Some(fresh(meta, meta.lineEnd))
               case None => Some(fresh(meta, 0L))
@@ -85,7 +87,7 @@ object Planner {
       if (!limits.md5CheckEnabled) { if (f.pos > meta.size) CutBack else Holds }
       else if (!sameHead(f.fingerprint, meta)) Replaced
       else if (f.pos > meta.size) CutBack
-      else if (f.tail.exists(t => !meta.tailAtFloor.contains(t))) Replaced
+      else if (f.tail.exists(t => meta.floor == f.pos && !meta.tailAtFloor.contains(t))) Replaced
       else Holds
 
     private def follow(f: FileOffset, meta: FileMeta): FileOffset = state(f, meta) match {
@@ -99,7 +101,9 @@ object Planner {
           seen = meta.size)
       case Holds =>
         val pos = advance(f.pos, meta)
-        val tail = if (pos == f.pos) f.tail.orElse(meta.tailAtFloor) else tailAt(pos, meta)
+        val tail =
+          if (pos != f.pos) tailAt(pos, meta)
+          else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor == f.pos))
         f.copy(
           path = meta.path,
           pos = pos,

@@ -24,5 +24,6 @@ object Ranges {
       file.key,
       file.fileId,
       pieceStart,
-      math.min(file.pos, pieceStart + partitionBytesMax))
+      math.min(file.pos, pieceStart + partitionBytesMax),
+      file.fingerprint)
 }

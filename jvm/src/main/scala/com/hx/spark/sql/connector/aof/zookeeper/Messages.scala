@@ -55,6 +55,7 @@ object Messages {
       n.put("size", f.size).put("lineEnd", f.lineEnd)
       putPrint(n, "fp", f.fingerprint)
       f.probe.foreach(putPrint(n, "probe", _))
+      n.put("floor", f.floor)
       f.tailAtFloor.foreach(putPrint(n, "tailAtFloor", _))
       f.tailAtLineEnd.foreach(putPrint(n, "tailAtLineEnd", _))
       f.copyOf.foreach(k => n.put("copyOfDev", k.dev).put("copyOfIno", k.ino))
@@ -66,21 +67,27 @@ object Messages {
     val root = gunzip(bytes)
     Response(
       root.path("id").asText,
-      root.path("files").elements().asScala.toVector.map { n =>
-        FileMeta(
-          n.path("path").asText,
-          key(n),
-          n.path("size").asLong,
-          n.path("lineEnd").asLong,
-          print(n, "fp"),
-          optionalPrint(n, "probe"),
-          optionalPrint(n, "tailAtFloor"),
-          optionalPrint(n, "tailAtLineEnd"),
-          if (n.has("copyOfIno"))
-            Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
-          else None
-        )
-      }
+      root
+        .path("files")
+        .elements()
+        .asScala
+        .toVector
+        .map { n =>
+          FileMeta(
+            n.path("path").asText,
+            key(n),
+            n.path("size").asLong,
+            n.path("lineEnd").asLong,
+            print(n, "fp"),
+            optionalPrint(n, "probe"),
+            n.path("floor").asLong,
+            optionalPrint(n, "tailAtFloor"),
+            optionalPrint(n, "tailAtLineEnd"),
+            if (n.has("copyOfIno"))
+              Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
+            else None
+          )
+        }
     )
   }
 

@@ -123,11 +123,14 @@ class DirectorySnifferSuite extends AnyFunSuite {
       write(dir.resolve("app.log.1"), "after the copy\n")
       // Same head, other content before the position: not a copy.
       write(dir.resolve("app.log.2"), "header\n" + "LINE\n" * 400)
+      // The beginning of a copy, as a reader catches one being written.
+      Files.write(dir.resolve("app.log.3"), ("header\n" + "line\n" * 100).getBytes(UTF_8))
       Files.write(original, Array.emptyByteArray, StandardOpenOption.TRUNCATE_EXISTING)
       val byName =
         sniffer.sniff(Seq(known(tracked))).map(m => Path.of(m.path).getFileName.toString -> m).toMap
       assert(byName("app.log.1").copyOf === Some(tracked.key))
       assert(byName("app.log.2").copyOf === None)
+      assert(byName("app.log.3").copyOf === Some(tracked.key))
       assert(byName("app.log").copyOf === None)
       assert(byName("app.log").tailAtFloor === None) // shorter than the floor now
     }

@@ -18,8 +18,9 @@ class PlannerSuite extends AnyFunSuite {
       lineEnd: Long,
       print: Fingerprint = head,
       probe: Option[Fingerprint] = None,
-      tailAtFloor: Option[Fingerprint] = Some(tail)) =
-    FileMeta("/logs/app.log", key, size, lineEnd, print, probe, tailAtFloor)
+      tailAtFloor: Option[Fingerprint] = Some(tail),
+      floor: Long = 0L) =
+    FileMeta("/logs/app.log", key, size, lineEnd, print, probe, floor, tailAtFloor)
 
   private def file(pos: Long, print: Fingerprint = head, serial: Long = 0L, seen: Long = 0L) =
     FileOffset("/logs/app.log", key, serial, 0L, pos, print, Some(tail), math.max(seen, pos))
@@ -69,7 +70,7 @@ class PlannerSuite extends AnyFunSuite {
     Row("C1 & C3 & !C4: same head but shorter, continue at its length", tracked(3000), meta(2000, 1900, tailAtFloor = None), limits(), 0, 0, 2000),
     Row("short file grown past its fingerprint: the probe agrees", tracked(file(10, ten)), meta(500, 400, head, Some(ten)), limits(), 0, 0, 400),
     Row("short file grown but its head changed", tracked(file(10, ten)), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400),
-    Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other)), limits(), 1, 0, 400),
+    Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other), floor = 300), limits(), 1, 0, 400),
     Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
   )
   // format: on
@@ -137,6 +138,16 @@ class PlannerSuite extends AnyFunSuite {
     assert(end.hosts(host).files.values.map(_.key).toSet === Set(key))
   }
 
+  test("copytruncate: a copy caught half-written waits while the original holds") {
+    val end = plan(tracked(300), meta(400, 400), copy(120)).end
+    assert(end.hosts(host).files.values.map(_.key).toSet === Set(key))
+  }
+
+  test("an empty new file waits until it has bytes (it may be a copy to come)") {
+    val empty = FileMeta("/logs/new.log", copyKey, 0, 0, Fingerprint.Empty, None)
+    assert(plan(tracked(300), meta(400, 400), empty).end.hosts(host).files.size === 1)
+  }
+
   test("copytruncate: the original deleted, the copy continues from its offset") {
     val end = plan(tracked(300), copy(350)).end
     assert(end.hosts(host).files.values.map(f => (f.key, f.first)).toSeq === Seq((copyKey, 300L)))
@@ -145,6 +156,11 @@ class PlannerSuite extends AnyFunSuite {
   test("known files carry the floor and the fingerprints last seen") {
     assert(Planner.known(tracked(100), host) === Seq(KnownFile(key, 100, head, Some(tail))))
     assert(Planner.known(tracked(100), "node-2").isEmpty)
+  }
+
+  test("a tail about another position (a report planned against twice) is no evidence") {
+    val stale = meta(500, 400, tailAtFloor = Some(other), floor = 100)
+    assert(plan(tracked(300), stale).end.hosts(host).files.values.head.serial === 0L)
   }
 
   test("the tail kept is the one at the planned position") {

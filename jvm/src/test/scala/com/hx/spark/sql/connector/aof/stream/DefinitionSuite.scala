@@ -1,8 +1,12 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.channels.FileChannel
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, StandardOpenOption}
+
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
@@ -33,10 +37,57 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
 
   test("a task on another host refuses to read, and says how to fix it") {
     val counters = ReadCounters.register(spark.sparkContext)
-    val range = FileRange("some-other-host", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10)
+    val range =
+      FileRange(
+        "some-other-host",
+        "/etc/hostname",
+        FileKey(1, 1),
+        "1:1:0",
+        0,
+        10,
+        Fingerprint.Empty)
     val e = intercept[IllegalStateException](
       new AofPartitionReader(AofInputPartition(range, "/etc"), 100, false, counters))
     assert(e.getMessage.contains("spark.locality.wait"))
     assert(e.getMessage.contains("some-other-host"))
+  }
+
+  test("a planned range reads the same bytes after a rename, and after copy and truncate") {
+    val dir = newDir("replay")
+    val file = dir.resolve("app.log")
+    Files.write(file, (1 to 50).map(n => s"line-$n\n").mkString.getBytes(UTF_8))
+    val size = Files.size(file)
+    val head = {
+      val channel = FileChannel.open(file)
+      try Prefixes.md5(channel, size).get
+      finally channel.close()
+    }
+    val range =
+      FileRange(ExecutorHost.current, file.toString, FileKey.of(file), "id", 7, size, head)
+    val counters = ReadCounters.register(spark.sparkContext)
+    def read(): Seq[(String, Long)] = {
+      val reader =
+        new AofPartitionReader(AofInputPartition(range, dir.toString), 100, true, counters)
+      try
+        Iterator
+          .continually(reader)
+          .takeWhile(_.next())
+          .map { r =>
+            (r.get().getUTF8String(0).toString, r.get().getLong(3))
+          }
+          .toList
+      finally reader.close()
+    }
+    val planned = read()
+    assert(planned.head === (("line-2", 7L)))
+    Files.move(file, dir.resolve("app.log.1"))
+    assert(read() === planned)
+    Files.copy(dir.resolve("app.log.1"), dir.resolve("app.log.2"))
+    Files.write(
+      dir.resolve("app.log.1"),
+      Array.emptyByteArray,
+      StandardOpenOption.TRUNCATE_EXISTING)
+    assert(read() === planned)
+    assert(counters.bytesLost.value === 0L)
   }
 }

@@ -38,6 +38,22 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assertExactlyOnce(spark, out, ids ++ more)
   }
 
+  test("a file renamed to a name the pattern misses is drained under its new name") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val before = LogWriter.append(dir.resolve("app-a.log"), (1 to 200).map(n => s"before-$n"))
+    val query = start(dir, ckpt, out)
+    drain(query)
+    Files.move(dir.resolve("app-a.log"), dir.resolve("rotated.1"))
+    // The writer still holds the renamed file; what it writes there is read too.
+    val after = LogWriter.append(dir.resolve("rotated.1"), (1 to 100).map(n => s"after-$n"))
+    drain(query)
+    query.stop()
+    assertExactlyOnce(spark, out, before ++ after)
+    assert(
+      Queries.rows(spark, out).map(_.getString(2)).toSet ===
+        Set(dir.resolve("app-a.log").toString, dir.resolve("rotated.1").toString))
+  }
+
   test("bytes.max cuts batches anywhere, even mid-line, and every line is read once") {
     val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
     val ids = new LogWriter(dir.resolve("app-a.log"), "a", 800).start().join()

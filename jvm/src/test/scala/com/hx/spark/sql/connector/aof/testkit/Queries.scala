@@ -45,8 +45,10 @@ object Queries {
     spark.read.parquet(out.toString).select("value", "host", "path", "offset", "file_id").collect()
 
   /** Every expected id appears exactly once, every line whole, and line ids are unique. */
-  def assertExactlyOnce(spark: SparkSession, out: Path, expectedIds: Seq[String]): Unit = {
-    val all = rows(spark, out)
+  def assertExactlyOnce(spark: SparkSession, out: Path, expectedIds: Seq[String]): Unit =
+    assertExactlyOnce(rows(spark, out), expectedIds)
+
+  def assertExactlyOnce(all: Seq[Row], expectedIds: Seq[String]): Unit = {
     val ids = all.map(_.getString(0).takeWhile(_ != ' '))
     val counts = ids.groupBy(identity).map { case (id, seen) => id -> seen.size }
     val duplicated = counts.filter(_._2 > 1).keys.take(10)

@@ -1,0 +1,66 @@
+package com.hx.spark.sql.connector.aof.testkit
+
+import java.io.FileOutputStream
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+import java.util.concurrent.locks.ReentrantLock
+
+import scala.collection.mutable
+
+import com.hx.spark.sql.connector.aof.files.FileKey
+
+/**
+ * Writes like an application under logrotate: appends numbered lines at a steady rate through
+ * an O_APPEND descriptor, and reopens its path when logrotate has moved the file away (what a
+ * `postrotate` reload does). Writes happen under `lock`, so a rotation can pause the writer.
+ */
+final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lock: ReentrantLock) {
+  private val ids = mutable.ArrayBuffer.empty[String]
+  @volatile private var running = true
+  @volatile private var failure: Option[Throwable] = None
+  private val thread = new Thread(() => run(), s"app-writer-$prefix")
+
+  def start(): AppLogWriter = {
+    thread.setDaemon(true)
+    thread.start()
+    this
+  }
+
+  /** Stops writing; returns every id written, in order. */
+  def stop(): Seq[String] = {
+    running = false
+    thread.join(30000)
+    failure.foreach(e => throw e)
+    ids.synchronized(ids.toList)
+  }
+
+  private def run(): Unit = {
+    var out = new FileOutputStream(path.toFile, true)
+    var key = FileKey.of(path)
+    val started = System.nanoTime()
+    var n = 0
+    try {
+      while (running) {
+        val due = ((System.nanoTime() - started) / 1e9 * linesPerSecond).toInt
+        lock.lock()
+        try {
+          if (!Files.exists(path) || FileKey.of(path) != key) {
+            out.close()
+            out = new FileOutputStream(path.toFile, true)
+            key = FileKey.of(path)
+          }
+          val batch = new StringBuilder
+          while (n < due) {
+            n += 1
+            batch.append(s"$prefix-$n ${"x" * (n % 60)} end\n")
+            ids.synchronized(ids += s"$prefix-$n")
+          }
+          out.write(batch.toString.getBytes(UTF_8))
+          out.flush()
+        } finally lock.unlock()
+        Thread.sleep(5) // pacing the writer, not waiting for anything
+      }
+    } catch { case e: Throwable => failure = Some(e) }
+    finally out.close()
+  }
+}
