@@ -116,10 +116,12 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   /**
    * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
    * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
-   * front to back, so one caught half-written is shorter than `k`'s position.
+   * front to back, so one caught half-written is shorter than `k`'s position. Only a file with a
+   * whole sample can be told from others that merely share its first lines (a header), which
+   * would otherwise wait for as long as that file holds.
    */
   private def isCopy(channel: FileChannel, size: Long, k: KnownFile): Boolean =
-    k.floor > 0 && k.fingerprint.length > 0 && k.fingerprint.length <= size &&
+    k.floor > 0 && k.fingerprint.length == sampleLength && k.fingerprint.length <= size &&
       Prefixes.md5(channel, k.fingerprint.length).contains(k.fingerprint) &&
       (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
 

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.stream
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
 
-import org.apache.spark.sql.streaming.Trigger
+import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
@@ -52,6 +52,55 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assert(
       Queries.rows(spark, out).map(_.getString(2)).toSet ===
         Set(dir.resolve("app-a.log").toString, dir.resolve("rotated.1").toString))
+  }
+
+  test("files sharing their first line (a header) are each read whole") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val header = Seq("header")
+    val a = LogWriter.append(dir.resolve("app-a.log"), header)
+    val query = start(dir, ckpt, out)
+    drain(query)
+    val later = LogWriter.append(dir.resolve("app-b.log"), header ++ Seq("b-1", "b-2")) ++
+      LogWriter.append(dir.resolve("app-a.log"), Seq("a-1"))
+    drain(query)
+    query.stop()
+    val values = Queries.rows(spark, out).map(_.getString(0))
+    assert(values.sorted.toSeq === (a ++ later).map(_ + " line").sorted)
+  }
+
+  test("a line longer than line.length.max is cut, counted, and the next line is whole") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    Files.write(dir.resolve("app-a.log"), ("x" * 5000 + "\nshort line\n").getBytes(UTF_8))
+    val query = start(dir, ckpt, out, Map("line.length.max" -> "100"))
+    drain(query)
+    val truncated = query.lastProgress.sources.head.metrics.get("linesTruncated")
+    query.stop()
+    val values = Queries.rows(spark, out).map(r => (r.getLong(3), r.getString(0))).sortBy(_._1)
+    assert(values.toSeq === Seq((0L, "x" * 100), (5001L, "short line")))
+    assert(truncated === "1")
+  }
+
+  test("bytes deleted before they were read are counted, or fail the query when asked") {
+    def deleteUnread(failOnLoss: Boolean): StreamingQuery = {
+      val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+      LogWriter.append(dir.resolve("app-a.log"), (1 to 100).map(n => s"a-$n"))
+      LogWriter.append(dir.resolve("app-b.log"), Seq("b-1"))
+      val options = Map("bytes.max" -> "100", "fail.on.data.loss" -> failOnLoss.toString)
+      val query = start(dir, ckpt, out, options)
+      eventually("a first batch")(Option(query.lastProgress).exists(_.numInputRows > 0))
+      Files.delete(dir.resolve("app-a.log"))
+      LogWriter.append(dir.resolve("app-b.log"), Seq("b-2"))
+      query
+    }
+    val counting = deleteUnread(failOnLoss = false)
+    eventually("loss counted") {
+      counting.lastProgress.sources.head.metrics.get("bytesLost").toLong > 0
+    }
+    counting.stop()
+    val failing = deleteUnread(failOnLoss = true)
+    val e = intercept[StreamingQueryException](failing.awaitTermination(60000))
+    assert(e.getMessage.contains("fail.on.data.loss"), e.getMessage)
+    assert(e.getMessage.contains("app-a.log"), e.getMessage)
   }
 
   test("bytes.max cuts batches anywhere, even mid-line, and every line is read once") {
