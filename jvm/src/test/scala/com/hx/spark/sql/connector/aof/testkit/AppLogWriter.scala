@@ -34,9 +34,14 @@ final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lo
     ids.synchronized(ids.toList)
   }
 
+  /** The key at the path now; None while logrotate has moved it and not yet created the next. */
+  private def currentKey(): Option[FileKey] =
+    try Some(FileKey.of(path))
+    catch { case _: java.nio.file.NoSuchFileException => None }
+
   private def run(): Unit = {
     var out = new FileOutputStream(path.toFile, true)
-    var key = FileKey.of(path)
+    var key = currentKey()
     val started = System.nanoTime()
     var n = 0
     try {
@@ -44,10 +49,10 @@ final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lo
         val due = ((System.nanoTime() - started) / 1e9 * linesPerSecond).toInt
         lock.lock()
         try {
-          if (!Files.exists(path) || FileKey.of(path) != key) {
+          if (currentKey() != key || key.isEmpty) {
             out.close()
             out = new FileOutputStream(path.toFile, true)
-            key = FileKey.of(path)
+            key = currentKey() // if moved again at once, the next round reopens once more
           }
           val batch = new StringBuilder
           while (n < due) {
