@@ -3,9 +3,14 @@ package com.hx.spark.sql.connector.aof.files
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
 
+import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
-class DirectorySnifferSuite extends AnyFunSuite {
+import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+
+class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
 
   private def withDir[T](body: Path => T): T = {
     val dir = Files.createTempDirectory("sniff-")
@@ -148,6 +153,34 @@ class DirectorySnifferSuite extends AnyFunSuite {
       val next = sniffer.sniff(Seq(known(first))).head
       assert(next.tailAtFloor === first.tailAtLineEnd)
       assert(next.lineEnd === 12L)
+    }
+  }
+
+  private val limits = PlanLimits(None, StartingOffsets.Earliest, md5CheckEnabled = true)
+
+  test("a real reused inode: same key, other content, so the planner makes it a new file") {
+    withDir { dir =>
+      val sniffer = new DirectorySniffer(dir, "app\\.log", 1024)
+      write(dir.resolve("app.log"), "first file\n" * 200)
+      val old = sniffer.sniff(Nil).head
+      val start = Planner.plan(AofOffset.Empty, Map("h" -> Seq(old)), limits).end
+      Files.delete(dir.resolve("app.log"))
+      // Filesystems hand a freed inode out again soon; try a few files until one gets it.
+      val reused = (1 to 50).iterator
+        .map { n =>
+          val p = write(dir.resolve(s"spare-$n"), "")
+          if (FileKey.of(p) == old.key) Some(p) else None
+        }
+        .collectFirst { case Some(p) => p }
+      assume(reused.nonEmpty, "this filesystem did not reuse the inode")
+      Files.move(reused.get, dir.resolve("app.log"))
+      write(dir.resolve("app.log"), "second file\n" * 200)
+      val known = Planner.known(start, "h")
+      val now = sniffer.sniff(known).filter(_.path.endsWith("app.log"))
+      assert(now.map(_.key) === Seq(old.key))
+      val end = Planner.plan(start, Map("h" -> now), limits).end
+      val file = end.hosts("h").files.values.loneElement
+      assert((file.serial, file.first, file.pos) === ((1L, 0L, 2400L)))
     }
   }
 }
