@@ -95,7 +95,8 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       scanned(key) = (size, lineEnd, fingerprint)
       val copyOf =
         if (asked.nonEmpty) None
-        else known.filter(isCopy(channel, size, _)).sortBy(-_.floor).headOption.map(_.key)
+        else
+          known.filter(isCopy(channel, size, fingerprint, _)).sortBy(-_.floor).headOption.map(_.key)
       FileMeta(
         path.toString,
         key,
@@ -120,9 +121,8 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
    * whole sample can be told from others that merely share its first lines (a header), which
    * would otherwise wait for as long as that file holds.
    */
-  private def isCopy(channel: FileChannel, size: Long, k: KnownFile): Boolean =
-    k.floor > 0 && k.fingerprint.length == sampleLength && k.fingerprint.length <= size &&
-      Prefixes.md5(channel, k.fingerprint.length).contains(k.fingerprint) &&
+  private def isCopy(channel: FileChannel, size: Long, head: Fingerprint, k: KnownFile): Boolean =
+    k.floor > 0 && k.fingerprint.length == sampleLength && head == k.fingerprint &&
       (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =

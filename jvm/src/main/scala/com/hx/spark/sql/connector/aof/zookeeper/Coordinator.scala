@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.zookeeper
 import java.util.UUID
 
 import scala.collection.JavaConverters._
+import scala.util.{Failure, Success, Try}
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
@@ -92,8 +93,14 @@ final class Coordinator(client: CuratorFramework, metaStore: String, runId: Stri
       val host = ZkPaths.decode(name(d.getPath))
       if (!hosts.contains(host) || d.getData == null) None
       else {
-        val response = Messages.decodeResponse(d.getData)
-        if (response.id == id) Some(host -> response.files) else None
+        // Whatever else wrote there, a response that does not decode is no answer.
+        Try(Messages.decodeResponse(d.getData)) match {
+          case Success(response) if response.id == id => Some(host -> response.files)
+          case Failure(e) =>
+            log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
+            None
+          case _ => None
+        }
       }
     }.toMap
 

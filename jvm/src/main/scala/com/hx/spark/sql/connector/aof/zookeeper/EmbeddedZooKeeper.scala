@@ -21,6 +21,7 @@ final class EmbeddedZooKeeper private (bindHost: String) {
   private def stop(): Unit = {
     factory.shutdown()
     server.shutdown()
+    server.getZKDatabase.close() // its log files, which shutdown leaves open
     val walk = Files.walk(dataDir)
     try walk.sorted(Comparator.reverseOrder[Path]()).forEach(p => p.toFile.delete())
     finally walk.close()

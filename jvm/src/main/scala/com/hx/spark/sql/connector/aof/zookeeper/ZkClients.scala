@@ -17,6 +17,7 @@ object ZkClients {
       .retryPolicy(new ExponentialBackoffRetry(100, 10, 2000))
       .sessionTimeoutMs(30000)
       .connectionTimeoutMs(10000)
+      .defaultData(Array.emptyByteArray) // not this host's address in every parent znode
       .build()
     client.start()
     if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {

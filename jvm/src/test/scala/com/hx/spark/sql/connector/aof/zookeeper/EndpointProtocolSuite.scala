@@ -91,6 +91,16 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("a response that does not decode is no answer, not a failure") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    ZkClients.put(
+      client,
+      ZkPaths(spec.metaStore, spec.runId).response("garbled-host"),
+      "not gzip".getBytes(UTF_8))
+    assert(coordinator.collect(Map("garbled-host" -> Nil), 300).isEmpty)
+    coordinator.stop()
+  }
+
   test("an old response is not taken as the answer to a new request") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
     ZkClients.put(
