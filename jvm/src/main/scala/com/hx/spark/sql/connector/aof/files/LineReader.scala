@@ -12,7 +12,8 @@ import java.nio.channels.FileChannel
  * to the next one, and the last line that starts before `until` is read to its newline even past
  * `until`. Ranges can therefore be cut anywhere and every line is still read exactly once. The
  * planner never ends a range after the last complete line, so that newline exists unless the file
- * shrank since; then `incomplete` is set and the partial line is not emitted.
+ * shrank since; then `incomplete` is set, the partial line is not emitted, and `lineOffset` is
+ * where a reader of a longer copy of the file would have to start again.
  *
  * Written by hand because Hadoop's LineReader works on streams without positions and treats a
  * lone `\r` as a line end; here only `\n` ends a line.
@@ -24,23 +25,29 @@ final class LineReader(
     lineLengthMax: Int,
     bufferSize: Int = 256 * 1024)
     extends Closeable {
-  require(lineLengthMax > 0 && bufferSize > 0)
+  require(from >= 0 && lineLengthMax > 0 && bufferSize > 0)
 
   private val buffer = ByteBuffer.allocate(bufferSize)
   private val bytes = buffer.array()
-  private var bufferStart = from // file position of bytes(0)
+  // Whether `from` starts a line shows in the byte before it, so reading starts there.
+  private var bufferStart = math.max(from - 1, 0L) // file position of bytes(0)
   private var bufferEnd = 0 // valid bytes in the buffer
   private var cursor = 0 // next byte to look at
   private var eof = false
 
   private var line = new Array[Byte](math.min(lineLengthMax, 256))
   private var length = 0
-  private var offset = -1L
+  // Bytes of the line beyond lineLengthMax (counted up to 2) and the last of them: a single
+  // `\r` there is the CRLF ending, so the line itself still fits.
+  private var overflow = 0
+  private var lastOverflow: Byte = 0
+  private var offset = from
   private var cut = false
-  private var ended = false
   private var partial = false
   private var started = false
+  private var ended = false
 
+  /** Where the current line starts; after `incomplete`, where the unfinished line starts. */
   def lineOffset: Long = offset
   def lineBytes: Array[Byte] = line
   def lineLength: Int = length
@@ -49,53 +56,57 @@ final class LineReader(
 
   /** Advances to the next line whose first byte lies in `[from, until)`. */
   def next(): Boolean = {
-    if (ended) return false
     if (!started) {
       started = true
-      if (from > 0 && !precededByNewline()) skipPastNewline()
+      ended = from >= until || (from > 0 && !skipToLineStart())
     }
+    if (ended) return false
     val position = bufferStart + cursor
-    if (position >= until || ended) {
+    if (position >= until) {
       ended = true
       return false
     }
     offset = position
-    length = 0
-    cut = false
-    if (readLine()) true
-    else {
+    if (!readLine()) {
       partial = true
       ended = true
-      false
     }
+    !ended
   }
 
-  override def close(): Unit = ended = true
-
-  private def precededByNewline(): Boolean = {
-    val one = ByteBuffer.allocate(1)
-    channel.read(one, from - 1) == 1 && one.get(0) == '\n'
+  /** Does not close the channel: whoever opened it does. */
+  override def close(): Unit = {
+    started = true
+    ended = true
   }
 
-  /** Skips the line `from` falls inside; it belongs to the previous range. */
-  private def skipPastNewline(): Unit = {
-    while (true) {
+  /**
+   * Moves past the line that holds the byte before `from`: it belongs to the previous range. The
+   * scan stops at `until`, so a short range inside a long line costs a buffer, not the line.
+   */
+  private def skipToLineStart(): Boolean = {
+    while (bufferStart + cursor < until) {
       if (cursor == bufferEnd && !fill()) {
-        ended = true
-        return
+        // Not even `until` is there any more: the lines planned in this range are gone.
+        partial = true
+        return false
       }
+      val stop = math.min(bufferEnd.toLong, until - bufferStart).toInt
       var i = cursor
-      while (i < bufferEnd && bytes(i) != '\n') i += 1
-      if (i < bufferEnd) {
+      while (i < stop && bytes(i) != '\n') i += 1
+      if (i < stop) {
         cursor = i + 1
-        return
+        return true
       }
       cursor = i
     }
+    false
   }
 
   /** Copies the line at the cursor; false when the file ends before its newline. */
   private def readLine(): Boolean = {
+    length = 0
+    overflow = 0
     while (true) {
       if (cursor == bufferEnd && !fill()) return false
       var i = cursor
@@ -103,7 +114,8 @@ final class LineReader(
       append(cursor, i - cursor)
       if (i < bufferEnd) {
         cursor = i + 1
-        if (length > 0 && line(length - 1) == '\r' && !cut) length -= 1
+        cut = overflow > 1 || (overflow == 1 && lastOverflow != '\r')
+        if (overflow == 0 && length > 0 && line(length - 1) == '\r') length -= 1
         return true
       }
       cursor = i
@@ -112,16 +124,18 @@ final class LineReader(
   }
 
   private def append(start: Int, count: Int): Unit = {
-    val room = lineLengthMax - length
-    val take = math.min(room, count)
-    if (take < count) cut = true
+    val take = math.min(lineLengthMax - length, count)
     if (take > 0) {
       if (length + take > line.length) {
-        line = java.util.Arrays
-          .copyOf(line, math.min(lineLengthMax, math.max(line.length * 2, length + take)))
+        val grown = math.max(line.length.toLong * 2, (length + take).toLong)
+        line = java.util.Arrays.copyOf(line, math.min(lineLengthMax.toLong, grown).toInt)
       }
       System.arraycopy(bytes, start, line, length, take)
       length += take
+    }
+    if (count > take) {
+      overflow = math.min(2, overflow + (count - take))
+      lastOverflow = bytes(start + count - 1)
     }
   }
 

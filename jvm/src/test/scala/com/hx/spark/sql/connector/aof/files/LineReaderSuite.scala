@@ -1,8 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
-import java.io.RandomAccessFile
 import java.nio.channels.FileChannel
-import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.charset.StandardCharsets.ISO_8859_1
 import java.nio.file.{Files, Path, StandardOpenOption}
 
 import scala.collection.mutable
@@ -10,174 +9,181 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.files.LineReaderSuite._
+
 class LineReaderSuite extends AnyFunSuite {
 
-  private def withFile[T](content: Array[Byte])(body: Path => T): T = {
-    val file = Files.createTempFile("lines-", ".log")
-    try {
-      Files.write(file, content)
-      body(file)
-    } finally Files.deleteIfExists(file)
-  }
-
-  /** (offset, line, truncated) for every line the reader gives for `[from, until)`. */
-  private def read(
-      file: Path,
-      from: Long,
-      until: Long,
-      max: Int = 1 << 20,
-      buffer: Int = 64): (Seq[(Long, String, Boolean)], Boolean) = {
-    val channel = FileChannel.open(file, StandardOpenOption.READ)
-    try {
-      val reader = new LineReader(channel, from, until, max, buffer)
-      val out = mutable.ArrayBuffer.empty[(Long, String, Boolean)]
-      while (reader.next()) {
-        out += ((
-          reader.lineOffset,
-          new String(reader.lineBytes, 0, reader.lineLength, UTF_8),
-          reader.truncated))
-      }
-      (out.toList, reader.incomplete)
-    } finally channel.close()
-  }
-
-  private def lines(
-      text: String,
-      from: Long = 0,
-      until: Long = -1,
-      max: Int = 1 << 20): Seq[(Long, String)] =
-    withFile(text.getBytes(UTF_8)) { f =>
-      read(f, from, if (until < 0) Files.size(f) else until, max)._1.map(l => (l._1, l._2))
-    }
-
-  test("an empty file and an empty range have no lines") {
+  test("an empty file and empty ranges have no lines") {
     assert(lines("") === Nil)
-    assert(lines("a\nb\n", 2, 2) === Nil)
+    withFile("a\nbcdef\n") { f =>
+      assert(read(f, 2, 2) === Read(Nil, incomplete = false))
+      assert(read(f, 4, 4) === Read(Nil, incomplete = false))
+      assert(read(f, 8, 8) === Read(Nil, incomplete = false))
+    }
   }
 
   test("lines with offsets; an empty line is a line") {
-    assert(lines("ab\n\ncd\n") === Seq((0L, "ab"), (3L, ""), (4L, "cd")))
+    assert(lines("ab\n\ncd\n\n") === Seq((0L, "ab"), (3L, ""), (4L, "cd"), (7L, "")))
   }
 
-  test("the partial last line is not emitted") {
-    withFile("ab\ncd".getBytes(UTF_8)) { f =>
-      val (out, incomplete) = read(f, 0, 3)
-      assert(out.map(_._2) === Seq("ab"))
-      assert(!incomplete)
+  test("the partial last line is not emitted, and past the planned end it is incomplete") {
+    withFile("ab\ncd") { f =>
+      assert(read(f, 0, 3) === Read(Seq(Line(0, "ab")), incomplete = false))
+      assert(read(f, 0, 5) === Read(Seq(Line(0, "ab")), incomplete = true, resumeAt = 3))
     }
   }
 
-  test("CRLF loses its \\r, a lone \\r inside a line stays") {
-    assert(lines("a\r\nb\rc\n") === Seq((0L, "a"), (3L, "b\rc")))
+  test("CRLF loses one \\r; a lone \\r inside a line stays") {
+    assert(lines("a\r\nb\rc\n\r\nd\r\r\n") === Seq((0L, "a"), (3L, "b\rc"), (7L, ""), (9L, "d\r")))
   }
 
   test("invalid UTF-8 is kept byte for byte") {
-    val bad = Array[Byte]('x', 0xff.toByte, 0xc3.toByte, 'y', '\n')
-    withFile(bad) { f =>
+    val bad = Array[Byte]('x', 0xff.toByte, 0xc3.toByte, 0x28, 0xed.toByte, 0xa0.toByte, 'y', '\n')
+    withFile(new String(bad, ISO_8859_1)) { f =>
       val channel = FileChannel.open(f)
       try {
-        val reader = new LineReader(channel, 0, 5, 100)
+        val reader = new LineReader(channel, 0, bad.length, 100)
         assert(reader.next())
-        assert(reader.lineBytes.take(reader.lineLength).toSeq === bad.take(4).toSeq)
+        assert(reader.lineBytes.take(reader.lineLength).toSeq === bad.init.toSeq)
+        assert(!reader.next())
       } finally channel.close()
     }
   }
 
   test("a line starting before a range is the previous range's; the last one runs past until") {
     assert(lines("aaaa\nbbbb\ncccc\n", 2, 6) === Seq((5L, "bbbb")))
+    assert(lines("aaaa\nbbbb\ncccc\n", 4, 6) === Seq((5L, "bbbb")))
     assert(lines("aaaa\nbbbb\ncccc\n", 5, 6) === Seq((5L, "bbbb")))
     assert(lines("aaaa\nbbbb\ncccc\n", 6, 10) === Nil)
+    assert(lines("aaaa\nbbbb\ncccc\n", 6, 11) === Seq((10L, "cccc")))
   }
 
   test("consecutive ranges cut anywhere, with tiny buffers, give every line exactly once") {
     val random = new Random(42)
-    val text = (1 to 300).map(n => s"line-$n-" + "x" * random.nextInt(40)).mkString("", "\n", "\n")
-    withFile(text.getBytes(UTF_8)) { f =>
-      val size = Files.size(f)
-      val expected = read(f, 0, size, buffer = 1 << 16)._1
-      assert(expected.length === 300)
-      for (buffer <- Seq(1, 2, 3, 7, 64); trial <- 1 to 20) {
+    val text = mixedLines(random, 300) + "a line still being written"
+    val expected = completeLines(text).map { case (offset, line) => Line(offset, line) }
+    val lineEnd = text.lastIndexOf('\n') + 1L
+    withFile(text) { f =>
+      for (buffer <- Seq(1, 2, 3, 7, 64, 1 << 16); trial <- 1 to 25) {
         val cuts =
-          (0L +: Seq.fill(trial)(random.nextInt(size.toInt).toLong) :+ size).distinct.sorted
-        val union =
-          cuts.sliding(2).flatMap { case Seq(a, b) => read(f, a, b, buffer = buffer)._1 }.toList
-        assert(union === expected, s"buffer $buffer, cuts $cuts")
+          (0L +: Seq.fill(trial)(random.nextInt(lineEnd.toInt).toLong) :+ lineEnd).distinct.sorted
+        val reads = cuts.sliding(2).map { case Seq(a, b) => read(f, a, b, buffer = buffer) }.toList
+        assert(reads.flatMap(_.lines) === expected, s"buffer $buffer, cuts $cuts")
+        assert(!reads.exists(_.incomplete))
       }
     }
   }
 
-  test("a line longer than the maximum is cut, flagged, and the next line is right") {
-    withFile(("x" * 100 + "\nshort\n").getBytes(UTF_8)) { f =>
-      val (out, _) = read(f, 0, Files.size(f), max = 10, buffer = 7)
-      assert(out === Seq((0L, "x" * 10, true), (101L, "short", false)))
+  test("lines longer than the maximum are cut and flagged; CRLF does not count towards it") {
+    val max = 10
+    val text = "x" * 100 + "\nshort\n" + "y" * 10 + "\n" + "z" * 11 + "\n" + "w" * 10 + "\r\n" +
+      "v" * 10 + "\r\r\n" + "u" * 9 + "\r\n" + "t" * 40 + "\r\n"
+    val expected = completeLines(text).map { case (offset, line) =>
+      Line(offset, line.take(max), truncated = line.length > max)
+    }
+    assert(expected.count(_.truncated) === 4)
+    withFile(text) { f =>
+      for (buffer <- Seq(1, 2, 3, 7, 64)) {
+        assert(read(f, 0, text.length, max, buffer).lines === expected, s"buffer $buffer")
+      }
     }
   }
 
-  test("a file that shrank after planning ends the range as incomplete, without a partial line") {
-    withFile("aaaa\nbb".getBytes(UTF_8)) { f =>
-      val (out, incomplete) = read(f, 0, 7)
-      assert(out.map(_._2) === Seq("aaaa"))
-      assert(incomplete)
+  test("a file that shrank after planning ends its range as incomplete, at the lost line") {
+    withFile("aaaa\nbb") { f =>
+      // Planned as "aaaa\nbbb\n" and then as a second range of that.
+      assert(read(f, 0, 9) === Read(Seq(Line(0, "aaaa")), incomplete = true, resumeAt = 5))
+      assert(read(f, 5, 9) === Read(Nil, incomplete = true, resumeAt = 5))
+      assert(read(f, 6, 9) === Read(Nil, incomplete = true, resumeAt = 6))
+    }
+    withFile("aaaa\n") { f =>
+      assert(read(f, 0, 9) === Read(Seq(Line(0, "aaaa")), incomplete = true, resumeAt = 5))
+      assert(read(f, 7, 9) === Read(Nil, incomplete = true, resumeAt = 7))
     }
   }
 
-  test("positions past 2 GiB and 3 GiB in a sparse file") {
-    val file = Files.createTempFile("sparse-", ".log")
-    try {
-      val at2 = (2L << 30) + 5
-      val at3 = (3L << 30) + 7
-      val raf = new RandomAccessFile(file.toFile, "rw")
+  test("a short range inside a long line reads one buffer, not the rest of the line") {
+    withFile("x" * (1 << 20) + "\nnext\n") { f =>
+      val channel = new CountingChannel(FileChannel.open(f))
       try {
-        raf.seek(at2 - 1); raf.write("\nbeyond two\n".getBytes(UTF_8))
-        raf.seek(at3 - 1); raf.write("\nbeyond three\n".getBytes(UTF_8))
-      } finally raf.close()
-      // Each range starts inside the zero-filled line before it, which belongs to the previous one.
-      assert(read(file, at2 - 3, at2 + 1)._1 === Seq((at2, "beyond two", false)))
-      assert(read(file, at3 - 2, Files.size(file))._1 === Seq((at3, "beyond three", false)))
-    } finally Files.deleteIfExists(file)
+        val reader = new LineReader(channel, 10, 20, 1 << 20, bufferSize = 64)
+        assert(!reader.next() && !reader.incomplete)
+        assert(channel.bytesRead === 64L)
+      } finally channel.close()
+    }
   }
 
-  test("a 100 MB line-free blob is read in constant memory (child JVM with a 32 MB heap)") {
-    val blob = Files.createTempFile("blob-", ".bin")
-    try {
-      val out = Files.newOutputStream(blob)
+  test("reads go through the buffer only, whatever the line and range lengths") {
+    withFile(("y" * 5000 + "\n") * 20) { f =>
+      val channel = new CountingChannel(FileChannel.open(f))
       try {
-        val chunk = Array.fill[Byte](1 << 20)('z')
-        (1 to 100).foreach(_ => out.write(chunk))
-        out.write('\n')
-      } finally out.close()
-      val java = Path.of(System.getProperty("java.home"), "bin", "java").toString
-      val process = new ProcessBuilder(
-        java,
-        "-Xmx32m",
-        "-cp",
-        System.getProperty("java.class.path"),
-        BlobReaderMain.getClass.getName.stripSuffix("$"),
-        blob.toString)
-        .redirectErrorStream(true)
-        .start()
-      val output = new String(process.getInputStream.readAllBytes(), UTF_8).trim
-      assert(process.waitFor() === 0, output)
-      assert(output === "lines=1 truncated=true length=1048576")
-    } finally Files.deleteIfExists(blob)
+        val reader = new LineReader(channel, 3, channel.size(), 100, bufferSize = 512)
+        var n = 0
+        while (reader.next()) n += 1
+        assert(n === 19)
+        assert(channel.largestRequest === 512)
+      } finally channel.close()
+    }
   }
 }
 
-/** Reads a whole file with the default buffer and a 1 MiB line limit, in a small heap. */
-object BlobReaderMain {
-  def main(args: Array[String]): Unit = {
-    val channel = FileChannel.open(Path.of(args(0)))
+object LineReaderSuite {
+
+  /** A line as read; the text is decoded as Latin-1 so that it keeps every byte. */
+  final case class Line(offset: Long, text: String, truncated: Boolean = false)
+
+  final case class Read(lines: Seq[Line], incomplete: Boolean, resumeAt: Long = -1L)
+
+  def withFile[T](text: String)(body: Path => T): T = {
+    val file = Files.createTempFile("lines-", ".log")
     try {
-      val reader = new LineReader(channel, 0, channel.size(), 1 << 20)
-      var lines = 0
-      var truncated = false
-      var length = 0
+      Files.write(file, text.getBytes(ISO_8859_1), StandardOpenOption.TRUNCATE_EXISTING)
+      body(file)
+    } finally Files.deleteIfExists(file)
+  }
+
+  /** Everything a reader gives for `[from, until)`; `resumeAt` only when it is incomplete. */
+  def read(file: Path, from: Long, until: Long, max: Int = 1 << 20, buffer: Int = 64): Read = {
+    val channel = FileChannel.open(file, StandardOpenOption.READ)
+    try {
+      val reader = new LineReader(channel, from, until, max, buffer)
+      val out = mutable.ArrayBuffer.empty[Line]
       while (reader.next()) {
-        lines += 1
-        truncated = reader.truncated
-        length = reader.lineLength
+        val text = new String(reader.lineBytes, 0, reader.lineLength, ISO_8859_1)
+        out += Line(reader.lineOffset, text, reader.truncated)
       }
-      println(s"lines=$lines truncated=$truncated length=$length")
+      Read(out.toList, reader.incomplete, if (reader.incomplete) reader.lineOffset else -1L)
     } finally channel.close()
   }
+
+  def lines(text: String, from: Long = 0, until: Long = -1): Seq[(Long, String)] =
+    withFile(text) { f =>
+      read(f, from, if (until < 0) text.length.toLong else until).lines.map(l => (l.offset, l.text))
+    }
+
+  /** The complete lines of `text` with their offsets, found without the reader. */
+  def completeLines(text: String): Seq[(Long, String)] = {
+    val ends = text.indices.filter(text(_) == '\n')
+    ends.zip(-1 +: ends).map { case (end, previous) =>
+      val line = text.substring(previous + 1, end)
+      (previous + 1L, if (line.endsWith("\r")) line.dropRight(1) else line)
+    }
+  }
+
+  /** Lines of every kind: empty, CRLF, lone `\r`, bytes that are not UTF-8. */
+  def mixedLines(random: Random, count: Int): String =
+    Seq
+      .fill(count) {
+        val body = Seq
+          .fill(random.nextInt(40)) {
+            random.nextInt(10) match {
+              case 0 => (0x80 + random.nextInt(0x80)).toChar
+              case 1 => '\r'
+              case _ => ('a' + random.nextInt(26)).toChar
+            }
+          }
+          .mkString
+        body + (if (random.nextInt(4) == 0) "\r\n" else "\n")
+      }
+      .mkString
 }
