@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel
 import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption}
 import java.util.regex.Pattern
 
+import scala.annotation.tailrec
 import scala.collection.JavaConverters._
 import scala.collection.mutable
 
@@ -19,10 +20,11 @@ import org.slf4j.LoggerFactory
  * scanned once rather than on every trigger.
  */
 final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLength: Int) {
+  import DirectorySniffer.Scan
+
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
-  // key -> (size, lineEnd, fingerprint) seen last time; valid while the fingerprint agrees.
-  private val scanned = mutable.Map.empty[FileKey, (Long, Long, Fingerprint)]
+  private val scanned = mutable.Map.empty[FileKey, Scan]
 
   def sniff(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
@@ -71,8 +73,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       known: Seq[KnownFile]): FileMeta = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     try {
-      val size = channel.size()
-      val fingerprint = Prefixes.md5(channel, math.min(sampleLength.toLong, size)).get
+      val (size, fingerprint) = sizeAndHead(channel)
       val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
         Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
       }
@@ -83,16 +84,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
         .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
         .fold(0L)(_.floor)
-      // Bytes before `scanFrom` were looked at already; `lineEndSoFar` is a line end at or
-      // before it.
-      val (lineEndSoFar, scanFrom) = scanned.get(key) match {
-        case Some((oldSize, oldEnd, oldPrint))
-            if oldSize <= size && samePrefix(oldPrint, fingerprint, channel) =>
-          math.max(floor, oldEnd) -> math.max(floor, oldSize)
-        case _ => floor -> floor
-      }
-      val lineEnd = Prefixes.lastLineEnd(channel, scanFrom, size).getOrElse(lineEndSoFar)
-      scanned(key) = (size, lineEnd, fingerprint)
+      val (lineEnd, tailAtLineEnd) = lineEndAfter(channel, key, size, fingerprint, floor)
       val copyOf =
         if (asked.nonEmpty) None
         else
@@ -106,9 +98,45 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         probe,
         asked.fold(0L)(_.floor),
         tailAtFloor,
-        tail(channel, lineEnd),
+        tailAtLineEnd,
         copyOf)
     } finally channel.close()
+  }
+
+  /** The size and the head's fingerprint, of one and the same state of the file. */
+  @tailrec
+  private def sizeAndHead(channel: FileChannel, attempts: Int = 3): (Long, Fingerprint) = {
+    val size = channel.size()
+    Prefixes.md5(channel, math.min(sampleLength.toLong, size)) match {
+      case Some(head) => (size, head)
+      // Cut (copytruncate) between the two reads: look again at its new size.
+      case None if attempts > 1 => sizeAndHead(channel, attempts - 1)
+      case None => throw new IOException("it kept shrinking while its head was read")
+    }
+  }
+
+  /**
+   * The end of the last complete line at or after `floor`, and the tail before it. What an
+   * earlier call scanned is not scanned again while the file still holds what it held then: a
+   * long line being written costs one pass in all, not one per trigger.
+   */
+  private def lineEndAfter(
+      channel: FileChannel,
+      key: FileKey,
+      size: Long,
+      head: Fingerprint,
+      floor: Long): (Long, Option[Fingerprint]) = {
+    val earlier = scanned.get(key).filter { s =>
+      s.from <= floor && floor <= s.size && s.size <= size && samePrefix(s.head, head, channel) &&
+      s.tails.forall { case (end, t) => tail(channel, end) == t }
+    }
+    val found = Prefixes
+      .lastLineEnd(channel, earlier.fold(floor)(_.size), size)
+      .orElse(earlier.flatMap(_.lastEnd))
+    val tails = (size +: found.toSeq).map(end => end -> tail(channel, end))
+    scanned(key) = Scan(earlier.fold(floor)(_.from), size, found, head, tails)
+    val lineEnd = found.filter(_ >= floor).getOrElse(floor)
+    (lineEnd, tails.collectFirst { case (`lineEnd`, t) => t }.getOrElse(tail(channel, lineEnd)))
   }
 
   private def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
@@ -128,4 +156,19 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
     if (old.length == now.length) old == now
     else Prefixes.md5(channel, old.length).contains(old)
+}
+
+private object DirectorySniffer {
+
+  /**
+   * What a scan of `[from, size)` found: the end of the last line there, if any. It holds while
+   * the file keeps its head and the bytes before each of `tails`' positions; a file rewritten in
+   * place under the same head shows there.
+   */
+  final case class Scan(
+      from: Long,
+      size: Long,
+      lastEnd: Option[Long],
+      head: Fingerprint,
+      tails: Seq[(Long, Option[Fingerprint])])
 }

@@ -104,6 +104,50 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("a file replaced by another under the same name is scanned from its start") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "one\ntwo\nthree")
+      val sniffer = new DirectorySniffer(dir, "app.log", 1024)
+      val before = sniffer.sniff(Nil).loneElement
+      val next = write(dir.resolve("next.tmp"), "x\n" + "y" * 40)
+      Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+      val after = sniffer.sniff(Seq(known(before))).loneElement
+      assert(after.key !== before.key)
+      assert((after.size, after.lineEnd) === ((42L, 2L)))
+    }
+  }
+
+  test("content rewritten in place under the same head and grown is scanned again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "HEAD\nab\ncd")
+      val sniffer = new DirectorySniffer(dir, "app.log", 4)
+      assert(sniffer.sniff(Nil).loneElement.lineEnd === 8L)
+      Files.write(file, "HEAD\nabcdefghij".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      // Byte 8 is inside a line now: ending a range there would split it.
+      assert(sniffer.sniff(Nil).loneElement.lineEnd === 5L)
+    }
+  }
+
+  test("the end of the last line is looked for from the driver's floor, while that holds") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "a\nbbbb")
+      val sniffer = new DirectorySniffer(dir, "app.log", 1024)
+      val first = sniffer.sniff(Nil).loneElement
+      assert(first.lineEnd === 2L)
+      // A driver that stopped inside a line (bytes.max) is answered from there on.
+      val floor = KnownFile(first.key, 4L, first.fingerprint)
+      assert(sniffer.sniff(Seq(floor)).loneElement.lineEnd === 4L)
+      write(file, "\ncc")
+      assert(sniffer.sniff(Seq(floor)).loneElement.lineEnd === 7L)
+      // A floor planned against other content counts for nothing.
+      val other = KnownFile(first.key, 4L, Fingerprint(6L, "0" * 32))
+      val fresh = new DirectorySniffer(dir, "app.log", 1024)
+      Files.write(file, "a\nbbbb".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      assert(fresh.sniff(Seq(floor)).loneElement.lineEnd === 4L)
+      assert(fresh.sniff(Seq(other)).loneElement.lineEnd === 2L)
+    }
+  }
+
   test("prefix hashes and line ends at the edges") {
     withDir { dir =>
       val file = write(dir.resolve("f"), "abc\ndef")
