@@ -22,8 +22,6 @@ object SnifferEndpoints {
 
   def runningCount: Int = synchronized(running.size)
 
-  def stopAll(): Unit = synchronized(running.values.toList).foreach(_.shutdown())
-
   /** Stops this JVM's endpoint of the run, if any, and waits until its client is closed. */
   def stop(runId: String): Unit = synchronized(running.get(runId)).foreach(_.shutdown())
 

@@ -45,7 +45,8 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("zookeeper.address" -> "zk1") -> "zookeeper.address",
     Seq("meta.store" -> "relative/path") -> "meta.store",
     Seq("partition.bytes.max" -> "0") -> "partition.bytes.max",
-    Seq("line.length.max" -> "x") -> "line.length.max"
+    Seq("line.length.max" -> "x") -> "line.length.max",
+    Seq("fail.on.data.loss" -> "maybe") -> "fail.on.data.loss"
   )
 
   invalid.foreach { case (options, key) =>
