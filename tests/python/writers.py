@@ -10,11 +10,12 @@ from pathlib import Path
 class LineWriter(threading.Thread):
     """Append ``count`` lines ``<prefix>-<n> ... end``; every seventh in two halves with a pause."""
 
-    def __init__(self, path: Path, prefix: str, count: int) -> None:
+    def __init__(self, path: Path, prefix: str, count: int, pause: float = 0.0) -> None:
         super().__init__(name=f"writer-{prefix}", daemon=True)
         self.path = path
         self.prefix = prefix
         self.count = count
+        self.pause = pause  # seconds after each line, for writers that outlast a fault
         self.ids: list[str] = []
 
     def run(self) -> None:
@@ -30,7 +31,9 @@ class LineWriter(threading.Thread):
                     out.write(line)
                 out.flush()
                 self.ids.append(f"{self.prefix}-{n}")
-                if n % 200 == 0:
+                if self.pause:
+                    time.sleep(self.pause)
+                elif n % 200 == 0:
                     time.sleep(0.005)
 
 

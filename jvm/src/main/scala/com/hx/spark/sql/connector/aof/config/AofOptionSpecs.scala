@@ -10,6 +10,18 @@ object AofOptionSpecs {
     "zookeeper.address",
     "(embedded)",
     "ZooKeeper connect string; when absent the driver starts an in-process ZooKeeper server.")
+  val ZookeeperSessionTimeout: OptionSpec = OptionSpec(
+    "zookeeper.session.timeout",
+    "30000",
+    "Milliseconds before ZooKeeper ends a silent client's session; a dead endpoint is replaced then.")
+  val ZookeeperAuthUser: OptionSpec = OptionSpec(
+    "zookeeper.auth.user",
+    "(none)",
+    "ZooKeeper digest user; with it the source's znodes get ACLs that only this user passes.")
+  val ZookeeperAuthPassword: OptionSpec = OptionSpec(
+    "zookeeper.auth.password",
+    "(none)",
+    "Password of `zookeeper.auth.user`; Spark redacts options named like this in its UI and logs.")
   val StartingOffsets: OptionSpec = OptionSpec(
     "starting.offsets",
     "earliest",
@@ -51,6 +63,9 @@ object AofOptionSpecs {
   val All: Seq[OptionSpec] = Seq(
     Path,
     ZookeeperAddress,
+    ZookeeperSessionTimeout,
+    ZookeeperAuthUser,
+    ZookeeperAuthPassword,
     StartingOffsets,
     BytesMax,
     MetaStore,

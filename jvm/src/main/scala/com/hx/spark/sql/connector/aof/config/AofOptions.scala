@@ -16,6 +16,8 @@ final case class AofOptions(
     directory: Path,
     fileNameRegex: String,
     zookeeperAddress: Option[String],
+    zookeeperSessionTimeoutMs: Int,
+    zookeeperAuth: Option[ZooKeeperAuth],
     startingOffsets: StartingOffsets,
     bytesMax: Option[Long],
     metaStore: String,
@@ -49,6 +51,8 @@ object AofOptions {
       directory = directory,
       fileNameRegex = regex,
       zookeeperAddress = reader.zookeeperAddress(),
+      zookeeperSessionTimeoutMs = reader.positiveInt(O.ZookeeperSessionTimeout),
+      zookeeperAuth = reader.zookeeperAuth(),
       startingOffsets = reader.startingOffsets(),
       bytesMax = reader.get(O.BytesMax).map(reader.positiveLong(O.BytesMax, _)),
       metaStore = reader.metaStore(directory),
@@ -96,6 +100,21 @@ object AofOptions {
       }
       address
     }
+
+    def zookeeperAuth(): Option[ZooKeeperAuth] =
+      (get(O.ZookeeperAuthUser), get(O.ZookeeperAuthPassword)) match {
+        case (None, None) => None
+        case (Some(user), Some(password)) if user.nonEmpty && !user.contains(":") =>
+          Some(ZooKeeperAuth(user, password))
+        case (Some(user), Some(_)) => fail(O.ZookeeperAuthUser, user, "a user name without ':'")
+        case (user, _) =>
+          val (given, missing) =
+            if (user.isDefined) (O.ZookeeperAuthUser, O.ZookeeperAuthPassword)
+            else (O.ZookeeperAuthPassword, O.ZookeeperAuthUser)
+          throw new IllegalArgumentException(
+            s"Option '${given.key}' is set but '${missing.key}' is not: set both for ZooKeeper " +
+              "digest authentication, or neither.")
+      }
 
     def startingOffsets(): StartingOffsets =
       get(O.StartingOffsets).getOrElse(O.StartingOffsets.default).toLowerCase(Locale.ROOT) match {

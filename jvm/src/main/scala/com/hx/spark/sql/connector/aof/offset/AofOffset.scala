@@ -23,4 +23,10 @@ object AofOffset {
   val Empty: AofOffset = AofOffset(Map.empty)
 
   def fromJson(json: String): AofOffset = OffsetJson.read(json)
+
+  /** Spark hands back offsets read from the checkpoint in its own wrapper; this reads them. */
+  def of(offset: StreamOffset): AofOffset = offset match {
+    case o: AofOffset => o
+    case other => fromJson(other.json())
+  }
 }

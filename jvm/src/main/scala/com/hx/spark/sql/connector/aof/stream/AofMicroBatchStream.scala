@@ -3,6 +3,10 @@ package com.hx.spark.sql.connector.aof.stream
 import java.util.{Optional, UUID}
 
 import scala.collection.JavaConverters._
+import scala.concurrent.Await
+import scala.concurrent.duration.Duration
+
+import org.apache.spark.FutureAction
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
@@ -20,7 +24,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.zookeeper.{DriverSession, EndpointSpec}
+import com.hx.spark.sql.connector.aof.zookeeper.{DriverSession, EndpointSpec, MessageSeal}
 
 /**
  * The driver's side of one query run. Per trigger it makes sure every host has an endpoint, asks
@@ -34,14 +38,23 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     with ReportsSourceMetrics {
   private val log = LoggerFactory.getLogger(getClass)
   private val runId = UUID.randomUUID().toString
+  private val runKey = MessageSeal.newKey()
   private val spark = SparkSession.active
+  LocalityWait.warning(spark.sparkContext.getConf).foreach(log.warn)
 
   @volatile private var opened: Option[DriverSession] = None
 
   private def session: DriverSession = synchronized {
     opened.getOrElse {
       val bindHost = spark.sparkContext.getConf.get("spark.driver.host", ExecutorHost.current)
-      val s = DriverSession.open(options.zookeeperAddress, bindHost, options.metaStore, runId)
+      val s = DriverSession.open(
+        options.zookeeperAddress,
+        bindHost,
+        options.zookeeperSessionTimeoutMs,
+        options.zookeeperAuth,
+        options.metaStore,
+        runId,
+        runKey)
       opened = Some(s)
       s
     }
@@ -49,17 +62,20 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   private def spec: EndpointSpec = EndpointSpec(
     runId,
-    session.connectString,
+    session.access,
     options.metaStore,
     options.directory.toString,
     options.fileNameRegex,
-    options.md5SampleLength)
+    options.md5SampleLength,
+    runKey)
 
   // Under Trigger.AvailableNow every batch plans against the files as they were when it began.
   @volatile private var availableNow: Option[Option[Map[String, Seq[FileMeta]]]] = None
   @volatile private var lastReports: Map[String, Seq[FileMeta]] = Map.empty
   @volatile private var hostsWithoutEndpoint: Set[String] = Set.empty
   @volatile private var plannedLoss = 0L
+  @volatile private var launching: Option[FutureAction[Seq[String]]] = None
+  @volatile private var backedUp: Option[String] = None
   private val counters = ReadCounters.register(spark.sparkContext)
 
   override def initialOffset(): Offset = session.backup.read() match {
@@ -78,7 +94,8 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     "aof: latestOffset(start, limit) is the entry point of this source")
 
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
-    val start = startOffset.asInstanceOf[AofOffset]
+    backUpCommitted()
+    val start = AofOffset.of(startOffset)
     val reports = availableNow match {
       case Some(Some(frozen)) => frozen
       case Some(None) =>
@@ -114,29 +131,26 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] =
     Ranges
-      .between(
-        start.asInstanceOf[AofOffset],
-        end.asInstanceOf[AofOffset],
-        options.partitionBytesMax)
+      .between(AofOffset.of(start), AofOffset.of(end), options.partitionBytesMax)
       .map(r => AofInputPartition(r, options.directory.toString): InputPartition)
       .toArray
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters)
+    new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, spec)
 
-  override def commit(end: Offset): Unit = session.backup.write(end.json())
+  override def commit(end: Offset): Unit = backUpCommitted()
 
   override def stop(): Unit = synchronized {
+    launching.foreach(_.cancel())
     opened.foreach { s =>
-      try new CommittedOffsets(spark, checkpointLocation).latestJson().foreach(s.backup.write)
-      catch { case e: Exception => log.warn(s"aof: could not back up the last offsets: $e") }
+      backUpCommitted()
       s.close(runId)
     }
     opened = None
   }
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
-    val consumed = latestConsumedOffset.orElse(AofOffset.Empty).asInstanceOf[AofOffset]
+    val consumed = AofOffset.of(latestConsumedOffset.orElse(AofOffset.Empty))
     val lost = plannedLoss + counters.bytesLost.value
     (SourceMetrics.of(consumed, lastReports, hostsWithoutEndpoint) ++ Map(
       "bytesLost" -> lost.toString,
@@ -145,14 +159,38 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   override def toString: String = s"aof[${options.directory}/${options.fileNameRegex}]"
 
+  /**
+   * Copies the checkpoint's last committed offsets to ZooKeeper when they changed. Read from the
+   * checkpoint rather than taken from `commit`, which Spark calls only when the next batch starts:
+   * so the backup trails the sink by at most a trigger, also after a crash.
+   */
+  private def backUpCommitted(): Unit =
+    try {
+      val committed = new CommittedOffsets(spark, checkpointLocation).latestJson()
+      if (committed.nonEmpty && committed != backedUp) {
+        session.backup.write(committed.get)
+        backedUp = committed
+      }
+    } catch { case e: Exception => log.warn(s"aof: could not back up the committed offsets: $e") }
+
+  private def startEndpoints(missing: Map[String, Int]): Unit = {
+    val first = launching.isEmpty
+    if (launching.forall(_.isCompleted)) {
+      val job = EndpointLauncher.launch(spark.sparkContext, missing, spec)
+      launching = Some(job)
+      // The first launch is waited for, so that the first trigger (all of AvailableNow's) sees
+      // every host; later ones run on, so that a hung executor holds no trigger up.
+      if (first) Await.ready(job, Duration.Inf)
+    }
+    session.coordinator.awaitHosts(missing.keySet, options.metaAwaitTimeoutMs)
+  }
+
   private def collect(start: AofOffset): Map[String, Seq[FileMeta]] = {
     val coordinator = session.coordinator
-    val wanted = EndpointLauncher.executorHosts(spark.sparkContext)
+    val executors = EndpointLauncher.executorsByHost(spark.sparkContext)
+    val wanted = executors.keySet
     val missing = wanted -- coordinator.liveHosts()
-    if (missing.nonEmpty) {
-      EndpointLauncher.launch(spark.sparkContext, missing, spec)
-      coordinator.awaitHosts(missing, options.metaAwaitTimeoutMs)
-    }
+    if (missing.nonEmpty) startEndpoints(executors.filter(e => missing(e._1)))
     val live = coordinator.liveHosts()
     hostsWithoutEndpoint = wanted -- live
     if (hostsWithoutEndpoint.nonEmpty) {

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.util.UUID
+import java.util.concurrent.TimeUnit
 
 import scala.collection.JavaConverters._
 import scala.util.{Failure, Success, Try}
@@ -11,6 +12,7 @@ import org.apache.curator.framework.recipes.cache.{
   PathChildrenCacheEvent,
   PathChildrenCacheListener
 }
+import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.{CreateMode, KeeperException}
 import org.slf4j.LoggerFactory
 
@@ -21,18 +23,30 @@ import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
  * which hosts have a live endpoint, and gathers the hosts' answers to a request within a timeout.
  * Waiting is driven by ZooKeeper watches, not by polling.
  */
-final class Coordinator(client: CuratorFramework, metaStore: String, runId: String) {
+final class Coordinator(
+    client: CuratorFramework,
+    metaStore: String,
+    runId: String,
+    runKey: String,
+    restricted: Boolean) {
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
   private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
   private val responses = new PathChildrenCache(client, paths.responses, true)
+  // Comes back by itself after a session expiry; endpoints end when it is gone for good.
+  private val driver =
+    new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
 
   def start(): Unit = {
+    if (restricted) ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets))
     removeFinishedRuns()
     Seq(paths.latches, paths.endpoints, paths.requests, paths.responses)
       .foreach(ZkClients.ensure(client, _))
-    client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.driver)
+    driver.start()
+    if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
+    }
     val wake = new PathChildrenCacheListener {
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
         changed.synchronized(changed.notifyAll())
@@ -54,39 +68,56 @@ final class Coordinator(client: CuratorFramework, metaStore: String, runId: Stri
 
   /**
    * Sends each host its request and returns the answers that arrive within the timeout. A host
-   * that does not answer in time is left out; its planning waits for a later trigger.
+   * that does not answer in time is left out; its planning waits for a later trigger. While
+   * ZooKeeper cannot be reached every host is left out, rather than failing the query.
    */
   def collect(
       requests: Map[String, Seq[KnownFile]],
       timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+    if (!client.getZookeeperClient.isConnected) {
+      log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
+      return Map.empty
+    }
     val id = UUID.randomUUID().toString
-    requests.foreach { case (host, known) =>
-      ZkClients.put(client, paths.request(host), Messages.encode(Request(id, known)))
+    val sent = requests.filter { case (host, known) =>
+      try {
+        ZkClients.put(client, paths.request(host), Messages.encode(Request(id, known), runKey))
+        true
+      } catch {
+        case e: Exception =>
+          log.warn(s"aof: could not send the request to $host: $e")
+          false
+      }
     }
     var answers = Map.empty[String, Seq[FileMeta]]
     waitFor(timeoutMs) {
-      answers = answered(id, requests.keySet)
-      answers.size == requests.size
+      answers = answered(id, sent.keySet)
+      answers.size == sent.size
     }
     answers
   }
 
-  /** Ends the run: endpoints see the driver node go and stop; then the run's znodes go. */
-  def stop(): Unit = {
-    deleteQuietly(paths.driver)
-    waitFor(10000)(liveHosts().isEmpty)
-    endpoints.close()
-    responses.close()
-    var attempts = 0
-    while (attempts < 20 && client.checkExists().forPath(paths.run) != null) {
-      attempts += 1
-      try client.delete().deletingChildrenIfNeeded().forPath(paths.run)
-      catch {
-        case _: KeeperException.NotEmptyException | _: KeeperException.NoNodeException =>
-          Thread.sleep(50) // an endpoint is still closing its latch; it is gone in a moment
+  /**
+   * Ends the run: endpoints see the driver node go and stop; then the run's znodes go. What is
+   * left when ZooKeeper cannot be reached is removed by the next driver on the same store.
+   */
+  def stop(): Unit =
+    try {
+      driver.close()
+      waitFor(10000)(liveHosts().isEmpty)
+      endpoints.close()
+      responses.close()
+      val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
+      while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
+        try client.delete().deletingChildrenIfNeeded().forPath(paths.run)
+        catch {
+          case _: KeeperException.NotEmptyException | _: KeeperException.NoNodeException =>
+            Thread.sleep(50) // a stand-by endpoint is still closing its latch
+        }
       }
+    } catch {
+      case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
     }
-  }
 
   private def answered(id: String, hosts: Set[String]): Map[String, Seq[FileMeta]] =
     responses.getCurrentData.asScala.flatMap { d =>
@@ -94,7 +125,7 @@ final class Coordinator(client: CuratorFramework, metaStore: String, runId: Stri
       if (!hosts.contains(host) || d.getData == null) None
       else {
         // Whatever else wrote there, a response that does not decode is no answer.
-        Try(Messages.decodeResponse(d.getData)) match {
+        Try(Messages.decodeResponse(d.getData, runKey)) match {
           case Success(response) if response.id == id => Some(host -> response.files)
           case Failure(e) =>
             log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
@@ -130,10 +161,6 @@ final class Coordinator(client: CuratorFramework, metaStore: String, runId: Stri
       }
     }
   }
-
-  private def deleteQuietly(path: String): Unit =
-    try client.delete().forPath(path)
-    catch { case _: KeeperException.NoNodeException => () }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }

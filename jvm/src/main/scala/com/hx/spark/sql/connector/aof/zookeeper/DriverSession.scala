@@ -2,6 +2,8 @@ package com.hx.spark.sql.connector.aof.zookeeper
 
 import org.apache.curator.framework.CuratorFramework
 
+import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+
 /**
  * The driver's ZooKeeper resources for one query run, opened together and closed together: the
  * embedded server's lease (when no address is given), the client, the run's coordinator and the
@@ -9,7 +11,7 @@ import org.apache.curator.framework.CuratorFramework
  */
 final class DriverSession private (
     lease: Option[EmbeddedZooKeeper.Lease],
-    val connectString: String,
+    val access: ZkAccess,
     client: CuratorFramework,
     val coordinator: Coordinator,
     val backup: OffsetBackup) {
@@ -30,24 +32,29 @@ object DriverSession {
   /**
    * @param address  the `zookeeper.address` option; None starts the embedded server
    * @param bindHost the driver's address, where an embedded server listens for the executors
+   * @param runKey   the run's secret sealing requests and responses
    */
   def open(
       address: Option[String],
       bindHost: String,
+      sessionTimeoutMs: Int,
+      auth: Option[ZooKeeperAuth],
       metaStore: String,
-      runId: String): DriverSession = {
+      runId: String,
+      runKey: String): DriverSession = {
     val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
     try {
-      val connectString = address.getOrElse(lease.get.connectString)
-      val client = ZkClients.open(connectString)
-      val coordinator = new Coordinator(client, metaStore, runId)
-      coordinator.start()
-      new DriverSession(
-        lease,
-        connectString,
-        client,
-        coordinator,
-        new OffsetBackup(client, metaStore))
+      val access = ZkAccess(address.getOrElse(lease.get.connectString), sessionTimeoutMs, auth)
+      val client = ZkClients.open(access, metaStore)
+      try {
+        val coordinator = new Coordinator(client, metaStore, runId, runKey, auth.isDefined)
+        coordinator.start()
+        new DriverSession(lease, access, client, coordinator, new OffsetBackup(client, metaStore))
+      } catch {
+        case e: Throwable =>
+          client.close()
+          throw e
+      }
     } catch {
       case e: Throwable =>
         lease.foreach(_.release())

@@ -18,12 +18,15 @@ final case class Response(id: String, files: Seq[FileMeta])
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files still fits in a
- * znode (1 MB by default). Written through Jackson's tree model to keep the format explicit.
+ * znode (1 MB by default). Written through Jackson's tree model to keep the format explicit, and
+ * sealed with the run's key (see [[MessageSeal]]).
  */
 object Messages {
   private val mapper = new ObjectMapper()
+  // A znode holds 1 MB; this bounds what a small compressed message may expand to.
+  private val MaxJsonBytes = 64L << 20
 
-  def encode(request: Request): Array[Byte] = {
+  def encode(request: Request, runKey: String): Array[Byte] = {
     val root = mapper.createObjectNode().put("id", request.id)
     val known = root.putArray("known")
     request.known.foreach { k =>
@@ -33,11 +36,11 @@ object Messages {
       putPrint(n, "fp", k.fingerprint)
       k.tail.foreach(putPrint(n, "tail", _))
     }
-    gzip(root)
+    MessageSeal.seal(gzip(root), runKey)
   }
 
-  def decodeRequest(bytes: Array[Byte]): Request = {
-    val root = gunzip(bytes)
+  def decodeRequest(bytes: Array[Byte], runKey: String): Request = {
+    val root = gunzip(MessageSeal.open(bytes, runKey))
     Request(
       root.path("id").asText,
       root.path("known").elements().asScala.toVector.map { n =>
@@ -46,7 +49,7 @@ object Messages {
     )
   }
 
-  def encode(response: Response): Array[Byte] = {
+  def encode(response: Response, runKey: String): Array[Byte] = {
     val root = mapper.createObjectNode().put("id", response.id)
     val files = root.putArray("files")
     response.files.foreach { f =>
@@ -60,11 +63,11 @@ object Messages {
       f.tailAtLineEnd.foreach(putPrint(n, "tailAtLineEnd", _))
       f.copyOf.foreach(k => n.put("copyOfDev", k.dev).put("copyOfIno", k.ino))
     }
-    gzip(root)
+    MessageSeal.seal(gzip(root), runKey)
   }
 
-  def decodeResponse(bytes: Array[Byte]): Response = {
-    val root = gunzip(bytes)
+  def decodeResponse(bytes: Array[Byte], runKey: String): Response = {
+    val root = gunzip(MessageSeal.open(bytes, runKey))
     Response(
       root.path("id").asText,
       root
@@ -110,6 +113,16 @@ object Messages {
     bytes.toByteArray
   }
 
-  private def gunzip(bytes: Array[Byte]): JsonNode =
-    mapper.readTree(new GZIPInputStream(new ByteArrayInputStream(bytes)))
+  private def gunzip(bytes: Array[Byte]): JsonNode = {
+    val in = new GZIPInputStream(new ByteArrayInputStream(bytes))
+    val json = new ByteArrayOutputStream()
+    val buffer = new Array[Byte](64 * 1024)
+    var n = in.read(buffer)
+    while (n >= 0) {
+      json.write(buffer, 0, n)
+      require(json.size() <= MaxJsonBytes, s"aof: message expands beyond $MaxJsonBytes bytes")
+      n = in.read(buffer)
+    }
+    mapper.readTree(json.toByteArray)
+  }
 }

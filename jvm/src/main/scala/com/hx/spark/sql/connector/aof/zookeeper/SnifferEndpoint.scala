@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Paths
 import java.util.concurrent.{Executors, TimeUnit}
 
+import scala.util.{Failure, Success, Try}
+
 import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
 import org.apache.curator.framework.recipes.leader.{LeaderLatch, LeaderLatchListener}
 import org.apache.curator.framework.recipes.nodes.PersistentNode
@@ -29,7 +31,7 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
     t.setDaemon(true)
     t
   }
-  private val client = ZkClients.open(spec.connectString)
+  private val client = ZkClients.open(spec.zk, spec.metaStore)
   private val sniffer =
     new DirectorySniffer(Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
   private val me = ManagementFactory.getRuntimeMXBean.getName
@@ -38,6 +40,7 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
+  private var lastRejected = ""
   private var closed = false
 
   def start(): Unit = {
@@ -91,11 +94,17 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
   private def answer(): Unit = {
     val data = Option(requests.getCurrentData).map(_.getData)
     if (registration.isEmpty || data.isEmpty) return
-    val request = Messages.decodeRequest(data.get)
-    if (request.id != lastAnswered) {
-      val files = sniffer.sniff(request.known)
-      ZkClients.put(client, paths.response(host), Messages.encode(Response(request.id, files)))
-      lastAnswered = request.id
+    Try(Messages.decodeRequest(data.get, spec.runKey)) match {
+      case Failure(e) =>
+        val what = s"$e"
+        if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
+        lastRejected = what
+      case Success(request) if request.id != lastAnswered =>
+        val files = sniffer.sniff(request.known)
+        val response = Messages.encode(Response(request.id, files), spec.runKey)
+        ZkClients.put(client, paths.response(host), response)
+        lastAnswered = request.id
+      case Success(_) => ()
     }
   }
 

@@ -1,16 +1,24 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
+import java.util.concurrent.ConcurrentHashMap
+
 import scala.collection.mutable
+
+import org.slf4j.LoggerFactory
 
 /** The endpoints running in this JVM: at most one per query run. */
 object SnifferEndpoints {
+  private val log = LoggerFactory.getLogger(getClass)
   private val running = mutable.Map.empty[String, SnifferEndpoint]
+  @volatile private var runIds = Set.empty[String]
+  private val starting = ConcurrentHashMap.newKeySet[String]()
 
   /** Starts this JVM's endpoint for the run unless it already runs; cheap when it does. */
   def ensureRunning(spec: EndpointSpec, host: String): Unit = synchronized {
     if (!running.contains(spec.runId)) {
       val endpoint = new SnifferEndpoint(spec, host, () => remove(spec.runId))
       running(spec.runId) = endpoint
+      runIds = running.keySet.toSet
       try endpoint.start()
       catch {
         case e: Exception =>
@@ -20,10 +28,31 @@ object SnifferEndpoints {
     }
   }
 
+  /**
+   * Like [[ensureRunning]], in the background: for read tasks, which every executor of a host
+   * runs, so each joins the host's leader latch (serving or standing by) without a task ever
+   * waiting for ZooKeeper or failing because of it.
+   */
+  def ensureRunningSoon(spec: EndpointSpec, host: String): Unit =
+    if (!runIds.contains(spec.runId) && starting.add(spec.runId)) {
+      val thread = new Thread(
+        () =>
+          try ensureRunning(spec, host)
+          catch { case e: Exception => log.warn(s"aof: endpoint on $host did not start: $e") }
+          finally starting.remove(spec.runId),
+        s"aof-endpoint-start-$host"
+      )
+      thread.setDaemon(true)
+      thread.start()
+    }
+
   def runningCount: Int = synchronized(running.size)
 
   /** Stops this JVM's endpoint of the run, if any, and waits until its client is closed. */
   def stop(runId: String): Unit = synchronized(running.get(runId)).foreach(_.shutdown())
 
-  private def remove(runId: String): Unit = synchronized(running -= runId)
+  private def remove(runId: String): Unit = synchronized {
+    running -= runId
+    runIds = running.keySet.toSet
+  }
 }

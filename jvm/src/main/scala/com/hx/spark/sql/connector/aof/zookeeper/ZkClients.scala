@@ -1,32 +1,71 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
+import java.nio.charset.StandardCharsets.UTF_8
+import java.util.{List => JList}
 import java.util.concurrent.TimeUnit
 
 import org.apache.curator.framework.{CuratorFramework, CuratorFrameworkFactory}
+import org.apache.curator.framework.api.ACLProvider
 import org.apache.curator.retry.ExponentialBackoffRetry
-import org.apache.zookeeper.KeeperException
+import org.apache.zookeeper.{KeeperException, ZooDefs}
+import org.apache.zookeeper.data.ACL
 
 object ZkClients {
   private val ConnectWaitSeconds = 20
 
-  /** A started client, connected, or a clear error naming the option to check. */
-  def open(connectString: String): CuratorFramework = {
-    val client = CuratorFrameworkFactory
+  /**
+   * Znodes under `root` can be read and changed only by the digest user that made them; parents
+   * above it stay open, since other queries with other users keep their own roots beside it.
+   */
+  private final class CreatorOnlyUnder(root: String) extends ACLProvider {
+    override def getDefaultAcl: JList[ACL] = ZooDefs.Ids.CREATOR_ALL_ACL
+    override def getAclForPath(path: String): JList[ACL] =
+      if (path == root || path.startsWith(root + "/")) ZooDefs.Ids.CREATOR_ALL_ACL
+      else ZooDefs.Ids.OPEN_ACL_UNSAFE
+  }
+
+  /**
+   * A started client, connected, or a clear error naming the option to check.
+   *
+   * @param metaStore the source's root: with credentials, every znode made under it gets ACLs
+   */
+  def open(access: ZkAccess, metaStore: String): CuratorFramework = {
+    val builder = CuratorFrameworkFactory
       .builder()
-      .connectString(connectString)
-      .retryPolicy(new ExponentialBackoffRetry(100, 10, 2000))
-      .sessionTimeoutMs(30000)
-      .connectionTimeoutMs(10000)
+      .connectString(access.connectString)
+      .retryPolicy(new ExponentialBackoffRetry(100, 5, 1000))
+      .sessionTimeoutMs(access.sessionTimeoutMs)
+      .connectionTimeoutMs(math.min(access.sessionTimeoutMs, 10000))
       .defaultData(Array.emptyByteArray) // not this host's address in every parent znode
-      .build()
+    access.auth.foreach { a =>
+      builder.authorization("digest", s"${a.user}:${a.password}".getBytes(UTF_8))
+      builder.aclProvider(new CreatorOnlyUnder(metaStore))
+    }
+    val client = builder.build()
     client.start()
     if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
       client.close()
       throw new IllegalStateException(
-        s"aof: cannot reach ZooKeeper at '$connectString' within $ConnectWaitSeconds s; check " +
-          "the option 'zookeeper.address', or leave it unset to use the embedded server.")
+        s"aof: cannot reach ZooKeeper at '${access.connectString}' within $ConnectWaitSeconds s; " +
+          "check the option 'zookeeper.address', or leave it unset to use the embedded server.")
     }
     client
+  }
+
+  /**
+   * Restricts existing znodes (made before credentials were set) to the client's digest user.
+   *
+   * @throws IllegalStateException naming the option when another user owns one of them
+   */
+  def restrict(client: CuratorFramework, paths: Seq[String]): Unit = paths.foreach { path =>
+    try client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path)
+    catch {
+      case _: KeeperException.NoNodeException => ()
+      case _: KeeperException.NoAuthException =>
+        throw new IllegalStateException(
+          s"aof: the znode $path belongs to another ZooKeeper user; use that user's " +
+            "'zookeeper.auth.user' and 'zookeeper.auth.password', or another 'meta.store'.")
+    }
   }
 
   /** Writes `data` at `path`, creating it and its parents when missing. */

@@ -46,7 +46,11 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("meta.store" -> "relative/path") -> "meta.store",
     Seq("partition.bytes.max" -> "0") -> "partition.bytes.max",
     Seq("line.length.max" -> "x") -> "line.length.max",
-    Seq("fail.on.data.loss" -> "maybe") -> "fail.on.data.loss"
+    Seq("fail.on.data.loss" -> "maybe") -> "fail.on.data.loss",
+    Seq("zookeeper.session.timeout" -> "0") -> "zookeeper.session.timeout",
+    Seq("zookeeper.auth.user" -> "a:b", "zookeeper.auth.password" -> "p") -> "zookeeper.auth.user",
+    Seq("zookeeper.auth.user" -> "alone") -> "zookeeper.auth.password",
+    Seq("zookeeper.auth.password" -> "alone") -> "zookeeper.auth.user"
   )
 
   invalid.foreach { case (options, key) =>
@@ -62,6 +66,13 @@ class AofOptionsSuite extends AnyFunSuite {
       val e = intercept[IllegalArgumentException](parse("path" -> bad)())
       assert(e.getMessage.contains("'path'"), e.getMessage)
     }
+  }
+
+  test("ZooKeeper credentials are kept together and never printed") {
+    val o = parse(path, "zookeeper.auth.user" -> "aof", "zookeeper.auth.password" -> "s3cret")()
+    assert(o.zookeeperAuth === Some(ZooKeeperAuth("aof", "s3cret")))
+    assert(!o.toString.contains("s3cret"))
+    assert(parse(path)().zookeeperAuth === None)
   }
 
   test("a valid connect string with a chroot is accepted") {

@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{SnifferEndpoints, ZkClients, Zo
 /** Local mode against a ZooKeeper server in its own process, as on a cluster. */
 class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
   private lazy val zk = ZooKeeperProcess.start(newDir("zk"))
-  private lazy val client: CuratorFramework = ZkClients.open(zk.connectString)
+  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/aof")
 
   override protected def afterAll(): Unit = {
     try {

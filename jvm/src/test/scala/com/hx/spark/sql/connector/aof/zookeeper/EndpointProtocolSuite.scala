@@ -15,8 +15,9 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
 class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with LoneElement {
   private val root = Files.createTempDirectory("aof-protocol-")
   private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
-  private lazy val client: CuratorFramework = ZkClients.open(zk.connectString)
+  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/protocol")
   private var runs = 0
+  private val key = MessageSeal.newKey()
 
   override protected def afterAll(): Unit = {
     client.close()
@@ -37,11 +38,11 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val dir = Files.createDirectories(root.resolve(s"logs-$runs"))
     files.foreach { case (name, text) => Files.write(dir.resolve(name), text.getBytes(UTF_8)) }
     val metaStore = s"/protocol/$runs"
-    val coordinator = new Coordinator(client, metaStore, s"run-$runs")
+    val coordinator = new Coordinator(client, metaStore, s"run-$runs", key, false)
     coordinator.start()
     (
       coordinator,
-      EndpointSpec(s"run-$runs", zk.connectString, metaStore, dir.toString, "app.*", 1024),
+      EndpointSpec(s"run-$runs", zk.access, metaStore, dir.toString, "app.*", 1024, key),
       dir)
   }
 
@@ -106,7 +107,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     ZkClients.put(
       client,
       ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
-      Messages.encode(Response("old-id", Nil)))
+      Messages.encode(Response("old-id", Nil), key))
     assert(coordinator.collect(Map("stale-host" -> Nil), 300).isEmpty)
     coordinator.stop()
   }
@@ -139,13 +140,34 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   }
 
   test("a run whose driver died is cleaned up by the next driver") {
-    val (coordinator, spec, _) = run("app.log" -> "a\n")
-    client.delete().forPath(ZkPaths(spec.metaStore, spec.runId).driver) // as a session expiry does
-    val next = new Coordinator(client, spec.metaStore, "next-run")
+    val dead = ZkClients.open(zk.access, "/protocol")
+    val metaStore = "/protocol/dead-driver"
+    new Coordinator(dead, metaStore, "dead-run", key, false).start()
+    dead.close() // its session ends, as when the driver's JVM dies; its driver node goes
+    val next = new Coordinator(client, metaStore, "next-run", key, false)
     next.start()
-    assert(children(s"${spec.metaStore}/runs") === Seq("next-run"))
+    assert(children(s"$metaStore/runs") === Seq("next-run"))
     next.stop()
+  }
+
+  test("the driver's node comes back when it goes while the driver lives") {
+    val (coordinator, spec, _) = run("app.log" -> "a\n")
+    val driver = ZkPaths(spec.metaStore, spec.runId).driver
+    client.delete().forPath(driver) // as after a session expiry, seen from the new session
+    eventually("driver node re-created")(client.checkExists().forPath(driver) != null)
     coordinator.stop()
+  }
+
+  test("a message sealed with another key, or changed on the way, is rejected") {
+    val request = Messages.encode(Request("r", Nil), key)
+    val forged = intercept[IllegalArgumentException] {
+      Messages.decodeRequest(request, MessageSeal.newKey())
+    }
+    assert(forged.getMessage.contains("not sealed by this query run"))
+    val changed = request.clone()
+    changed(changed.length - 1) = (changed.last ^ 1).toByte
+    intercept[IllegalArgumentException](Messages.decodeRequest(changed, key))
+    intercept[IllegalArgumentException](Messages.decodeRequest(request.drop(1), key))
   }
 
   test("messages survive a round trip, 10,000 files fit in a znode") {
@@ -158,11 +180,12 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
         Fingerprint(1024, f"$n%032x"),
         if (n % 2 == 0) Some(Fingerprint(10, "p")) else None)
     }
-    val bytes = Messages.encode(Response("id", files))
-    assert(Messages.decodeResponse(bytes) === Response("id", files))
+    val bytes = Messages.encode(Response("id", files), key)
+    assert(Messages.decodeResponse(bytes, key) === Response("id", files))
     assert(bytes.length < 1000000, s"${bytes.length} bytes")
     val known = Seq(KnownFile(FileKey(1, 2), 3, Fingerprint(4, "five")))
-    assert(Messages.decodeRequest(Messages.encode(Request("r", known))) === Request("r", known))
+    val request = Messages.encode(Request("r", known), key)
+    assert(Messages.decodeRequest(request, key) === Request("r", known))
   }
 
   private def zkThreads(): Int =

@@ -27,6 +27,7 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
   }
 
   val connectString: String = s"127.0.0.1:$port"
+  val access: ZkAccess = ZkAccess(connectString, 30000, None)
 
   awaitListening()
 

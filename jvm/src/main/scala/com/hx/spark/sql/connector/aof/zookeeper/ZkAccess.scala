@@ -1,0 +1,6 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+
+/** What the driver and every endpoint need to open a ZooKeeper client of the query. */
+final case class ZkAccess(connectString: String, sessionTimeoutMs: Int, auth: Option[ZooKeeperAuth])

@@ -1,0 +1,101 @@
+"""Starting and stopping the harness's server processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import pyspark
+
+
+class Managed:
+    """Started on entering a ``with`` block, stopped on leaving it, whatever happened inside."""
+
+    def start(self) -> Self:
+        """Start; return self."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop, releasing everything started."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def spark_home() -> Path:
+    """Return the Spark distribution inside the installed ``pyspark`` wheel."""
+    return Path(pyspark.__file__).parent
+
+
+def start(
+    command: Sequence[str], log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` in a process group of its own, its output going to ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            list(command),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
+    """Stop the process and everything it started (its group): politely, then for sure."""
+    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, timeout)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(wait)
+            # Children (executors) may outlive the group leader for a moment.
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` until it holds; raise naming ``what`` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """Return a port that is free on ``host`` now."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def accepts(host: str, port: int) -> bool:
+    """Whether something listens on ``host:port``."""
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False

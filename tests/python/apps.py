@@ -1,0 +1,113 @@
+"""Driver processes of ``cluster_app.py`` on a cluster, started and killed by the tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pyspark_aof.testing import LocalCluster
+from pyspark_aof.testing._process import wait_until
+from sink import committed_rows
+
+APP = Path(__file__).with_name("cluster_app.py")
+
+
+class App:
+    """One run of the streaming application: a driver process of its own.
+
+    Parameters
+    ----------
+    cluster : LocalCluster
+        Where its executors run.
+    work : Path
+        Holds its checkpoint (``checkpoint``), output (``output``) and log.
+    path : str
+        The source's ``path`` option.
+    options, conf : dict
+        Source options and Spark settings.
+    """
+
+    def __init__(
+        self,
+        cluster: LocalCluster,
+        work: Path,
+        path: str,
+        options: dict[str, str],
+        conf: dict[str, str] | None = None,
+        executors: int = 0,
+        checkpoint: str = "checkpoint",
+        output: str = "output",
+    ) -> None:
+        work.mkdir(parents=True, exist_ok=True)
+        self.output = work / output
+        self.log = work / f"{output}.driver.log"
+        self.stop_file = work / f"{output}.stop"
+        command = [
+            sys.executable,
+            str(APP),
+            "--master",
+            cluster.master_url,
+            "--path",
+            path,
+            "--checkpoint",
+            str(work / checkpoint),
+            "--output",
+            str(self.output),
+            "--stop-file",
+            str(self.stop_file),
+            "--executors",
+            str(executors),
+        ]
+        command += [a for k, v in options.items() for a in ("--option", f"{k}={v}")]
+        command += [a for k, v in (conf or {}).items() for a in ("--conf", f"{k}={v}")]
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """What the sink has committed so far."""
+        return committed_rows(self.output)
+
+    def wait_rows(self, count: int, timeout: float = 180) -> None:
+        """Wait until at least ``count`` rows are committed, failing early if the driver dies."""
+
+        def enough() -> bool:
+            if self.process.poll() is not None:
+                raise AssertionError(f"driver exited {self.process.returncode}:\n{self.tail()}")
+            return len(self.rows()) >= count
+
+        wait_until(enough, timeout, f"{count} rows in {self.output}")
+
+    def stop(self, timeout: float = 120) -> None:
+        """Stop the query cleanly and wait for the driver to exit."""
+        self.stop_file.touch()
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+        assert code == 0, f"driver exited {code}:\n{self.tail()}"
+
+    def wait_exit(self, timeout: float = 180) -> int:
+        """Wait for the driver to exit by itself; return its exit code."""
+        return self.process.wait(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL the driver and everything it started, as a crashed driver host does."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(30)
+
+    def text(self) -> str:
+        """The driver's log."""
+        return self.log.read_text(errors="replace")
+
+    def tail(self, lines: int = 60) -> str:
+        """The end of the driver's log."""
+        return "\n".join(self.text().splitlines()[-lines:])

@@ -1,0 +1,65 @@
+"""A streaming application for the cluster suites: the source into a JSON file sink.
+
+Run as ``python cluster_app.py --master URL --path P --checkpoint C --output O --stop-file S
+[--executors N] [--conf k=v ...] [--option k=v ...]``. It runs until the stop file appears, then
+stops the query cleanly; it exits non-zero with the query's error when the query fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from pyspark.sql import SparkSession
+
+import pyspark_aof as aof
+
+
+def _pairs(values: list[str]) -> dict[str, str]:
+    return dict(v.split("=", 1) for v in values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    for name in ("--master", "--path", "--checkpoint", "--output", "--stop-file"):
+        parser.add_argument(name, required=True)
+    parser.add_argument("--executors", type=int, default=0)
+    parser.add_argument("--conf", action="append", default=[])
+    parser.add_argument("--option", action="append", default=[])
+    args = parser.parse_args()
+
+    builder = aof.configure(SparkSession.builder.master(args.master).appName("aof cluster test"))
+    settings = {
+        "spark.driver.host": "127.0.0.1",
+        "spark.executor.cores": "1",
+        "spark.executor.memory": "512m",
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        **_pairs(args.conf),
+    }
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    tracker = spark.sparkContext._jsc.sc().statusTracker()
+    deadline = time.monotonic() + 120
+    while len(tracker.getExecutorInfos()) - 1 < args.executors:  # the driver is listed too
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"fewer than {args.executors} executors registered")
+        time.sleep(0.2)
+
+    lines = aof.read_stream(spark, args.path, **_pairs(args.option))
+    query = (
+        lines.writeStream.format("json")
+        .option("checkpointLocation", args.checkpoint)
+        .start(args.output)
+    )
+    stop_file = Path(args.stop_file)
+    while not stop_file.exists():
+        query.awaitTermination(1)  # raises the query's error when it failed
+    query.stop()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""The source on a real Spark standalone cluster: two hosts with their own files at one path.
+
+Each test runs its own application (a driver process) against one shared cluster and one
+ZooKeeper server in its own process, and breaks something real: executors, the driver, the
+ZooKeeper server, the network to it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kazoo.client import KazooClient
+from kazoo.exceptions import NoAuthError
+
+from apps import App
+from pyspark_aof.testing import Host, Link, LocalCluster, ZooKeeperServer
+from pyspark_aof.testing._process import wait_until
+from sink import assert_exactly_once, line_ids
+from writers import LineWriter, append
+
+EXECUTORS = 4  # two hosts, two executors of one core each
+
+
+@pytest.fixture(scope="module")
+def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
+    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    with LocalCluster(tmp_path_factory.mktemp("cluster"), hosts=2, cores=2) as c:
+        yield c
+
+
+@pytest.fixture
+def kazoo(zookeeper: ZooKeeperServer) -> Iterator[KazooClient]:
+    client = KazooClient(hosts=zookeeper.address)
+    client.start()
+    yield client
+    client.stop()
+    client.close()
+
+
+def host_dirs(cluster: LocalCluster, name: str) -> list[tuple[Host, Path]]:
+    """Each host's own directory that the source sees at ``<mount>/<name>``."""
+    dirs = [(h, h.files / name) for h in cluster.hosts]
+    for _, d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def start_app(
+    cluster: LocalCluster,
+    work: Path,
+    name: str,
+    zookeeper_address: str,
+    options: dict[str, str] | None = None,
+    **kwargs: object,
+) -> App:
+    source = {"zookeeper.address": zookeeper_address, "meta.store": f"/aof-test/{name}"}
+    return App(
+        cluster,
+        work,
+        f"{cluster.mount / name}/app\\.log",
+        {**source, **(options or {})},
+        executors=EXECUTORS,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def start_writers(
+    cluster: LocalCluster, name: str, count: int, pause: float = 0.0
+) -> list[LineWriter]:
+    """One writer per host, each appending ``count`` lines with ids of its host to ``app.log``."""
+    writers = [
+        LineWriter(d / "app.log", h.address, count, pause) for h, d in host_dirs(cluster, name)
+    ]
+    for w in writers:
+        w.start()
+    return writers
+
+
+def finish(app: App, writers: list[LineWriter]) -> None:
+    """Let the writers end, wait for every line, stop the query and check each arrived once."""
+    for w in writers:
+        w.join()
+    app.wait_rows(sum(w.count for w in writers))
+    app.stop()
+    assert_exactly_once(app.rows(), {w.prefix: w.ids for w in writers})
+
+
+def ids(prefix: str, first: int, count: int) -> list[str]:
+    return [f"{prefix}-{n}" for n in range(first, first + count)]
+
+
+def children(kazoo: KazooClient, path: str) -> list[str]:
+    found: list[str] = kazoo.get_children(path) if kazoo.exists(path) else []
+    return found
+
+
+def run_path(kazoo: KazooClient, name: str) -> str:
+    """The znode of the application's current query run."""
+    runs = f"/aof-test/{name}/runs"
+    wait_until(lambda: bool(children(kazoo, runs)), 120, runs)
+    return f"{runs}/{kazoo.get_children(runs)[0]}"
+
+
+def test_each_host_reads_only_its_own_files_exactly_once(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    app = start_app(cluster, tmp_path, "own", zookeeper.address)
+    finish(app, start_writers(cluster, "own", 3000))
+    assert {r["path"] for r in app.rows()} == {str(cluster.mount / "own" / "app.log")}
+
+
+def test_a_task_on_the_wrong_host_fails_clearly_and_reads_nothing_there(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    (first, busy), (_, idle) = host_dirs(cluster, "locality")
+    # Many small tasks for the first host, one for the second: with no locality wait, Spark
+    # gives the second host's idle executors tasks of the first, whose file has the same path
+    # there.
+    append(busy / "app.log", ids(first.address, 1, 2000))
+    append(idle / "app.log", ids("127.0.0.3", 1, 10))
+    app = start_app(
+        cluster,
+        tmp_path,
+        "locality",
+        zookeeper.address,
+        {"partition.bytes.max": "1024"},
+        conf={"spark.locality.wait": "0", "spark.task.maxFailures": "1"},
+    )
+    assert app.wait_exit(240) != 0, "the query should fail"
+    log = app.text()
+    assert "spark.locality.wait is 0 ms" in log  # warned at start
+    assert "which cannot read that host's files. Raise spark.locality.wait" in log
+    for row in app.rows():
+        assert str(row["value"]).startswith(f"{row['host']}-"), row
+
+
+def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+) -> None:
+    app = start_app(
+        cluster,
+        tmp_path,
+        "takeover",
+        zookeeper.address,
+        {"zookeeper.session.timeout": "4000", "partition.bytes.max": "4096"},
+    )
+    writers = start_writers(cluster, "takeover", 3000, pause=0.005)
+    host = cluster.hosts[0].address
+    run = run_path(kazoo, "takeover")
+    wait_until(
+        lambda: len(children(kazoo, f"{run}/latches/{host}")) >= 2, 120, f"a stand-by on {host}"
+    )
+    assert sorted(kazoo.get_children(f"{run}/endpoints")) == [h.address for h in cluster.hosts]
+    serving = kazoo.get(f"{run}/endpoints/{host}")[0].decode()
+    os.kill(int(serving.split("@")[0]), signal.SIGKILL)
+
+    def taken_over() -> bool:
+        node = kazoo.exists(f"{run}/endpoints/{host}")
+        return bool(node) and kazoo.get(f"{run}/endpoints/{host}")[0].decode() != serving
+
+    wait_until(taken_over, 60, f"another endpoint serving {host}")
+    finish(app, writers)
+
+
+def test_a_silent_host_is_left_out_and_catches_up(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    (silent, silent_dir), (other, other_dir) = host_dirs(cluster, "silent")
+    written = {silent.address: [], other.address: []}  # type: dict[str, list[str]]
+    for h, d in ((silent, silent_dir), (other, other_dir)):
+        written[h.address] += append(d / "app.log", ids(h.address, 1, 100))
+    app = start_app(cluster, tmp_path, "silent", zookeeper.address)
+    app.wait_rows(200)
+    stopped = silent.signal_executors(signal.SIGSTOP)  # the host hangs, its sessions live on
+    try:
+        assert stopped
+        for h, d in ((silent, silent_dir), (other, other_dir)):
+            written[h.address] += append(d / "app.log", ids(h.address, 101, 100))
+        app.wait_rows(300, timeout=25)  # the other host's lines flow meanwhile
+        delivered = line_ids(app.rows())
+        assert all(delivered[i] == 1 for i in written[other.address])
+        assert not any(delivered[i] for i in written[silent.address][100:])
+    finally:
+        for pid in stopped:
+            os.kill(pid, signal.SIGCONT)
+    app.wait_rows(400)
+    app.stop()
+    assert_exactly_once(app.rows(), written)
+
+
+def test_zookeeper_restarted_and_sessions_expired_mid_stream(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+) -> None:
+    with Link("127.0.0.1", zookeeper.port) as link:
+        app = start_app(
+            cluster, tmp_path, "outage", link.address, {"zookeeper.session.timeout": "4000"}
+        )
+        writers = start_writers(cluster, "outage", 4000, pause=0.005)
+        app.wait_rows(500)
+        zookeeper.stop()
+        time.sleep(2)  # the outage itself, not a wait for anything
+        zookeeper.start()
+        app.wait_rows(len(app.rows()) + 500)
+
+        run = run_path(kazoo, "outage")
+        endpoints = f"{run}/endpoints"
+        owners = {
+            kazoo.exists(f"{endpoints}/{h}").ephemeralOwner for h in kazoo.get_children(endpoints)
+        }
+        link.cut()
+        time.sleep(8)  # a partition twice the session timeout: ZooKeeper expires the sessions
+        link.restore()
+
+        def new_sessions() -> bool:
+            hosts = children(kazoo, endpoints)
+            now = {kazoo.exists(f"{endpoints}/{h}") for h in hosts}
+            return len(hosts) == 2 and all(s and s.ephemeralOwner not in owners for s in now)
+
+        wait_until(new_sessions, 120, "endpoints registered again on new sessions")
+        finish(app, writers)
+
+
+def test_driver_killed_mid_batch_then_restarted_then_switched(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    options = {"bytes.max": "8192"}
+    app = start_app(cluster, tmp_path, "driver", zookeeper.address, options)
+    writers = start_writers(cluster, "driver", 3000, pause=0.005)
+    app.wait_rows(300)
+
+    def batches(log: str) -> set[int]:
+        d = tmp_path / "checkpoint" / log
+        return {int(f.name) for f in d.iterdir() if f.name.isdigit()} if d.is_dir() else set()
+
+    # Planned (in the offsets log) but not yet committed: the batch is running.
+    wait_until(lambda: max(batches("offsets")) > max(batches("commits"), default=-1), 60, "a batch")
+    app.kill()
+    restarted = start_app(cluster, tmp_path, "driver", zookeeper.address, options)
+    restarted.wait_rows(len(restarted.rows()) + 300)
+    restarted.stop()
+
+    # A new driver with a new checkpoint resumes from the offsets backed up in ZooKeeper.
+    switched = start_app(
+        cluster,
+        tmp_path,
+        "driver",
+        zookeeper.address,
+        options,
+        checkpoint="checkpoint2",
+        output="output2",
+    )
+    for w in writers:
+        w.join()
+    written = {w.prefix: w.ids for w in writers}
+    total = sum(len(v) for v in written.values())
+    wait_until(lambda: len(restarted.rows()) + len(switched.rows()) >= total, 180, "every line")
+    switched.stop()
+    assert switched.rows(), "the switched driver should have read the lines written meanwhile"
+    assert_exactly_once(restarted.rows() + switched.rows(), written)
+
+
+def test_acls_keep_other_clients_out_of_the_source_znodes(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    written = {
+        h.address: append(d / "app.log", ids(h.address, 1, 100))
+        for h, d in host_dirs(cluster, "acl")
+    }
+    credentials = {"zookeeper.auth.user": "aof", "zookeeper.auth.password": "s3cret"}
+    app = start_app(cluster, tmp_path, "acl", zookeeper.address, credentials)
+    owner = KazooClient(hosts=zookeeper.address, auth_data=[("digest", "aof:s3cret")])
+    intruder = KazooClient(hosts=zookeeper.address)
+    owner.start()
+    intruder.start()
+    try:
+        app.wait_rows(200)
+        root = "/aof-test/acl"
+        run = run_path(owner, "acl")
+        host = cluster.hosts[0].address
+        wait_until(lambda: bool(owner.exists(f"{root}/offsets")), 60, "the offset backup")
+        for path in (f"{run}/requests/{host}", f"{run}/responses/{host}", f"{root}/offsets"):
+            with pytest.raises(NoAuthError):
+                intruder.set(path, b"{}")
+            with pytest.raises(NoAuthError):
+                intruder.delete(path)
+            with pytest.raises(NoAuthError):
+                intruder.get(path)
+        with pytest.raises(NoAuthError):
+            intruder.create(f"{run}/requests/127.0.0.9", b"")
+        assert json.loads(owner.get(f"{root}/offsets")[0])["version"] == 1
+    finally:
+        owner.stop()
+        intruder.stop()
+    app.stop()
+    assert_exactly_once(app.rows(), written)
+
+
+def test_a_forged_request_cannot_make_an_endpoint_look_elsewhere(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+) -> None:
+    dirs = host_dirs(cluster, "forged")
+    written = {h.address: append(d / "app.log", ids(h.address, 1, 100)) for h, d in dirs}
+    host, directory = dirs[0]
+    outside = host.files / "secret.log"  # on the same host, outside the source's directory
+    outside.write_text("secret\n")
+    beside = directory / "notes.txt"  # in the directory, not matching the pattern
+    beside.write_text("private\n")
+    app = start_app(cluster, tmp_path, "forged", zookeeper.address)
+    app.wait_rows(200)
+    run = run_path(kazoo, "forged")
+
+    known = [
+        {"dev": f.stat().st_dev, "ino": f.stat().st_ino, "floor": 0, "fpLength": 0, "fpMd5": ""}
+        for f in (outside, beside)
+    ]
+    payload = gzip.compress(json.dumps({"id": "forged", "known": known}).encode())
+    kazoo.set(f"{run}/requests/{host.address}", b"\x01" + os.urandom(32) + payload)
+
+    executor_logs = cluster.root / "work" / host.address
+    wait_until(
+        lambda: any(
+            "ignores a request" in p.read_text(errors="replace")
+            for p in executor_logs.rglob("stderr")
+        ),
+        60,
+        "the endpoint to log that it ignored the forged request",
+    )
+    response = kazoo.get(f"{run}/responses/{host.address}")[0]
+    answer = json.loads(gzip.decompress(response[33:]))  # version byte and seal first
+    assert answer["id"] != "forged"
+    assert {f["path"] for f in answer["files"]} == {str(cluster.mount / "forged" / "app.log")}
+
+    for h, d in dirs:
+        written[h.address] += append(d / "app.log", ids(h.address, 101, 100))
+    app.wait_rows(400)
+    app.stop()
+    assert_exactly_once(app.rows(), written)
