@@ -9,8 +9,9 @@ JAR_DIR := python/src/pyspark_aof/jars
 
 setup: jar $(VENV)/.installed
 
+# The JAR for the Python package, and the same in ~/.m2 for `spark-submit --packages`.
 jar:
-	$(SBT) aof/package
+	$(SBT) aof/package aof/publishM2
 	mkdir -p $(JAR_DIR)
 	rm -f $(JAR_DIR)/*.jar
 	cp jvm/target/scala-2.12/spark-aof_2.12-*.jar $(JAR_DIR)/

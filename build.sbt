@@ -23,10 +23,14 @@ lazy val aof = (project in file("jvm"))
     sparkVersion := "3.3.4",
     scalacOptions ++= Seq("-deprecation", "-feature", "-unchecked", "-Xlint", "-target:jvm-1.8"),
     javacOptions ++= Seq("--release", "8"),
+    // Spark brings Scala: as `provided`, `--packages` resolves nothing but this JAR.
+    autoScalaLibrary := false,
     libraryDependencies ++= Seq(
+      "org.scala-lang" % "scala-library" % scalaVersion.value % Provided,
       "org.apache.spark" %% "spark-sql" % sparkVersion.value % Provided,
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
+    Compile / packageDoc / publishArtifact := false,
     Test / fork := true,
     Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
     Test / parallelExecution := false,

@@ -48,7 +48,9 @@ def main() -> None:
             raise TimeoutError(f"fewer than {args.executors} executors registered")
         time.sleep(0.2)
 
-    lines = aof.read_stream(spark, args.path, **_pairs(args.option))
+    lines = aof.read_stream(
+        spark, args.path, options=aof.AofOptions.from_strings(_pairs(args.option))
+    )
     query = (
         lines.writeStream.format("json")
         .option("checkpointLocation", args.checkpoint)

@@ -18,7 +18,9 @@ def start(
     spark: SparkSession, logs: Path, tmp: Path, **options: str | int | bool
 ) -> StreamingQuery:
     return (
-        aof.read_stream(spark, f"{logs}/app-.*\\.log", **options)
+        aof.read_stream(
+            spark, f"{logs}/app-.*\\.log", options=aof.AofOptions().with_changes(**options)
+        )
         .writeStream.format("parquet")
         .option("checkpointLocation", str(tmp / "checkpoint"))
         .start(str(tmp / "out"))
@@ -74,16 +76,11 @@ def test_latest_skips_what_existed(spark: SparkSession, tmp_path: Path) -> None:
 
 
 def test_a_bad_option_fails_when_the_query_is_defined(spark: SparkSession) -> None:
-    with pytest.raises(IllegalArgumentException, match=r"starting\.offsets"):
+    with pytest.raises(ValueError, match=r"'starting\.offsets'"):
         aof.read_stream(spark, "/var/log/x.*", starting_offsets="middle")
-
-
-def test_options_are_spelled_for_the_source() -> None:
-    from pyspark_aof._stream import _option_key, _option_value
-
-    assert _option_key("starting_offsets") == "starting.offsets"
-    assert _option_value(True) == "true"
-    assert _option_value(512) == "512"
+    # What Python cannot check (the path) the source refuses when the query is defined.
+    with pytest.raises(IllegalArgumentException, match=r"'path'"):
+        aof.read_stream(spark, "relative/x.*")
 
 
 def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:

@@ -8,8 +8,19 @@ Examples
 
 """
 
-from pyspark_aof._jar import configure, jar_path
+from pyspark_aof._jar import configure, jar_path, maven_coordinates
+from pyspark_aof._options import AofOptions, OptionSpec, StartingOffsets, option_specs
 from pyspark_aof._stream import FORMAT, read_stream
 
-__all__ = ["FORMAT", "configure", "jar_path", "read_stream"]
+__all__ = [
+    "FORMAT",
+    "AofOptions",
+    "OptionSpec",
+    "StartingOffsets",
+    "configure",
+    "jar_path",
+    "maven_coordinates",
+    "option_specs",
+    "read_stream",
+]
 __version__ = "0.1.0"

@@ -44,6 +44,20 @@ def jar_path() -> str:
     return str(found[-1].resolve())
 
 
+def maven_coordinates() -> str:
+    """Return the connector's Maven coordinates for this PySpark, for ``--packages``.
+
+    Examples
+    --------
+    >>> maven_coordinates()  # doctest: +SKIP
+    'com.hx.spark:spark-aof_2.12:0.1.0'
+
+    """
+    from pyspark_aof import __version__
+
+    return f"com.hx.spark:spark-aof_{_scala_version()}:{__version__}"
+
+
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     """Add the connector JAR to ``spark.jars`` of a session builder, keeping JARs already set.
 

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from py4j.protocol import Py4JJavaError
+from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
+
+from pyspark_aof._options import AofOptions
 
 FORMAT = "aof"
 
 OptionValue = str | int | bool
 
 
-def _option_key(name: str) -> str:
-    return name.replace("_", ".")
-
-
-def _option_value(value: OptionValue) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def read_stream(spark: SparkSession, path: str, **options: OptionValue) -> DataFrame:
+def read_stream(
+    spark: SparkSession,
+    path: str,
+    *,
+    options: AofOptions | None = None,
+    **kwargs: OptionValue | None,
+) -> DataFrame:
     r"""Return a streaming DataFrame of the complete lines appended to the matching files.
 
     Parameters
@@ -27,8 +29,11 @@ def read_stream(spark: SparkSession, path: str, **options: OptionValue) -> DataF
     path : str
         Absolute path whose last component is a Java regex on file names,
         for example ``/var/log/app/service\\.log.*``.
-    **options
-        Source options; ``starting_offsets="latest"`` stands for ``starting.offsets``.
+    options : AofOptions, optional
+        Typed source options; ``None`` fields keep the source's defaults.
+    **kwargs
+        Options by name, over ``options``: ``starting_offsets="latest"`` or
+        ``**{"starting.offsets": "latest"}``; ``None`` keeps the default.
 
     Returns
     -------
@@ -37,11 +42,29 @@ def read_stream(spark: SparkSession, path: str, **options: OptionValue) -> DataF
 
     Raises
     ------
-    pyspark.errors.IllegalArgumentException
-        When an option has a bad value; the message names the option.
+    ValueError
+        When an option is unknown or has a bad value; the message names the option.
+    RuntimeError
+        When the session cannot find the connector, with the ways to add it.
+
+    Examples
+    --------
+    >>> lines = read_stream(spark, "/var/log/app/service\\.log.*",  # doctest: +SKIP
+    ...                     options=AofOptions(starting_offsets=StartingOffsets.LATEST),
+    ...                     bytes_max=64 << 20)
 
     """
-    reader = spark.readStream.format(FORMAT)
-    for name, value in options.items():
-        reader = reader.option(_option_key(name), _option_value(value))
-    return reader.load(path)
+    settings = (options or AofOptions()).with_changes(**kwargs)
+    reader = spark.readStream.format(FORMAT).options(**settings.to_options())
+    try:
+        return reader.load(path)
+    except (AnalysisException, Py4JJavaError) as e:  # which one depends on the Spark version
+        if "DATA_SOURCE_NOT_FOUND" not in str(e) and "Failed to find data source" not in str(e):
+            raise
+        from pyspark_aof._jar import jar_path, maven_coordinates
+
+        raise RuntimeError(
+            "This Spark session cannot find the aof source: its JAR is not on the classpath. "
+            "Build the session with pyspark_aof.configure(SparkSession.builder), or start it "
+            f"with --jars {jar_path()} or --packages {maven_coordinates()}."
+        ) from e

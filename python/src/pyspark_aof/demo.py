@@ -56,7 +56,7 @@ class RotatingWriter(threading.Thread):
         print(f"demo: rotated service.log after {self.written} lines", flush=True)
 
 
-def _quiet_zookeeper(spark: SparkSession) -> None:
+def quiet_zookeeper(spark: SparkSession) -> None:
     """Silence the ZooKeeper client's warnings about sessions closing normally at the end."""
     jvm = spark.sparkContext._jvm
     assert jvm is not None
@@ -88,7 +88,7 @@ def run(seconds: float = 15.0, rate: int = 2000) -> int:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("WARN")
-    _quiet_zookeeper(spark)
+    quiet_zookeeper(spark)
     counts: collections.Counter[str] = collections.Counter()
 
     def show(batch: DataFrame, batch_id: int) -> None:

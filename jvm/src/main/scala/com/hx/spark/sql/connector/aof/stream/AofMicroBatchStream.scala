@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.zookeeper.{DriverSession, EndpointSpec, MessageSeal}
 
 /**
@@ -114,6 +114,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       start,
       reports,
       PlanLimits(bytesMax, options.startingOffsets, options.md5CheckEnabled))
+    PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       val what = plan.losses.mkString("; ")
       if (options.failOnDataLoss) {

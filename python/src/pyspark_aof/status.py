@@ -1,0 +1,123 @@
+"""What a query's ZooKeeper store holds: live endpoints, backed-up offsets, reported files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
+
+# A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
+# key; only the query's driver and endpoints can write one that they accept.
+_SEAL = 1 + 32
+
+
+def _children(zk: KazooClient, path: str) -> list[str]:
+    try:
+        found: list[str] = zk.get_children(path)
+        return sorted(found)
+    except NoNodeError:
+        return []
+
+
+def _data(zk: KazooClient, path: str) -> bytes | None:
+    try:
+        data: bytes = zk.get(path)[0]
+        return data
+    except NoNodeError:
+        return None
+
+
+def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
+    """Read a query's state from its meta store.
+
+    Parameters
+    ----------
+    zk : KazooClient
+        A started client (with the query's digest credentials if it uses them).
+    meta_store : str
+        The query's ``meta.store``.
+
+    Returns
+    -------
+    dict or None
+        ``runs`` (per run: whether its driver lives, and per host the serving endpoint and the
+        number of stand-bys), ``offsets`` (the backup: per host, per file id, path and position)
+        and ``files`` (per host, what its endpoint last reported, with bytes behind the backup);
+        ``None`` when nothing is stored there.
+
+    """
+    if zk.exists(meta_store) is None:
+        return None
+    backup = _data(zk, f"{meta_store}/offsets")
+    offsets: dict[str, Any] = json.loads(backup)["hosts"] if backup else {}
+    positions = {
+        (host, f["dev"], f["ino"]): f["pos"]
+        for host, h in offsets.items()
+        for f in h["files"].values()
+    }
+    runs, files = [], []
+    for run in _children(zk, f"{meta_store}/runs"):
+        base = f"{meta_store}/runs/{run}"
+        hosts = []
+        for host in _children(zk, f"{base}/latches"):
+            endpoint = _data(zk, f"{base}/endpoints/{host}")
+            latch = len(_children(zk, f"{base}/latches/{host}"))
+            hosts.append(
+                {
+                    "host": host,
+                    "endpoint": endpoint.decode() if endpoint else None,
+                    "standBys": max(0, latch - (1 if endpoint else 0)),
+                }
+            )
+            response = _data(zk, f"{base}/responses/{host}")
+            if response and len(response) > _SEAL:
+                for f in json.loads(gzip.decompress(response[_SEAL:]))["files"]:
+                    done = positions.get((host, f["dev"], f["ino"]), 0)
+                    files.append(
+                        {
+                            "run": run,
+                            "host": host,
+                            "path": f["path"],
+                            "size": f["size"],
+                            "bytesBehind": max(0, f["lineEnd"] - done),
+                        }
+                    )
+        driver = zk.exists(f"{base}/driver") is not None
+        runs.append({"run": run, "driverAlive": driver, "hosts": hosts})
+    committed = [
+        {"host": host, "fileId": file_id, "path": f["path"], "position": f["pos"]}
+        for host, h in sorted(offsets.items())
+        for file_id, f in sorted(h["files"].items())
+    ]
+    return {"metaStore": meta_store, "runs": runs, "offsets": committed, "files": files}
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    cells = [header, *[[str(c) for c in r] for r in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    return "\n".join(
+        "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells
+    )
+
+
+def format_status(status: dict[str, Any]) -> str:
+    """Render :func:`read_status`'s result as tables for a terminal."""
+    parts = [f"meta store {status['metaStore']}"]
+    for run in status["runs"]:
+        alive = "driver alive" if run["driverAlive"] else "driver gone"
+        parts.append(f"\nrun {run['run']} ({alive})")
+        rows = [[h["host"], h["endpoint"] or "-", h["standBys"]] for h in run["hosts"]]
+        parts.append(_table(["host", "serving endpoint", "stand-bys"], rows))
+    if not status["runs"]:
+        parts.append("\nno query is running on this store")
+    parts.append("\ncommitted offsets (ZooKeeper backup)")
+    rows = [[o["host"], o["fileId"], o["path"], o["position"]] for o in status["offsets"]]
+    parts.append(_table(["host", "file id", "path", "position"], rows) if rows else "  none yet")
+    if status["files"]:
+        parts.append("\nfiles as the endpoints last reported them")
+        rows = [[f["host"], f["path"], f["size"], f["bytesBehind"]] for f in status["files"]]
+        parts.append(_table(["host", "path", "size", "bytes behind"], rows))
+    return "\n".join(parts)

@@ -1,0 +1,125 @@
+"""The command line: ``tail`` against real files, ``status`` against a real query's znodes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kazoo.client import KazooClient
+from pyspark.sql import SparkSession
+
+import pyspark_aof as aof
+from pyspark_aof.testing import ZooKeeperServer
+from pyspark_aof.testing._process import wait_until
+from writers import append
+
+CLI = [sys.executable, "-m", "pyspark_aof"]
+
+
+@pytest.fixture(scope="module")
+def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
+    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
+        yield server
+
+
+def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
+    zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    log = tmp_path / "app.log"
+    written = append(log, [f"before-{n}" for n in range(200)])
+    tail = subprocess.Popen(
+        [
+            *CLI,
+            "tail",
+            f"{tmp_path}/app\\.log",
+            "--zookeeper",
+            zookeeper.address,
+            "--starting-offsets",
+            "earliest",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    printed: list[str] = []
+    reader = threading.Thread(target=lambda: printed.extend(tail.stdout or []), daemon=True)
+    reader.start()
+    try:
+        wait_until(lambda: len(printed) >= 200, 120, "the lines already there")
+        written += append(log, [f"after-{n}" for n in range(200)])
+        wait_until(lambda: len(printed) >= 400, 60, "the lines appended since")
+    finally:
+        tail.send_signal(signal.SIGINT)  # Ctrl-C
+        code = tail.wait(60)
+    reader.join(10)
+    assert code == 0, tail.stderr.read() if tail.stderr else ""
+    assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start()
+    try:
+        assert zk.exists("/aof-tail") is None  # its own meta store, removed at the end
+    finally:
+        zk.stop()
+
+
+def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
+    spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    log = tmp_path / "logs" / "app.log"
+    log.parent.mkdir()
+    append(log, [f"line-{n}" for n in range(100)])
+    store = "/aof-status-test"
+    query = (
+        aof.read_stream(
+            spark, f"{log.parent}/app\\.log", zookeeper_address=zookeeper.address, meta_store=store
+        )
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    try:
+        query.processAllAvailable()
+        append(log, [f"more-{n}" for n in range(10)])  # a batch more commits the first one
+        query.processAllAvailable()
+        args = ["status", "--zookeeper", zookeeper.address, "--meta-store", store]
+        found = json.loads(
+            subprocess.run(
+                [*CLI, *args, "--json"], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        text = subprocess.run([*CLI, *args], capture_output=True, text=True, check=True).stdout
+    finally:
+        query.stop()
+    (run,) = found["runs"]
+    assert run["driverAlive"]
+    assert [h["endpoint"] is not None for h in run["hosts"]] == [True]
+    (committed,) = found["offsets"]
+    assert committed["path"] == str(log)
+    assert 0 < committed["position"] <= log.stat().st_size
+    (reported,) = found["files"]
+    assert reported["size"] == log.stat().st_size
+    assert reported["bytesBehind"] == log.stat().st_size - committed["position"]
+    assert "serving endpoint" in text and str(log) in text
+
+
+def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -> None:
+    result = subprocess.run(
+        [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", "/nothing/here"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "nothing at /nothing/here" in result.stderr
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("pyspark-aof")
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
+    for command in ("demo", "tail", "status"):
+        assert command in result.stdout

@@ -1,0 +1,134 @@
+"""The typed options: one list of names, defaults and docs with the JVM side and the README."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql import SparkSession
+
+import pyspark_aof as aof
+from pyspark_aof import AofOptions, StartingOffsets, _options
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def test_every_option_of_the_source_is_a_field_and_nothing_else() -> None:
+    fields = {f.name.replace("_", ".") for f in dataclasses.fields(AofOptions)}
+    assert fields == {o.key for o in aof.option_specs()} - {"path"}
+
+
+def test_the_readme_table_is_generated_from_the_same_list() -> None:
+    assert _options.options_table() in README.read_text()
+
+
+def test_set_options_are_spelled_as_the_source_reads_them() -> None:
+    options = AofOptions(
+        starting_offsets=StartingOffsets.LATEST,
+        bytes_max=512,
+        md5_check_enabled=False,
+        meta_store="/aof/app",
+    )
+    assert options.to_options() == {
+        "starting.offsets": "latest",
+        "bytes.max": "512",
+        "md5.check.enabled": "false",
+        "meta.store": "/aof/app",
+    }
+    assert AofOptions().to_options() == {}  # unset options keep the source's defaults
+    assert AofOptions(starting_offsets="LATEST").starting_offsets is StartingOffsets.LATEST  # type: ignore[arg-type]
+
+
+INVALID: list[tuple[dict[str, Any], str]] = [
+    ({"starting_offsets": "middle"}, "starting.offsets"),
+    ({"bytes_max": 0}, "bytes.max"),
+    ({"bytes_max": "10"}, "bytes.max"),
+    ({"bytes_max": True}, "bytes.max"),
+    ({"meta_await_timeout": -5}, "meta.await.timeout"),
+    ({"md5_check_enabled": "yes"}, "md5.check.enabled"),
+    ({"md5_sample_length": 2**31}, "md5.sample.length"),
+    ({"zookeeper_address": "zk1"}, "zookeeper.address"),
+    ({"zookeeper_session_timeout": 0}, "zookeeper.session.timeout"),
+    ({"meta_store": "relative/path"}, "meta.store"),
+    ({"partition_bytes_max": 0}, "partition.bytes.max"),
+    ({"line_length_max": 1.5}, "line.length.max"),
+    ({"fail_on_data_loss": 1}, "fail.on.data.loss"),
+    ({"zookeeper_auth_user": "a:b", "zookeeper_auth_password": "p"}, "zookeeper.auth.user"),
+    ({"zookeeper_auth_user": "alone"}, "zookeeper.auth.password"),
+    ({"zookeeper_auth_password": "alone"}, "zookeeper.auth.user"),
+]
+
+
+@pytest.mark.parametrize(("values", "key"), INVALID, ids=[k for _, k in INVALID])
+def test_a_bad_value_is_refused_naming_the_option(values: dict[str, Any], key: str) -> None:
+    with pytest.raises(ValueError, match=f"'{key}'"):
+        AofOptions(**values)
+
+
+def test_changes_by_either_spelling_and_unknown_names() -> None:
+    base = AofOptions(bytes_max=10)
+    changed = base.with_changes(
+        **{"bytes.max": 20, "starting_offsets": "latest", "meta_store": None}
+    )
+    assert changed == AofOptions(bytes_max=20, starting_offsets=StartingOffsets.LATEST)
+    with pytest.raises(ValueError, match=r"'bytes\.maxx'"):
+        base.with_changes(bytes_maxx=1)
+
+
+def test_options_given_as_strings_are_typed() -> None:
+    given = {"bytes.max": "10", "md5.check.enabled": "False", "starting.offsets": "latest"}
+    assert AofOptions.from_strings(given) == AofOptions(
+        bytes_max=10, md5_check_enabled=False, starting_offsets=StartingOffsets.LATEST
+    )
+    with pytest.raises(ValueError, match=r"'bytes\.max'"):
+        AofOptions.from_strings({"bytes.max": "ten"})
+
+
+def test_the_password_is_never_printed() -> None:
+    options = AofOptions(zookeeper_auth_user="aof", zookeeper_auth_password="s3cret")
+    assert "s3cret" not in repr(options)
+
+
+def test_docstring_examples_hold() -> None:
+    assert doctest.testmod(_options).failed == 0
+
+
+def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) -> None:
+    options = AofOptions(
+        zookeeper_session_timeout=10000,
+        starting_offsets=StartingOffsets.LATEST,
+        bytes_max=1 << 20,
+        meta_store="/aof/typed",
+        meta_await_timeout=5000,
+        md5_check_enabled=True,
+        md5_sample_length=512,
+        partition_bytes_max=1 << 24,
+        line_length_max=4096,
+        fail_on_data_loss=True,
+    )
+    lines = aof.read_stream(spark, f"{tmp_path}/app\\.log", options=options)
+    assert lines.isStreaming
+
+
+def test_a_session_without_the_jar_says_how_to_add_it() -> None:
+    script = (
+        "from pyspark.sql import SparkSession\n"
+        "import pyspark_aof as aof\n"
+        "spark = SparkSession.builder.master('local[1]').config('spark.ui.enabled', 'false')"
+        ".getOrCreate()\n"
+        "try:\n"
+        "    aof.read_stream(spark, '/var/log/app\\\\.log')\n"
+        "except RuntimeError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=180, check=True
+    ).stdout
+    assert "configure(SparkSession.builder)" in out
+    assert f"--jars {aof.jar_path()}" in out
+    assert f"--packages {aof.maven_coordinates()}" in out
