@@ -31,6 +31,8 @@ lazy val aof = (project in file("jvm"))
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Compile / packageDoc / publishArtifact := false,
+    // Every build publishes to ~/.m2 again (for `--packages`); a release version would refuse.
+    publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     Test / fork := true,
     Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
     Test / parallelExecution := false,

@@ -123,3 +123,15 @@ def test_the_console_script_is_installed() -> None:
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
     for command in ("demo", "tail", "status"):
         assert command in result.stdout
+
+
+def test_the_progress_line_shows_batch_lines_and_lag() -> None:
+    from pyspark_aof.tail import _lag
+
+    progress = {
+        "batchId": 7,
+        "numInputRows": 120,
+        "sources": [{"metrics": {"bytesBehindLatest": "4096"}}],
+    }
+    assert _lag(progress) == "aof tail: batch 7, 120 lines, 4096 bytes behind"
+    assert _lag(None) == "aof tail: starting"

@@ -7,7 +7,6 @@ import scala.concurrent.Await
 import scala.concurrent.duration.Duration
 
 import org.apache.spark.FutureAction
-
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{
