@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JAR_DIR := python/src/pyspark_aof/jars
 
-.PHONY: setup system jar demo test test-jvm test-python lint clean
+.PHONY: setup system jar demo test test-jvm test-python lint bench clean
 
 setup: jar $(VENV)/.installed
 
@@ -33,8 +33,13 @@ test-jvm:
 	$(SBT) scalafmtCheckAll aof/test
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check python tests/python
+	$(VENV)/bin/ruff check python tests/python bench
 	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python
+	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
+
+# Every benchmark of bench/; writes bench/results.md and bench/results.png (about 20 minutes).
+bench: setup
+	$(PY) bench/run.py
 
 test-python: $(VENV)/.installed
 	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]

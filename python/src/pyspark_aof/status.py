@@ -52,6 +52,8 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     if zk.exists(meta_store) is None:
         return None
     backup = _data(zk, f"{meta_store}/offsets")
+    if backup and backup[:2] == b"\x1f\x8b":  # gzip, as the source writes it
+        backup = gzip.decompress(backup)
     offsets: dict[str, Any] = json.loads(backup)["hosts"] if backup else {}
     positions = {
         (host, f["dev"], f["ino"]): f["pos"]

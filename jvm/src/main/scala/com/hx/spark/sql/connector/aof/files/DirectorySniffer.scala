@@ -25,6 +25,9 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
   private val scanned = mutable.Map.empty[FileKey, Scan]
+  // What each tracked file looked like, and what was answered for it: answered again without
+  // reading while its stamp and the driver's question stay the same (most files, most triggers).
+  private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
 
   def sniff(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
@@ -32,11 +35,12 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     def scan(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
       paths.flatMap { path =>
         try {
-          val key = FileKey.of(path)
+          val stamp = FileStamp.of(path)
+          val key = stamp.key
           if (seen.contains(key) || !Files.isRegularFile(path) || !wanted(path, key)) None
           else {
             seen += key
-            Some(describe(path, key, knownByKey.get(key), known))
+            Some(describeAgain(path, stamp, knownByKey.get(key), known))
           }
         } catch {
           case _: NoSuchFileException => None // removed between list and stat
@@ -56,7 +60,28 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       metas ++= scan(listDirectory(), (_, key) => knownByKey.contains(key))
     }
     scanned.retain((key, _) => seen.contains(key))
+    described.retain((key, _) => seen.contains(key))
     metas
+  }
+
+  private def describeAgain(
+      path: Path,
+      stamp: FileStamp,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): FileMeta = {
+    val earlier = for {
+      k <- asked
+      (s, question, meta) <- described.get(stamp.key) if s == stamp && question == k
+    } yield meta.copy(path = path.toString)
+    earlier.getOrElse {
+      val meta = describe(path, stamp.key, asked, known)
+      // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
+      // write from the one it shows.
+      val nowNanos = System.currentTimeMillis() * 1000000L
+      val settled = nowNanos - math.max(stamp.modifiedNanos, stamp.changedNanos) > 100000000L
+      if (settled) asked.foreach(k => described(stamp.key) = (stamp, k, meta))
+      meta
+    }
   }
 
   private def listDirectory(): Seq[Path] = {

@@ -36,6 +36,10 @@ final class LineReader(
   private var eof = false
 
   private var line = new Array[Byte](math.min(lineLengthMax, 256))
+  // The current line is `lineArray[lineFrom, lineFrom + length)`: the buffer itself when the line
+  // lies in it whole (most lines: no copy), else `line`, where its pieces were put together.
+  private var lineArray = line
+  private var lineFrom = 0
   private var length = 0
   // Bytes of the line beyond lineLengthMax (counted up to 2) and the last of them: a single
   // `\r` there is the CRLF ending, so the line itself still fits.
@@ -49,7 +53,8 @@ final class LineReader(
 
   /** Where the current line starts; after `incomplete`, where the unfinished line starts. */
   def lineOffset: Long = offset
-  def lineBytes: Array[Byte] = line
+  def lineBytes: Array[Byte] = lineArray
+  def lineStart: Int = lineFrom
   def lineLength: Int = length
   def truncated: Boolean = cut
   def incomplete: Boolean = partial
@@ -103,10 +108,27 @@ final class LineReader(
     false
   }
 
-  /** Copies the line at the cursor; false when the file ends before its newline. */
+  /** Finds the line at the cursor; false when the file ends before its newline. */
   private def readLine(): Boolean = {
     length = 0
     overflow = 0
+    var i = cursor
+    while (i < bufferEnd && bytes(i) != '\n') i += 1
+    if (i < bufferEnd) {
+      lineArray = bytes
+      lineFrom = cursor
+      val count = i - cursor
+      length = math.min(lineLengthMax, count)
+      if (count > length) {
+        overflow = math.min(2, count - length)
+        lastOverflow = bytes(i - 1)
+      }
+      cursor = i + 1
+      endLine()
+      return true
+    }
+    lineArray = line
+    lineFrom = 0
     while (true) {
       if (cursor == bufferEnd && !fill()) return false
       var i = cursor
@@ -114,13 +136,18 @@ final class LineReader(
       append(cursor, i - cursor)
       if (i < bufferEnd) {
         cursor = i + 1
-        cut = overflow > 1 || (overflow == 1 && lastOverflow != '\r')
-        if (overflow == 0 && length > 0 && line(length - 1) == '\r') length -= 1
+        endLine()
         return true
       }
       cursor = i
     }
     false
+  }
+
+  /** A line cut to the maximum is truncated unless all it lost is the `\r` of a CRLF. */
+  private def endLine(): Unit = {
+    cut = overflow > 1 || (overflow == 1 && lastOverflow != '\r')
+    if (overflow == 0 && length > 0 && lineArray(lineFrom + length - 1) == '\r') length -= 1
   }
 
   private def append(start: Int, count: Int): Unit = {
@@ -129,6 +156,7 @@ final class LineReader(
       if (length + take > line.length) {
         val grown = math.max(line.length.toLong * 2, (length + take).toLong)
         line = java.util.Arrays.copyOf(line, math.min(lineLengthMax.toLong, grown).toInt)
+        lineArray = line
       }
       System.arraycopy(bytes, start, line, length, take)
       length += take

@@ -33,7 +33,21 @@ object Prefixes {
       }
     }
     if (done < length) None
-    else Some(Fingerprint(length, digest.digest().map(b => f"${b & 0xff}%02x").mkString))
+    else Some(Fingerprint(length, hex(digest.digest())))
+  }
+
+  private val Digits = "0123456789abcdef".toCharArray
+
+  // Thousands of files a trigger: String.format per byte showed in profiles.
+  private def hex(bytes: Array[Byte]): String = {
+    val chars = new Array[Char](bytes.length * 2)
+    var i = 0
+    while (i < bytes.length) {
+      chars(2 * i) = Digits((bytes(i) >> 4) & 0xf)
+      chars(2 * i + 1) = Digits(bytes(i) & 0xf)
+      i += 1
+    }
+    new String(chars)
   }
 
   /**

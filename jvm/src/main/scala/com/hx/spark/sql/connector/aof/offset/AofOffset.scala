@@ -13,7 +13,10 @@ object HostOffsets {
 
 /** The source's offset: every host's files. Spark keeps it, as JSON, in the checkpoint. */
 final case class AofOffset(hosts: Map[String, HostOffsets]) extends StreamOffset {
-  override def json(): String = OffsetJson.write(this)
+  // Spark asks for it more than once per batch (and parses it back); with thousands of files
+  // it is megabytes of JSON.
+  private lazy val written = OffsetJson.write(this)
+  override def json(): String = written
 
   def file(host: String, fileId: String): Option[FileOffset] =
     hosts.get(host).flatMap(_.files.get(fileId))

@@ -24,7 +24,8 @@ final case class FileOffset(
     fingerprint: Fingerprint,
     tail: Option[Fingerprint] = None,
     seen: Long = 0L) {
-  def fileId: String = FileOffset.fileId(key, serial)
+  // Kept, not rebuilt: planning sorts and looks up thousands of files by it on every trigger.
+  val fileId: String = FileOffset.fileId(key, serial)
 }
 
 object FileOffset {

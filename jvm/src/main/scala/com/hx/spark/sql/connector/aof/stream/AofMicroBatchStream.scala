@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.util.{Optional, UUID}
+import java.util.concurrent.{Executors, RejectedExecutionException, TimeUnit}
 
 import scala.collection.JavaConverters._
 import scala.concurrent.Await
@@ -75,6 +76,12 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   @volatile private var plannedLoss = 0L
   @volatile private var launching: Option[FutureAction[Seq[String]]] = None
   @volatile private var backedUp: Option[String] = None
+  @volatile private var backingUp = false
+  private val backups = Executors.newSingleThreadExecutor { r =>
+    val t = new Thread(r, "aof-offset-backup")
+    t.setDaemon(true)
+    t
+  }
   private val counters = ReadCounters.register(spark.sparkContext)
 
   override def initialOffset(): Offset = session.backup.read() match {
@@ -84,7 +91,16 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     case None => AofOffset.Empty
   }
 
-  override def deserializeOffset(json: String): Offset = AofOffset.fromJson(json)
+  // Spark parses the previous batch's end back from its JSON at every trigger: keep the last.
+  @volatile private var parsed: Option[(String, AofOffset)] = None
+
+  override def deserializeOffset(json: String): Offset = parsed match {
+    case Some((j, offset)) if (j eq json) || j == json => offset
+    case _ =>
+      val offset = AofOffset.fromJson(json)
+      parsed = Some(json -> offset)
+      offset
+  }
 
   override def getDefaultReadLimit: ReadLimit =
     options.bytesMax.fold(ReadLimit.allAvailable())(ReadMaxBytes(_))
@@ -93,7 +109,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     "aof: latestOffset(start, limit) is the entry point of this source")
 
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
-    backUpCommitted()
+    backUpCommittedSoon()
     val start = AofOffset.of(startOffset)
     val reports = availableNow match {
       case Some(Some(frozen)) => frozen
@@ -138,12 +154,14 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   override def createReaderFactory(): PartitionReaderFactory =
     new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, spec)
 
-  override def commit(end: Offset): Unit = backUpCommitted()
+  override def commit(end: Offset): Unit = backUpCommittedSoon()
 
   override def stop(): Unit = synchronized {
     launching.foreach(_.cancel())
+    backups.shutdown()
+    backups.awaitTermination(30, TimeUnit.SECONDS)
     opened.foreach { s =>
-      backUpCommitted()
+      backUpCommitted(s)
       s.close(runId)
     }
     opened = None
@@ -164,14 +182,26 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
    * checkpoint rather than taken from `commit`, which Spark calls only when the next batch starts:
    * so the backup trails the sink by at most a trigger, also after a crash.
    */
-  private def backUpCommitted(): Unit =
+  private def backUpCommitted(to: DriverSession): Unit =
     try {
       val committed = new CommittedOffsets(spark, checkpointLocation).latestJson()
       if (committed.nonEmpty && committed != backedUp) {
-        session.backup.write(committed.get)
+        to.backup.write(committed.get)
         backedUp = committed
       }
     } catch { case e: Exception => log.warn(s"aof: could not back up the committed offsets: $e") }
+
+  /** Off the trigger's path: with thousands of files the offsets are megabytes to read and zip. */
+  private def backUpCommittedSoon(): Unit =
+    if (!backingUp && !backups.isShutdown) {
+      backingUp = true
+      val to = session // taken here: `session` locks the stream, which `stop` holds
+      try
+        backups.execute(() =>
+          try backUpCommitted(to)
+          finally backingUp = false)
+      catch { case _: RejectedExecutionException => backingUp = false }
+    }
 
   private def startEndpoints(missing: Map[String, Int]): Unit = {
     val first = launching.isEmpty

@@ -12,10 +12,13 @@ object SnifferEndpoints {
   private val running = mutable.Map.empty[String, SnifferEndpoint]
   @volatile private var runIds = Set.empty[String]
   private val starting = ConcurrentHashMap.newKeySet[String]()
+  // Runs stopped from this JVM (the driver's, in local mode): a read task still running as its
+  // query stops must not start an endpoint again for a server that is about to go away.
+  private val stopped = mutable.LinkedHashSet.empty[String]
 
   /** Starts this JVM's endpoint for the run unless it already runs; cheap when it does. */
   def ensureRunning(spec: EndpointSpec, host: String): Unit = synchronized {
-    if (!running.contains(spec.runId)) {
+    if (!running.contains(spec.runId) && !stopped.contains(spec.runId)) {
       val endpoint = new SnifferEndpoint(spec, host, () => remove(spec.runId))
       running(spec.runId) = endpoint
       runIds = running.keySet.toSet
@@ -49,7 +52,13 @@ object SnifferEndpoints {
   def runningCount: Int = synchronized(running.size)
 
   /** Stops this JVM's endpoint of the run, if any, and waits until its client is closed. */
-  def stop(runId: String): Unit = synchronized(running.get(runId)).foreach(_.shutdown())
+  def stop(runId: String): Unit = {
+    synchronized {
+      stopped += runId
+      if (stopped.size > 1000) stopped -= stopped.head
+      running.get(runId)
+    }.foreach(_.shutdown())
+  }
 
   private def remove(runId: String): Unit = synchronized {
     running -= runId

@@ -27,6 +27,27 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
   private def known(meta: FileMeta): KnownFile =
     KnownFile(meta.key, meta.lineEnd, meta.fingerprint, meta.tailAtLineEnd)
 
+  test("an answer kept for an unchanged file is not kept once it is rewritten or renamed") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")
+      val sniffer = new DirectorySniffer(dir, "app.*", 1024)
+      val first = sniffer.sniff(Nil).loneElement
+      Thread.sleep(150) // file times tick coarsely: only a settled file's answer is kept
+      val asked = Seq(known(first))
+      assert(sniffer.sniff(asked).loneElement === sniffer.sniff(asked).loneElement)
+      // Rewritten in place, same size: its stamp changes, so it is read again.
+      val raf = new java.io.RandomAccessFile(file.toFile, "rw")
+      try raf.write("cccc\n".getBytes(UTF_8))
+      finally raf.close()
+      val again = sniffer.sniff(asked).loneElement
+      assert(again.size === first.size)
+      assert(again.fingerprint !== first.fingerprint)
+      Thread.sleep(150)
+      val renamed = Files.move(file, dir.resolve("app.log.1"))
+      assert(sniffer.sniff(Seq(known(again))).loneElement.path === renamed.toString)
+    }
+  }
+
   test("only files whose whole name matches, no directories") {
     withDir { dir =>
       Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n =>

@@ -44,7 +44,10 @@ class LineReaderSuite extends AnyFunSuite {
       try {
         val reader = new LineReader(channel, 0, bad.length, 100)
         assert(reader.next())
-        assert(reader.lineBytes.take(reader.lineLength).toSeq === bad.init.toSeq)
+        assert(
+          reader.lineBytes
+            .slice(reader.lineStart, reader.lineStart + reader.lineLength)
+            .toSeq === bad.init.toSeq)
         assert(!reader.next())
       } finally channel.close()
     }
@@ -149,7 +152,7 @@ object LineReaderSuite {
       val reader = new LineReader(channel, from, until, max, buffer)
       val out = mutable.ArrayBuffer.empty[Line]
       while (reader.next()) {
-        val text = new String(reader.lineBytes, 0, reader.lineLength, ISO_8859_1)
+        val text = new String(reader.lineBytes, reader.lineStart, reader.lineLength, ISO_8859_1)
         out += Line(reader.lineOffset, text, reader.truncated)
       }
       Read(out.toList, reader.incomplete, if (reader.incomplete) reader.lineOffset else -1L)

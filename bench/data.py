@@ -1,0 +1,48 @@
+"""Deterministic log files for the benchmarks: the same bytes on every run and machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_LEVELS = ("INFO", "INFO", "INFO", "DEBUG", "WARN", "INFO", "ERROR", "INFO")
+_PATHS = ("/api/v1/items", "/api/v1/users", "/health", "/api/v2/search?q=spark", "/login")
+
+
+def _line(n: int) -> str:
+    """One access-log-like line of about 120 bytes, a function of ``n`` alone."""
+    seconds = n // 1000
+    return (
+        f"2026-11-22T{seconds // 3600 % 24:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}."
+        f"{n % 1000:03d}Z {_LEVELS[n % 8]} [worker-{n % 16}] request id={n:010d} "
+        f"path={_PATHS[n % 5]}/{n % 9973} status={200 if n % 50 else 500} took={n * 7 % 997}ms\n"
+    )
+
+
+def write_log(path: Path, size_bytes: int) -> int:
+    """Write (or keep, when already complete) a log of at least ``size_bytes``; return its lines.
+
+    A marker file beside it records a finished write, so an interrupted one is redone.
+    """
+    done = path.with_name(path.name + ".done")
+    if done.exists() and path.exists() and path.stat().st_size >= size_bytes:
+        return int(done.read_text())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    written = 0
+    with path.open("w") as out:
+        while written < size_bytes:
+            block = "".join(_line(i) for i in range(n, n + 10000))
+            out.write(block)
+            written += len(block)
+            n += 10000
+    done.write_text(str(n))
+    return n
+
+
+def write_many(directory: Path, count: int) -> None:
+    """``count`` small log files of one line each (for the planning cost)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        f = directory / f"app-{i:05d}.log"
+        if not f.exists():
+            f.write_text(_line(i))

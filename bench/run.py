@@ -1,0 +1,168 @@
+"""Runs every benchmark and writes ``bench/results.md`` and ``bench/results.png``.
+
+``python bench/run.py [--gb 1] [--memory-gb 10] [--runs 3]``; data goes to ``bench/data``
+(ignored by git) and is kept between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pyspark
+
+import latency
+import planning
+import pyspark_aof as aof
+import throughput
+from data import write_log
+from session import local_session
+
+HERE = Path(__file__).parent
+
+
+def machine() -> dict[str, str]:
+    """Describe the machine the figures were measured on."""
+    meminfo = Path("/proc/meminfo").read_text().split()
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[
+        0
+    ]
+    return {
+        "cores": str(os.cpu_count()),
+        "memory": f"{int(meminfo[meminfo.index('MemTotal:') + 1]) / 2**20:.1f} GiB",
+        "os": f"{platform.system()} {platform.release()}",
+        "java": java,
+        "python": platform.python_version(),
+        "pyspark": pyspark.__version__,
+        "pyspark-aof": aof.__version__,
+    }
+
+
+def chart(results: dict[str, Any], path: Path) -> None:
+    """Bar chart of MB/s per reader and query, with ``wc -l`` as the physical reference."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = results["throughput"]
+    labels = ["noop", "sum(length(value))"]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for i, reader in enumerate(("text", "aof")):
+        values = [t[f"{reader} {q}"]["mb_per_s"] for q in labels]
+        name = "spark.read.text" if reader == "text" else "aof (AvailableNow)"
+        ax.bar([x + i * 0.35 for x in range(len(labels))], values, 0.35, label=name)
+    ax.axhline(t["wc -l"]["mb_per_s"], color="grey", linestyle="--", label="wc -l")
+    ax.set_xticks([x + 0.175 for x in range(len(labels))], labels)
+    ax.set_ylabel("MB/s")
+    m = results["machine"]
+    ax.set_title(f"{t['file_mb']:.0f} MB log, local[2]; {m['cores']} cores, {m['memory']}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def report(results: dict[str, Any]) -> str:
+    """``results.md``: the figures, the targets, and whether each was met."""
+    t, m = results["throughput"], results["machine"]
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `make bench` (`bench/run.py`); do not edit by hand.",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in m.items()) + ".",
+        "",
+        f"## Throughput ({t['file_mb']:.0f} MB, page cache warm, median of {t['runs']} runs)",
+        "",
+        "| reader | query | seconds | MB/s |",
+        "| --- | --- | --- | --- |",
+    ]
+    for q in ("noop", "sum(length(value))"):
+        for r in ("text", "aof"):
+            row = t[f"{r} {q}"]
+            lines.append(f"| {r} | {q} | {row['seconds']} | {row['mb_per_s']} |")
+    lines.append(f"| `wc -l` | (reference) | {t['wc -l']['seconds']} | {t['wc -l']['mb_per_s']} |")
+    lines += ["", "Ratio aof / text (target at least 1.5):", ""]
+    for q in ("noop", "sum(length(value))"):
+        ratio = t[f"ratio {q}"]
+        lines.append(f"- {q}: **{ratio}** ({'met' if ratio >= 1.5 else 'missed'})")
+    lines += ["", "## Planning cost per trigger (Spark's `latestOffset`)", ""]
+    lines += [
+        "| files | triggers | p50 ms | p95 ms | target p50 |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for p, target in zip(results["planning"], (50, 300), strict=True):
+        met = "met" if p["p50_ms"] <= target else "missed"
+        lines.append(
+            f"| {p['files']} | {p['triggers']} | {p['p50_ms']} | {p['p95_ms']} | "
+            f"<= {target} ({met}) |"
+        )
+    lat = results["latency"]
+    lines += [
+        "",
+        f"## Latency, append to `foreachBatch` ({lat['rate_per_s']} lines/s, default trigger)",
+        "",
+        f"p50 **{lat['p50_ms']} ms**, p95 {lat['p95_ms']} ms, p99 {lat['p99_ms']} ms over "
+        f"{lat['lines']} lines (target p50 <= 1000 ms: "
+        f"{'met' if lat['p50_ms'] <= 1000 else 'missed'}).",
+    ]
+    mem = results.get("memory")
+    if mem:
+        samples = mem["rss_mb_samples"]
+        lines += [
+            "",
+            f"## Memory, {mem['file_gb']} GB file, 1 GB driver, local mode, `bytes.max` unset",
+            "",
+            f"Peak RSS of the JVM **{mem['peak_rss_mb']} MB**; RSS while reading from "
+            f"{min(samples, default=0)} to {max(samples, default=0)} MB; "
+            f"read in {mem['seconds']} s.",
+        ]
+    lines += ["", "![throughput](results.png)", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run every benchmark and write the results."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--gb", type=float, default=1.0, help="size of the throughput file")
+    parser.add_argument("--memory-gb", type=float, default=10.0, help="0 skips the memory run")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    data = HERE / "data"
+    log = data / "throughput" / "app.log"
+    write_log(log, int(args.gb * 1e9))
+    results: dict[str, Any] = {"machine": machine()}
+    spark = local_session()
+    results["throughput"] = throughput.measure(spark, log, args.runs)
+    print(json.dumps(results["throughput"]), flush=True)
+    results["planning"] = [
+        planning.measure(spark, data / f"planning-{n}", n) for n in (1000, 10000)
+    ]
+    print(json.dumps(results["planning"]), flush=True)
+    results["latency"] = latency.measure(spark, data / "latency")
+    print(json.dumps(results["latency"]), flush=True)
+    spark.stop()
+    if args.memory_gb > 0:
+        big = data / "memory" / "app.log"
+        write_log(big, int(args.memory_gb * 1e9))
+        probe = subprocess.run(
+            [sys.executable, str(HERE / "memory.py"), str(big)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results["memory"] = json.loads(probe.stdout.strip().splitlines()[-1])
+        print(json.dumps(results["memory"]), flush=True)
+    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    chart(results, HERE / "results.png")
+    (HERE / "results.md").write_text(report(results))
+
+
+if __name__ == "__main__":
+    main()

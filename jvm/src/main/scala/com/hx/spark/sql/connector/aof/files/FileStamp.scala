@@ -1,0 +1,30 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.file.{Files, LinkOption, Path}
+
+/**
+ * A file's key with its size and change times, from one `stat`: while all of them stay the same
+ * the file holds the same bytes, so what was computed from them can be reused.
+ */
+final case class FileStamp(key: FileKey, size: Long, modifiedNanos: Long, changedNanos: Long)
+
+object FileStamp {
+  def of(path: Path): FileStamp = {
+    val attrs = Files.readAttributes(
+      path,
+      "unix:dev,ino,size,lastModifiedTime,ctime",
+      LinkOption.NOFOLLOW_LINKS)
+    def nanos(name: String): Long = attrs.get(name) match {
+      case t: java.nio.file.attribute.FileTime => t.to(java.util.concurrent.TimeUnit.NANOSECONDS)
+      case _ => -1L
+    }
+    FileStamp(
+      FileKey(
+        attrs.get("dev").asInstanceOf[Number].longValue,
+        attrs.get("ino").asInstanceOf[Number].longValue),
+      attrs.get("size").asInstanceOf[Number].longValue,
+      nanos("lastModifiedTime"),
+      nanos("ctime")
+    )
+  }
+}
