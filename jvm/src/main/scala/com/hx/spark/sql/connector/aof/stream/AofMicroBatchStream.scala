@@ -75,6 +75,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   @volatile private var hostsWithoutEndpoint: Set[String] = Set.empty
   @volatile private var plannedLoss = 0L
   @volatile private var launching: Option[FutureAction[Seq[String]]] = None
+  @volatile private var launched = Set.empty[(String, String)]
   @volatile private var backedUp: Option[String] = None
   @volatile private var backingUp = false
   private val backups = Executors.newSingleThreadExecutor { r =>
@@ -203,16 +204,17 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       catch { case _: RejectedExecutionException => backingUp = false }
     }
 
-  private def startEndpoints(missing: Map[String, Int]): Unit = {
+  private def startEndpoints(executors: Seq[(String, String)], missing: Set[String]): Unit = {
     val first = launching.isEmpty
     if (launching.forall(_.isCompleted)) {
-      val job = EndpointLauncher.launch(spark.sparkContext, missing, spec)
+      val job = EndpointLauncher.launch(spark.sparkContext, executors, spec)
       launching = Some(job)
+      launched ++= executors
       // The first launch is waited for, so that the first trigger (all of AvailableNow's) sees
       // every host; later ones run on, so that a hung executor holds no trigger up.
       if (first) Await.ready(job, Duration.Inf)
     }
-    session.coordinator.awaitHosts(missing.keySet, options.metaAwaitTimeoutMs)
+    if (missing.nonEmpty) session.coordinator.awaitHosts(missing, options.metaAwaitTimeoutMs)
   }
 
   private def collect(start: AofOffset): Map[String, Seq[FileMeta]] = {
@@ -220,7 +222,11 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     val executors = EndpointLauncher.executorsByHost(spark.sparkContext)
     val wanted = executors.keySet
     val missing = wanted -- coordinator.liveHosts()
-    if (missing.nonEmpty) startEndpoints(executors.filter(e => missing(e._1)))
+    // Hosts without an endpoint, and executors that joined since (stand-bys to be).
+    val toLaunch = executors.toSeq
+      .flatMap { case (host, ids) => ids.map(host -> _) }
+      .filter(e => missing(e._1) || !launched(e))
+    if (toLaunch.nonEmpty) startEndpoints(toLaunch, missing)
     val live = coordinator.liveHosts()
     hostsWithoutEndpoint = wanted -- live
     if (hostsWithoutEndpoint.nonEmpty) {

@@ -1,26 +1,22 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import org.apache.spark.{FutureAction, Partition, SparkContext, SparkEnv, TaskContext}
+import org.apache.spark.{FutureAction, Partition, SparkContext, TaskContext}
+import org.apache.spark.aof.ExecutorIds
 import org.apache.spark.rdd.RDD
 
 import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, SnifferEndpoints}
 
 /**
- * Starts the per-host endpoints with a small Spark job: as many launch partitions per host as it
- * has executors, preferring that host, so that the others usually start stand-bys too (read
- * tasks start them as well). A launch task that lands on another host starts nothing there (the
- * endpoint would describe the wrong disk); the host is tried again on a later trigger.
+ * Starts the endpoints with a small Spark job: one launch partition per executor, placed on that
+ * executor, so that every executor of a host runs one (the host's latch makes one serve and the
+ * others stand by; read tasks start them too). A launch task that lands on another host starts
+ * nothing there (the endpoint would describe the wrong disk); it is tried again later.
  */
 object EndpointLauncher {
 
-  /** Executors per host that runs tasks: every executor's, and the driver's own in local mode. */
-  def executorsByHost(sc: SparkContext): Map[String, Int] = {
-    val driver = SparkEnv.get.blockManager.blockManagerId
-    sc.statusTracker.getExecutorInfos
-      .filter(e => sc.isLocal || e.host != driver.host || e.port != driver.port)
-      .groupBy(_.host)
-      .map { case (host, executors) => host -> executors.length }
-  }
+  /** Executor ids by host; in local mode the driver, which runs the tasks. */
+  def executorsByHost(sc: SparkContext): Map[String, Seq[String]] =
+    ExecutorIds.of(sc).groupBy(_._1).map { case (host, ids) => host -> ids.map(_._2) }
 
   /**
    * Submits the launch job and returns at once: a host whose executor hangs must not hold up the
@@ -28,26 +24,32 @@ object EndpointLauncher {
    */
   def launch(
       sc: SparkContext,
-      executorsByHost: Map[String, Int],
+      executors: Seq[(String, String)],
       spec: EndpointSpec): FutureAction[Seq[String]] = {
-    val hosts = executorsByHost.keys.toSeq.sorted
-    val partitions = hosts.flatMap(h => Seq.fill(executorsByHost(h))(h))
+    val hosts = executors.map(_._1).distinct.sorted
     sc.setJobDescription(s"aof: start endpoints on ${hosts.mkString(", ")}")
-    try new LaunchRDD(sc, partitions, spec).collectAsync()
+    try new LaunchRDD(sc, executors, spec).collectAsync()
     finally sc.setJobDescription(null)
   }
 }
 
-private final case class LaunchPartition(index: Int, host: String) extends Partition
+private final case class LaunchPartition(index: Int, host: String, executorId: String)
+    extends Partition
 
-private final class LaunchRDD(sc: SparkContext, hosts: Seq[String], spec: EndpointSpec)
+private final class LaunchRDD(
+    sc: SparkContext,
+    executors: Seq[(String, String)],
+    spec: EndpointSpec)
     extends RDD[String](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
-    hosts.zipWithIndex.map { case (h, i) => LaunchPartition(i, h): Partition }.toArray
+    executors.zipWithIndex.map { case ((h, id), i) => LaunchPartition(i, h, id): Partition }.toArray
 
-  override protected def getPreferredLocations(split: Partition): Seq[String] =
-    Seq(split.asInstanceOf[LaunchPartition].host)
+  // Spark's location string for one executor (TaskLocation's `executor_` form).
+  override protected def getPreferredLocations(split: Partition): Seq[String] = {
+    val p = split.asInstanceOf[LaunchPartition]
+    if (sparkContext.isLocal) Seq(p.host) else Seq(s"executor_${p.host}_${p.executorId}")
+  }
 
   override def compute(split: Partition, context: TaskContext): Iterator[String] = {
     val here = ExecutorHost.current
