@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pyspark_aof.testing import LocalCluster
 from pyspark_aof.testing._process import wait_until
@@ -31,6 +31,8 @@ class App:
     options, conf : dict
         Source options and Spark settings.
     """
+
+    started: ClassVar[list[App]] = []  # for the tests' cleanup, whatever happened
 
     def __init__(
         self,
@@ -69,6 +71,7 @@ class App:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
+        App.started.append(self)
 
     def rows(self) -> list[dict[str, Any]]:
         """What the sink has committed so far."""

@@ -40,6 +40,15 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         yield c
 
 
+@pytest.fixture(autouse=True)
+def no_driver_left_behind() -> Iterator[None]:
+    """A failed test's driver would keep the cluster's cores from the tests after it."""
+    yield
+    for app in App.started:
+        app.kill()
+    App.started.clear()
+
+
 @pytest.fixture
 def kazoo(zookeeper: ZooKeeperServer) -> Iterator[KazooClient]:
     client = KazooClient(hosts=zookeeper.address)
@@ -162,7 +171,8 @@ def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
     wait_until(
         lambda: len(children(kazoo, f"{run}/latches/{host}")) >= 2, 120, f"a stand-by on {host}"
     )
-    assert sorted(kazoo.get_children(f"{run}/endpoints")) == [h.address for h in cluster.hosts]
+    hosts = [h.address for h in cluster.hosts]
+    wait_until(lambda: sorted(children(kazoo, f"{run}/endpoints")) == hosts, 60, "both endpoints")
     serving = kazoo.get(f"{run}/endpoints/{host}")[0].decode()
     os.kill(int(serving.split("@")[0]), signal.SIGKILL)
 

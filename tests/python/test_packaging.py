@@ -12,8 +12,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_wheel_bundles_the_jar(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path),
-         str(ROOT / "python")],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            str(tmp_path),
+            str(ROOT / "python"),
+        ],
         check=True,
         timeout=300,
     )
