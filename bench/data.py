@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 _LEVELS = ("INFO", "INFO", "INFO", "DEBUG", "WARN", "INFO", "ERROR", "INFO")
@@ -37,6 +38,17 @@ def write_log(path: Path, size_bytes: int) -> int:
             n += 10000
     done.write_text(str(n))
     return n
+
+
+def repeat_log(source: Path, path: Path, size_bytes: int) -> None:
+    """Write ``source`` over and over into ``path`` until it holds ``size_bytes`` (kept if so)."""
+    if path.exists() and path.stat().st_size >= size_bytes:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        while out.tell() < size_bytes:
+            with source.open("rb") as chunk:
+                shutil.copyfileobj(chunk, out, 1 << 24)
 
 
 def write_many(directory: Path, count: int) -> None:

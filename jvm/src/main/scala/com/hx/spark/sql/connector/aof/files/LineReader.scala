@@ -97,8 +97,7 @@ final class LineReader(
         return false
       }
       val stop = math.min(bufferEnd.toLong, until - bufferStart).toInt
-      var i = cursor
-      while (i < stop && bytes(i) != '\n') i += 1
+      val i = Newlines.find(bytes, cursor, stop)
       if (i < stop) {
         cursor = i + 1
         return true
@@ -112,8 +111,7 @@ final class LineReader(
   private def readLine(): Boolean = {
     length = 0
     overflow = 0
-    var i = cursor
-    while (i < bufferEnd && bytes(i) != '\n') i += 1
+    val i = Newlines.find(bytes, cursor, bufferEnd)
     if (i < bufferEnd) {
       lineArray = bytes
       lineFrom = cursor
@@ -131,8 +129,7 @@ final class LineReader(
     lineFrom = 0
     while (true) {
       if (cursor == bufferEnd && !fill()) return false
-      var i = cursor
-      while (i < bufferEnd && bytes(i) != '\n') i += 1
+      val i = Newlines.find(bytes, cursor, bufferEnd)
       append(cursor, i - cursor)
       if (i < bufferEnd) {
         cursor = i + 1

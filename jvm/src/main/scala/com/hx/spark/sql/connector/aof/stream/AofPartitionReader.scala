@@ -7,12 +7,10 @@ import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 import scala.collection.JavaConverters._
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.AofSchema
 import com.hx.spark.sql.connector.aof.files.{FileKey, LineReader, Prefixes}
 
 /**
@@ -68,19 +66,13 @@ final class AofPartitionReader(
     case Some(_) => false
   }
 
-  // One row, rewritten for every line: the line's bytes go from the read buffer into the row.
-  private val row = new UnsafeRowWriter(AofSchema.Schema.length)
+  private val row = new LineRow(hostValue, fileIdValue)
 
   override def get(): InternalRow = {
     val s = source.get
-    row.reset()
-    row.zeroOutNullBytes()
-    row.write(0, s.lines.lineBytes, s.lines.lineStart, s.lines.lineLength)
-    row.write(1, hostValue)
-    row.write(2, s.pathValue)
-    row.write(3, s.lines.lineOffset)
-    row.write(4, fileIdValue)
-    row.getRow
+    val lines = s.lines
+    row.set(lines.lineBytes, lines.lineStart, lines.lineLength, s.pathValue, lines.lineOffset)
+    row
   }
 
   override def close(): Unit = {

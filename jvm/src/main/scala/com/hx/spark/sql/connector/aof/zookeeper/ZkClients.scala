@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit
 import org.apache.curator.framework.{CuratorFramework, CuratorFrameworkFactory}
 import org.apache.curator.framework.api.ACLProvider
 import org.apache.curator.retry.ExponentialBackoffRetry
-import org.apache.zookeeper.{KeeperException, ZooDefs}
+import org.apache.curator.utils.ZookeeperFactory
+import org.apache.zookeeper.{ClientCnxnSocketNetty, KeeperException, Watcher, ZooDefs, ZooKeeper}
+import org.apache.zookeeper.client.ZKClientConfig
 import org.apache.zookeeper.data.ACL
 
 object ZkClients {
@@ -25,6 +27,25 @@ object ZkClients {
   }
 
   /**
+   * Clients on ZooKeeper's Netty socket. Closing a client on the default NIO socket takes 100 ms
+   * (measured with ZooKeeper 3.6 against a local server): at every query stop, once for the
+   * driver and once for each endpoint. The Netty socket closes in a few milliseconds.
+   */
+  private object NettyClients extends ZookeeperFactory {
+    override def newZooKeeper(
+        connectString: String,
+        sessionTimeout: Int,
+        watcher: Watcher,
+        canBeReadOnly: Boolean): ZooKeeper = {
+      val config = new ZKClientConfig()
+      config.setProperty(
+        ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+        classOf[ClientCnxnSocketNetty].getName)
+      new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config)
+    }
+  }
+
+  /**
    * A started client, connected, or a clear error naming the option to check.
    *
    * @param metaStore the source's root: with credentials, every znode made under it gets ACLs
@@ -33,6 +54,7 @@ object ZkClients {
     val builder = CuratorFrameworkFactory
       .builder()
       .connectString(access.connectString)
+      .zookeeperFactory(NettyClients)
       .retryPolicy(new ExponentialBackoffRetry(100, 5, 1000))
       .sessionTimeoutMs(access.sessionTimeoutMs)
       .connectionTimeoutMs(math.min(access.sessionTimeoutMs, 10000))

@@ -1,0 +1,50 @@
+package com.hx.spark.sql.connector.aof.files
+
+import scala.util.Random
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class NewlinesSuite extends AnyFunSuite {
+  private def naive(bytes: Array[Byte], from: Int, until: Int): Int = {
+    var i = from
+    while (i < until && bytes(i) != '\n') i += 1
+    i
+  }
+
+  test("finds the first newline at every position of a word, and none past the end") {
+    for (length <- 0 to 20; at <- 0 until length) {
+      val bytes = Array.fill[Byte](length)('x')
+      bytes(at) = '\n'
+      assert(Newlines.find(bytes, 0, length) === at, s"length $length, newline at $at")
+      assert(Newlines.find(bytes, 0, at) === at, "the end bounds the search")
+    }
+  }
+
+  test("bytes next to 0x0a in value (0x0b, 0x09, 0x8a, 0xff) are not newlines") {
+    val bytes = Array[Byte](
+      0x0b,
+      0x09,
+      0x8a.toByte,
+      0xff.toByte,
+      0x00,
+      0x7f,
+      0x80.toByte,
+      0x01,
+      0x0b,
+      0x0b,
+      '\n')
+    assert(Newlines.find(bytes, 0, bytes.length) === 10)
+  }
+
+  test("agrees with a byte-by-byte search on random bytes, newlines and bounds") {
+    val random = new Random(7)
+    for (_ <- 1 to 5000) {
+      val bytes = Array.fill(random.nextInt(64)) {
+        if (random.nextInt(20) == 0) '\n'.toByte else random.nextInt(256).toByte
+      }
+      val from = if (bytes.isEmpty) 0 else random.nextInt(bytes.length + 1)
+      val until = from + random.nextInt(bytes.length - from + 1)
+      assert(Newlines.find(bytes, from, until) === naive(bytes, from, until))
+    }
+  }
+}
