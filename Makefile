@@ -37,7 +37,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
-# Every benchmark of bench/; writes bench/results.md and bench/results.png (about 20 minutes).
+# Every benchmark of bench/; writes bench/results.md and bench/results.png (about 10 minutes).
 bench: setup
 	$(PY) bench/run.py
 

@@ -97,6 +97,21 @@ def report(results: dict[str, Any]) -> str:
             f"took {batch['seconds']} s, {batch['mb_per_s']} MB/s: "
             f"ratio {t[f'ratio {q} batch']}"
         )
+    for q in ("noop", "sum(length(value))"):
+        if t[f"ratio {q}"] < 1.5:
+            lines += [
+                "",
+                f"Where the time goes in `{q}` (Java Flight Recorder, share of execution samples "
+                "by top frame, one more run of each):",
+                "",
+                "| aof | share | text | share |",
+                "| --- | --- | --- | --- |",
+            ]
+            for (a, a_share), (x, x_share) in zip(
+                t[f"aof {q} profile"], t[f"text {q} profile"], strict=False
+            ):
+                lines.append(f"| `{a}` | {a_share} | `{x}` | {x_share} |")
+    lines += ["", (HERE / "tried.md").read_text().strip()]
     lines += ["", "## Planning cost per trigger (Spark's `latestOffset`)", ""]
     lines += [
         "| files | triggers | p50 ms | p95 ms | target p50 |",

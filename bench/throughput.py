@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from flight_recorder import top_frames
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F  # noqa: N812
 
@@ -97,6 +98,8 @@ def measure(spark: SparkSession, log: Path, runs: int) -> dict[str, Any]:
                     "seconds": round(batch, 2),
                     "mb_per_s": round(size_mb / batch, 1),
                 }
+            # One more run, recorded: where the time goes, for the report's misses.
+            results[f"{reader} {query} profile"] = top_frames(spark, run)
         text = results[f"text {query}"]["seconds"]
         results[f"ratio {query}"] = round(text / results[f"aof {query}"]["seconds"], 2)
         results[f"ratio {query} batch"] = round(text / results[f"aof {query} batch"]["seconds"], 2)

@@ -85,7 +85,22 @@ class App:
                 raise AssertionError(f"driver exited {self.process.returncode}:\n{self.tail()}")
             return len(self.rows()) >= count
 
-        wait_until(enough, timeout, f"{count} rows in {self.output}")
+        try:
+            wait_until(enough, timeout, f"{count} rows in {self.output}")
+        except TimeoutError as e:
+            raise TimeoutError(f"{e}; the query's thread:\n{self.query_thread()}") from None
+
+    def query_thread(self) -> str:
+        """The stack of the driver's micro-batch thread: what a stalled query waits on."""
+        java = subprocess.run(
+            ["pgrep", "-g", str(self.process.pid), "java"], capture_output=True, text=True
+        ).stdout.split()
+        for pid in java:
+            dump = subprocess.run(["jcmd", pid, "Thread.print"], capture_output=True, text=True)
+            for block in dump.stdout.split("\n\n"):
+                if "stream execution thread" in block:
+                    return block
+        return "(not found)"
 
     def stop(self, timeout: float = 120) -> None:
         """Stop the query cleanly and wait for the driver to exit."""

@@ -108,16 +108,22 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
     }
   }
 
+  // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
+  // later start for the run on this JVM a no-op, and the host would stay without an endpoint.
   private def close(): Unit = if (!closed) {
     closed = true
-    standBy()
-    latch.close()
-    requests.close()
-    driver.close()
-    client.close()
-    worker.shutdown()
-    onClosed()
-    log.info(s"aof: endpoint on $host for run ${spec.runId} stopped")
+    try {
+      standBy()
+      // An endpoint that found no driver node never started its latch, which then refuses close.
+      if (latch.getState == LeaderLatch.State.STARTED) latch.close()
+      requests.close()
+      driver.close()
+      client.close()
+    } finally {
+      worker.shutdown()
+      onClosed()
+      log.info(s"aof: endpoint on $host for run ${spec.runId} stopped")
+    }
   }
 
   /** Stops now, from any thread; waits a little for the worker to finish. */

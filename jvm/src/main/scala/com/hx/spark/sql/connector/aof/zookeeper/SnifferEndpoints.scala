@@ -17,17 +17,23 @@ object SnifferEndpoints {
   private val stopped = mutable.LinkedHashSet.empty[String]
 
   /** Starts this JVM's endpoint for the run unless it already runs; cheap when it does. */
-  def ensureRunning(spec: EndpointSpec, host: String): Unit = synchronized {
-    if (!running.contains(spec.runId) && !stopped.contains(spec.runId)) {
-      val endpoint = new SnifferEndpoint(spec, host, () => remove(spec.runId))
-      running(spec.runId) = endpoint
-      runIds = running.keySet.toSet
-      try endpoint.start()
-      catch {
-        case e: Exception =>
-          endpoint.shutdown()
-          throw e
+  def ensureRunning(spec: EndpointSpec, host: String): Unit = {
+    val failed = synchronized {
+      if (running.contains(spec.runId) || stopped.contains(spec.runId)) None
+      else {
+        val endpoint = new SnifferEndpoint(spec, host, () => remove(spec.runId))
+        running(spec.runId) = endpoint
+        runIds = running.keySet.toSet
+        try {
+          endpoint.start()
+          None
+        } catch { case e: Exception => Some((endpoint, e)) }
       }
+    }
+    // Shut down outside the lock: closing removes the endpoint, which takes the lock.
+    failed.foreach { case (endpoint, e) =>
+      endpoint.shutdown()
+      throw e
     }
   }
 

@@ -159,6 +159,21 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("an endpoint started while the driver node is away ends; a later start serves") {
+    // As after a session expiry: the driver's node is back only once the driver reconnects.
+    runs += 1
+    val metaStore = s"/protocol/$runs"
+    val spec = EndpointSpec(s"run-$runs", zk.access, metaStore, root.toString, "app.*", 1024, key)
+    eventually("earlier tests' endpoints stopped")(SnifferEndpoints.runningCount == 0)
+    SnifferEndpoints.ensureRunning(spec, "host-f")
+    eventually("the endpoint without a driver ended")(SnifferEndpoints.runningCount == 0)
+    val coordinator = new Coordinator(client, metaStore, spec.runId, key, false)
+    coordinator.start()
+    SnifferEndpoints.ensureRunning(spec, "host-f")
+    assert(coordinator.awaitHosts(Set("host-f"), 10000) === Set("host-f"))
+    coordinator.stop()
+  }
+
   test("a message sealed with another key, or changed on the way, is rejected") {
     val request = Messages.encode(Request("r", Nil), key)
     val forged = intercept[IllegalArgumentException] {
