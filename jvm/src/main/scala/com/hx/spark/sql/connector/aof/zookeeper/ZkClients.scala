@@ -30,10 +30,6 @@ object ZkClients {
    * Clients on ZooKeeper's Netty socket. Closing a client on the default NIO socket takes 100 ms
    * (measured with ZooKeeper 3.6 against a local server): at every query stop, once for the
    * driver and once for each endpoint. The Netty socket closes in a few milliseconds.
-   *
-   * A synchronous call whose reply never comes would otherwise wait forever (ZooKeeper's request
-   * timeout is off by default), holding up the trigger that made it; with one it fails and the
-   * client reconnects.
    */
   private object NettyClients extends ZookeeperFactory {
     override def newZooKeeper(
@@ -45,7 +41,6 @@ object ZkClients {
       config.setProperty(
         ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
         classOf[ClientCnxnSocketNetty].getName)
-      config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, (2L * sessionTimeout).toString)
       new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config)
     }
   }
