@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 
 /**
  * What a plan decided about files it already tracked, in words for the log: files it stops
@@ -10,21 +10,21 @@ import com.hx.spark.sql.connector.aof.offset.AofOffset
 object PlanChanges {
   def between(start: AofOffset, end: AofOffset): Seq[String] =
     start.hosts.toSeq.sortBy(_._1).flatMap { case (host, before) =>
-      val after = end.hosts.get(host).fold(Map.empty[String, Seq[String]]) { h =>
-        h.files.values.groupBy(f => s"${f.key.dev}:${f.key.ino}").map { case (k, fs) =>
-          k -> fs.map(_.fileId).toSeq
+      val kept = end.hosts.get(host).fold(Map.empty[String, FileOffset])(_.files)
+      // Built only when some file is no longer tracked: with thousands of files, most triggers
+      // change nothing and this runs at every one.
+      lazy val byKey = kept.values.groupBy(f => key(f)).map { case (k, fs) =>
+        k -> fs.map(_.fileId).toSeq.sorted
+      }
+      before.files.values.filterNot(f => kept.contains(f.fileId)).toSeq.sortBy(_.fileId).map { f =>
+        byKey.get(key(f)) match {
+          case Some(ids) =>
+            s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
+              s"${f.pos}, now read as ${ids.mkString(", ")} from its start"
+          case None => s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone"
         }
       }
-      val kept = end.hosts.get(host).fold(Set.empty[String])(_.files.keySet)
-      before.files.values.toSeq.sortBy(_.fileId).collect {
-        case f if !kept.contains(f.fileId) =>
-          val key = s"${f.key.dev}:${f.key.ino}"
-          after.get(key) match {
-            case Some(ids) =>
-              s"$host:${f.path} ($key) holds new content: file ${f.fileId} read up to ${f.pos}, " +
-                s"now read as ${ids.mkString(", ")} from its start"
-            case None => s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone"
-          }
-      }
     }
+
+  private def key(f: FileOffset): String = s"${f.key.dev}:${f.key.ino}"
 }

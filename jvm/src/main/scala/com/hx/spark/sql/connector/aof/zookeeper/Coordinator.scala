@@ -4,10 +4,12 @@ import java.util.UUID
 import java.util.concurrent.TimeUnit
 
 import scala.collection.JavaConverters._
+import scala.collection.mutable
 import scala.util.{Failure, Success, Try}
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
+  ChildData,
   PathChildrenCache,
   PathChildrenCacheEvent,
   PathChildrenCacheListener
@@ -34,6 +36,7 @@ final class Coordinator(
   private val changed = new Object
   private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
   private val responses = new PathChildrenCache(client, paths.responses, true)
+  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver =
     new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
@@ -123,17 +126,30 @@ final class Coordinator(
     responses.getCurrentData.asScala.flatMap { d =>
       val host = ZkPaths.decode(name(d.getPath))
       if (!hosts.contains(host) || d.getData == null) None
-      else {
+      else decoded(host, d).filter(_.id == id).map(r => host -> r.files)
+    }.toMap
+
+  /**
+   * Each version of a host's response is decoded once: the answer to the previous request is
+   * still there when a trigger starts waiting, and with ten thousand files decoding it again
+   * costs as much as the answer awaited.
+   */
+  private def decoded(host: String, d: ChildData): Option[Response] = {
+    val version = d.getStat.getMzxid
+    lastDecoded.get(host) match {
+      case Some((v, response)) if v == version => response
+      case _ =>
         // Whatever else wrote there, a response that does not decode is no answer.
-        Try(Messages.decodeResponse(d.getData, runKey)) match {
-          case Success(response) if response.id == id => Some(host -> response.files)
+        val response = Try(Messages.decodeResponse(d.getData, runKey)) match {
+          case Success(r) => Some(r)
           case Failure(e) =>
             log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
             None
-          case _ => None
         }
-      }
-    }.toMap
+        lastDecoded(host) = version -> response
+        response
+    }
+  }
 
   private def waitFor(timeoutMs: Long)(condition: => Boolean): Boolean = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L

@@ -5,8 +5,8 @@ import java.util.zip.{GZIPInputStream, GZIPOutputStream}
 
 import scala.collection.JavaConverters._
 
+import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
-import com.fasterxml.jackson.databind.node.ObjectNode
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
 
@@ -18,7 +18,8 @@ final case class Response(id: String, files: Seq[FileMeta])
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files still fits in a
- * znode (1 MB by default). Written through Jackson's tree model to keep the format explicit, and
+ * znode (1 MB by default). Written field by field through Jackson's streaming generator (a tree
+ * of ten thousand files costs more to build than to write), read through its tree model, and
  * sealed with the run's key (see [[MessageSeal]]).
  */
 object Messages {
@@ -26,18 +27,22 @@ object Messages {
   // A znode holds 1 MB; this bounds what a small compressed message may expand to.
   private val MaxJsonBytes = 64L << 20
 
-  def encode(request: Request, runKey: String): Array[Byte] = {
-    val root = mapper.createObjectNode().put("id", request.id)
-    val known = root.putArray("known")
-    request.known.foreach { k =>
-      val n = known.addObject()
-      putKey(n, k.key)
-      n.put("floor", k.floor)
-      putPrint(n, "fp", k.fingerprint)
-      k.tail.foreach(putPrint(n, "tail", _))
-    }
-    MessageSeal.seal(gzip(root), runKey)
-  }
+  def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
+    gzip { g =>
+      g.writeStringField("id", request.id)
+      g.writeArrayFieldStart("known")
+      request.known.foreach { k =>
+        g.writeStartObject()
+        writeKey(g, k.key)
+        g.writeNumberField("floor", k.floor)
+        writePrint(g, "fp", k.fingerprint)
+        k.tail.foreach(writePrint(g, "tail", _))
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    },
+    runKey
+  )
 
   def decodeRequest(bytes: Array[Byte], runKey: String): Request = {
     val root = gunzip(MessageSeal.open(bytes, runKey))
@@ -49,22 +54,31 @@ object Messages {
     )
   }
 
-  def encode(response: Response, runKey: String): Array[Byte] = {
-    val root = mapper.createObjectNode().put("id", response.id)
-    val files = root.putArray("files")
-    response.files.foreach { f =>
-      val n = files.addObject().put("path", f.path)
-      putKey(n, f.key)
-      n.put("size", f.size).put("lineEnd", f.lineEnd)
-      putPrint(n, "fp", f.fingerprint)
-      f.probe.foreach(putPrint(n, "probe", _))
-      n.put("floor", f.floor)
-      f.tailAtFloor.foreach(putPrint(n, "tailAtFloor", _))
-      f.tailAtLineEnd.foreach(putPrint(n, "tailAtLineEnd", _))
-      f.copyOf.foreach(k => n.put("copyOfDev", k.dev).put("copyOfIno", k.ino))
-    }
-    MessageSeal.seal(gzip(root), runKey)
-  }
+  def encode(response: Response, runKey: String): Array[Byte] = MessageSeal.seal(
+    gzip { g =>
+      g.writeStringField("id", response.id)
+      g.writeArrayFieldStart("files")
+      response.files.foreach { f =>
+        g.writeStartObject()
+        g.writeStringField("path", f.path)
+        writeKey(g, f.key)
+        g.writeNumberField("size", f.size)
+        g.writeNumberField("lineEnd", f.lineEnd)
+        writePrint(g, "fp", f.fingerprint)
+        f.probe.foreach(writePrint(g, "probe", _))
+        g.writeNumberField("floor", f.floor)
+        f.tailAtFloor.foreach(writePrint(g, "tailAtFloor", _))
+        f.tailAtLineEnd.foreach(writePrint(g, "tailAtLineEnd", _))
+        f.copyOf.foreach { k =>
+          g.writeNumberField("copyOfDev", k.dev)
+          g.writeNumberField("copyOfIno", k.ino)
+        }
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    },
+    runKey
+  )
 
   def decodeResponse(bytes: Array[Byte], runKey: String): Response = {
     val root = gunzip(MessageSeal.open(bytes, runKey))
@@ -94,22 +108,31 @@ object Messages {
     )
   }
 
-  private def putKey(n: ObjectNode, key: FileKey): Unit = n.put("dev", key.dev).put("ino", key.ino)
+  private def writeKey(g: JsonGenerator, key: FileKey): Unit = {
+    g.writeNumberField("dev", key.dev)
+    g.writeNumberField("ino", key.ino)
+  }
   private def key(n: JsonNode): FileKey = FileKey(n.path("dev").asLong, n.path("ino").asLong)
 
-  private def putPrint(n: ObjectNode, name: String, f: Fingerprint): Unit =
-    n.put(s"${name}Length", f.length).put(s"${name}Md5", f.md5)
+  private def writePrint(g: JsonGenerator, name: String, f: Fingerprint): Unit = {
+    g.writeNumberField(s"${name}Length", f.length)
+    g.writeStringField(s"${name}Md5", f.md5)
+  }
   private def print(n: JsonNode, name: String): Fingerprint =
     Fingerprint(n.path(s"${name}Length").asLong, n.path(s"${name}Md5").asText)
 
   private def optionalPrint(n: JsonNode, name: String): Option[Fingerprint] =
     if (n.has(s"${name}Length")) Some(print(n, name)) else None
 
-  private def gzip(root: JsonNode): Array[Byte] = {
+  /** One JSON object, its fields written by `fields`, compressed. */
+  private def gzip(fields: JsonGenerator => Unit): Array[Byte] = {
     val bytes = new ByteArrayOutputStream()
-    val out = new GZIPOutputStream(bytes)
-    try mapper.writeValue(out, root)
-    finally out.close()
+    val g = mapper.getFactory.createGenerator(new GZIPOutputStream(bytes))
+    try {
+      g.writeStartObject()
+      fields(g)
+      g.writeEndObject()
+    } finally g.close()
     bytes.toByteArray
   }
 
