@@ -38,6 +38,8 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
 # Every benchmark of bench/; writes bench/results.md and bench/results.png (about 10 minutes).
+# The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`
+# leaves it out.
 bench: setup
 	$(PY) bench/run.py
 

@@ -12,9 +12,11 @@ import os
 import platform
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import kafka_reference
 import pyspark
 
 import latency
@@ -53,19 +55,28 @@ def chart(results: dict[str, Any], path: Path) -> None:
 
     t = results["throughput"]
     labels = ["noop", "sum(length(value))"]
+    readers = [r for r in ("text", "aof", "kafka") if f"{r} noop" in t]
+    width = 0.8 / len(readers)
     fig, ax = plt.subplots(figsize=(8, 4))
-    for i, reader in enumerate(("text", "aof")):
+    for i, reader in enumerate(readers):
         values = [t[f"{reader} {q}"]["mb_per_s"] for q in labels]
-        name = "spark.read.text" if reader == "text" else "aof (AvailableNow)"
-        ax.bar([x + i * 0.35 for x in range(len(labels))], values, 0.35, label=name)
+        name = _READERS[reader].replace("`", "")
+        ax.bar([x + i * width for x in range(len(labels))], values, width, label=name)
     ax.axhline(t["wc -l"]["mb_per_s"], color="grey", linestyle="--", label="wc -l")
-    ax.set_xticks([x + 0.175 for x in range(len(labels))], labels)
+    ax.set_xticks([x + width * (len(readers) - 1) / 2 for x in range(len(labels))], labels)
     ax.set_ylabel("MB/s")
     m = results["machine"]
     ax.set_title(f"{t['file_mb']:.0f} MB log, local[2]; {m['cores']} cores, {m['memory']}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+
+
+_READERS = {
+    "text": "`spark.read.text`",
+    "aof": "aof (`AvailableNow`)",
+    "kafka": "Spark's Kafka source (`AvailableNow`)",
+}
 
 
 def report(results: dict[str, Any]) -> str:
@@ -83,10 +94,11 @@ def report(results: dict[str, Any]) -> str:
         "| reader | query | seconds | MB/s |",
         "| --- | --- | --- | --- |",
     ]
+    readers = [r for r in ("text", "aof", "kafka") if f"{r} noop" in t]
     for q in ("noop", "sum(length(value))"):
-        for r in ("text", "aof"):
+        for r in readers:
             row = t[f"{r} {q}"]
-            lines.append(f"| {r} | {q} | {row['seconds']} | {row['mb_per_s']} |")
+            lines.append(f"| {_READERS[r]} | {q} | {row['seconds']} | {row['mb_per_s']} |")
     lines.append(f"| `wc -l` | (reference) | {t['wc -l']['seconds']} | {t['wc -l']['mb_per_s']} |")
     lines += ["", "Ratio aof / text (target at least 1.5):", ""]
     for q in ("noop", "sum(length(value))"):
@@ -97,6 +109,15 @@ def report(results: dict[str, Any]) -> str:
             f"took {batch['seconds']} s, {batch['mb_per_s']} MB/s: "
             f"ratio {t[f'ratio {q} batch']}"
         )
+    if "kafka noop" in t:
+        lines += [
+            "",
+            f"Against Spark's Kafka source on a topic holding the same {t['lines']:,} lines "
+            "(one KRaft broker on this machine, two partitions, the time to load the topic "
+            "not counted), ratio aof / kafka: "
+            + "; ".join(f"{q} **{t[f'ratio {q} kafka']}**" for q in ("noop", "sum(length(value))"))
+            + ".",
+        ]
     for q in ("noop", "sum(length(value))"):
         if t[f"ratio {q}"] < 1.5:
             lines += [
@@ -123,6 +144,7 @@ def report(results: dict[str, Any]) -> str:
             f"| {p['files']} | {p['triggers']} | {p['p50_ms']} | {p['p95_ms']} | "
             f"<= {target} ({met}) |"
         )
+    lines += ["", (HERE / "tried_planning.md").read_text().strip()]
     lat = results["latency"]
     lines += [
         "",
@@ -153,13 +175,20 @@ def main() -> None:
     parser.add_argument("--gb", type=float, default=1.0, help="size of the throughput file")
     parser.add_argument("--memory-gb", type=float, default=10.0, help="0 skips the memory run")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--no-kafka", action="store_true", help="skip the Kafka reference row (needs mvn)"
+    )
     args = parser.parse_args()
     data = HERE / "data"
     log = data / "throughput" / "app.log"
     write_log(log, int(args.gb * 1e9))
     results: dict[str, Any] = {"machine": machine()}
-    spark = local_session()
-    results["throughput"] = throughput.measure(spark, log, args.runs)
+    spark = local_session(packages=() if args.no_kafka else (kafka_reference.spark_package(),))
+    with ExitStack() as stack:
+        address = None
+        if not args.no_kafka:
+            address = stack.enter_context(kafka_reference.broker(data / "kafka", log))
+        results["throughput"] = throughput.measure(spark, log, args.runs, address)
     print(json.dumps(results["throughput"]), flush=True)
     results["planning"] = [
         planning.measure(spark, data / f"planning-{n}", n) for n in (1000, 10000)

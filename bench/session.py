@@ -8,11 +8,13 @@ import pyspark_aof as aof
 from pyspark_aof.demo import quiet_zookeeper
 
 
-def local_session(driver_memory: str = "2g") -> SparkSession:
-    """Start (or return) the benchmark session."""
+def local_session(driver_memory: str = "2g", packages: tuple[str, ...] = ()) -> SparkSession:
+    """Start (or return) the benchmark session; ``packages`` are Maven coordinates to add."""
+    builder = aof.configure(SparkSession.builder.master("local[2]").appName("pyspark-aof bench"))
+    if packages:
+        builder = builder.config("spark.jars.packages", ",".join(packages))
     spark = (
-        aof.configure(SparkSession.builder.master("local[2]").appName("pyspark-aof bench"))
-        .config("spark.driver.memory", driver_memory)
+        builder.config("spark.driver.memory", driver_memory)
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import kafka_reference
 from flight_recorder import top_frames
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F  # noqa: N812
@@ -20,26 +21,21 @@ import pyspark_aof as aof
 Run = Callable[[], float | None]
 
 
-def _timed(run: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    run()
-    return time.perf_counter() - started
+def _streaming(
+    spark: SparkSession,
+    source: Callable[[str], DataFrame],
+    sink: Callable[[DataFrame], None] | None,
+    lines: int,
+) -> Run:
+    """Run a new query under ``Trigger.AvailableNow`` each time, with its own checkpoint.
 
-
-def _aof(spark: SparkSession, log: Path, sink: Callable[[DataFrame], None] | None) -> Run:
-    """Run a new query on the same bytes each time, with its own checkpoint and store.
-
-    ``sink`` None is Spark's streaming ``noop`` sink; otherwise it runs in ``foreachBatch``.
+    ``source`` gets the run's scratch directory; ``sink`` None is Spark's streaming ``noop``
+    sink, otherwise it runs in ``foreachBatch``. A run that reads other than ``lines`` rows fails.
     """
 
     def run() -> float:
         with tempfile.TemporaryDirectory(prefix="aof-bench-") as tmp:
-            lines = aof.read_stream(
-                spark,
-                f"{log.parent}/{log.name.replace('.', '[.]')}",
-                meta_store=f"/bench/{Path(tmp).name}",
-            ).select("value")
-            writer = lines.writeStream.option("checkpointLocation", tmp)
+            writer = source(tmp).writeStream.option("checkpointLocation", tmp)
             if sink is None:
                 writer = writer.format("noop")
             else:
@@ -47,9 +43,33 @@ def _aof(spark: SparkSession, log: Path, sink: Callable[[DataFrame], None] | Non
                 writer = writer.foreachBatch(lambda batch, _: batch_sink(batch))
             query = writer.trigger(availableNow=True).start()
             query.awaitTermination()
+            rows = sum(p["numInputRows"] for p in query.recentProgress)
+            if rows != lines:
+                raise RuntimeError(f"{query.name or 'the query'} read {rows} of {lines} lines")
             return float(sum(p["durationMs"]["addBatch"] for p in query.recentProgress)) / 1000
 
     return run
+
+
+def _aof(spark: SparkSession, log: Path) -> Callable[[str], DataFrame]:
+    """Read ``log`` with the source, on a store of its own per run (each reads from the start)."""
+    return lambda tmp: aof.read_stream(
+        spark,
+        f"{log.parent}/{log.name.replace('.', '[.]')}",
+        meta_store=f"/bench/{Path(tmp).name}",
+    ).select("value")
+
+
+def _kafka(spark: SparkSession, address: str) -> Callable[[str], DataFrame]:
+    """Read the topic holding the log's lines with Spark's Kafka source, from its first record."""
+    return lambda _: (
+        spark.readStream.format("kafka")
+        .option("kafka.bootstrap.servers", address)
+        .option("subscribe", kafka_reference.TOPIC)
+        .option("startingOffsets", "earliest")
+        .load()
+        .selectExpr("CAST(value AS STRING) AS value")
+    )
 
 
 def _text(spark: SparkSession, log: Path, sink: Callable[[DataFrame], None] | None) -> Run:
@@ -75,14 +95,30 @@ def _run_timed(run: Run) -> tuple[float, float | None]:
     return time.perf_counter() - started, batch
 
 
-def measure(spark: SparkSession, log: Path, runs: int) -> dict[str, Any]:
-    """Median seconds and MB/s of each reader and query, the ratios, and ``wc -l``'s figure."""
+def measure(
+    spark: SparkSession, log: Path, runs: int, kafka_address: str | None = None
+) -> dict[str, Any]:
+    """Median seconds and MB/s of each reader and query, the ratios, and ``wc -l``'s figure.
+
+    With ``kafka_address``, Spark's Kafka source on the same lines is measured too.
+    """
     size_mb = log.stat().st_size / 1e6
     subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # warm page cache
-    results: dict[str, Any] = {"file_mb": round(size_mb, 1), "runs": runs}
+    wc = [_timed_output(["wc", "-l", str(log)]) for _ in range(runs)]
+    lines = int(wc[0][1].split()[0])
+    results: dict[str, Any] = {"file_mb": round(size_mb, 1), "runs": runs, "lines": lines}
+    readers: list[tuple[str, Callable[[Callable[[DataFrame], None] | None], Run]]] = [
+        ("text", lambda sink: _text(spark, log, sink)),
+        ("aof", lambda sink: _streaming(spark, _aof(spark, log), sink, lines)),
+    ]
+    if kafka_address is not None:
+        address = kafka_address
+        readers.append(
+            ("kafka", lambda sink: _streaming(spark, _kafka(spark, address), sink, lines))
+        )
     for query, sink in (("noop", None), ("sum(length(value))", _sum_length)):
-        for reader, make in (("text", _text), ("aof", _aof)):
-            run = make(spark, log, sink)
+        for reader, make in readers:
+            run = make(sink)
             run()  # warm-up: JIT, classes, the embedded ZooKeeper
             timings = [_run_timed(run) for _ in range(runs)]
             seconds = statistics.median(t for t, _ in timings)
@@ -98,14 +134,23 @@ def measure(spark: SparkSession, log: Path, runs: int) -> dict[str, Any]:
                     "seconds": round(batch, 2),
                     "mb_per_s": round(size_mb / batch, 1),
                 }
-            # One more run, recorded: where the time goes, for the report's misses.
-            results[f"{reader} {query} profile"] = top_frames(spark, run)
-        text = results[f"text {query}"]["seconds"]
-        results[f"ratio {query}"] = round(text / results[f"aof {query}"]["seconds"], 2)
-        results[f"ratio {query} batch"] = round(text / results[f"aof {query} batch"]["seconds"], 2)
-    wc = statistics.median(
-        _timed(lambda: subprocess.run(["wc", "-l", str(log)], capture_output=True, check=True))
-        for _ in range(runs)
-    )
-    results["wc -l"] = {"seconds": round(wc, 2), "mb_per_s": round(size_mb / wc, 1)}
+            if reader != "kafka":
+                # One more run, recorded: where the time goes, for the report's misses.
+                results[f"{reader} {query} profile"] = top_frames(spark, run)
+        aof_seconds = results[f"aof {query}"]["seconds"]
+        results[f"ratio {query}"] = round(results[f"text {query}"]["seconds"] / aof_seconds, 2)
+        results[f"ratio {query} batch"] = round(
+            results[f"text {query}"]["seconds"] / results[f"aof {query} batch"]["seconds"], 2
+        )
+        if kafka_address is not None:
+            kafka_seconds = results[f"kafka {query}"]["seconds"]
+            results[f"ratio {query} kafka"] = round(kafka_seconds / aof_seconds, 2)
+    seconds = statistics.median(t for t, _ in wc)
+    results["wc -l"] = {"seconds": round(seconds, 2), "mb_per_s": round(size_mb / seconds, 1)}
     return results
+
+
+def _timed_output(command: list[str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return time.perf_counter() - started, output
