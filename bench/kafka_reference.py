@@ -40,7 +40,7 @@ def _install(home: Path) -> Path:
     )
     pom = home / "pom.xml"
     pom.write_text(
-        '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+        "<project><modelVersion>4.0.0</modelVersion>"
         "<groupId>bench</groupId><artifactId>kafka-broker</artifactId><version>1</version>"
         f"<dependencies>{dependencies}</dependencies></project>\n"
     )
