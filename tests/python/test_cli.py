@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from kazoo.client import KazooClient
@@ -88,11 +89,20 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
         append(log, [f"more-{n}" for n in range(10)])  # a batch more commits the first one
         query.processAllAvailable()
         args = ["status", "--zookeeper", zookeeper.address, "--meta-store", store]
-        found = json.loads(
-            subprocess.run(
-                [*CLI, *args, "--json"], capture_output=True, text=True, check=True
-            ).stdout
-        )
+        found: dict[str, Any] = {}
+
+        def reports_current_size() -> bool:
+            # An endpoint publishes its files at most a second after it saw them.
+            found.update(
+                json.loads(
+                    subprocess.run(
+                        [*CLI, *args, "--json"], capture_output=True, text=True, check=True
+                    ).stdout
+                )
+            )
+            return [f["size"] for f in found["files"]] == [log.stat().st_size]
+
+        wait_until(reports_current_size, 30, "status to report the file's current size")
         text = subprocess.run([*CLI, *args], capture_output=True, text=True, check=True).stdout
     finally:
         query.stop()

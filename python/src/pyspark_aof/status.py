@@ -45,7 +45,8 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     dict or None
         ``runs`` (per run: whether its driver lives, and per host the serving endpoint and the
         number of stand-bys), ``offsets`` (the backup: per host, per file id, path and position)
-        and ``files`` (per host, what its endpoint last reported, with bytes behind the backup);
+        and ``files`` (per host, what its endpoint last reported, at most a second ago, with
+        bytes behind the backup);
         ``None`` when nothing is stored there.
 
     """
@@ -74,9 +75,10 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
                     "standBys": max(0, latch - (1 if endpoint else 0)),
                 }
             )
-            response = _data(zk, f"{base}/responses/{host}")
-            if response and len(response) > _SEAL:
-                for f in json.loads(gzip.decompress(response[_SEAL:]))["files"]:
+            # The endpoint's files in full (its answers carry only what changed).
+            report = _data(zk, f"{base}/reports/{host}")
+            if report and len(report) > _SEAL:
+                for f in json.loads(gzip.decompress(report[_SEAL:]))["files"]:
                     done = positions.get((host, f["dev"], f["ino"]), 0)
                     files.append(
                         {

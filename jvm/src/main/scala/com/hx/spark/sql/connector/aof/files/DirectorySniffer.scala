@@ -38,7 +38,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         try {
           val stamp = FileStamp.of(path)
           val key = stamp.key
-          if (seen.contains(key) || !Files.isRegularFile(path) || !wanted(path, key)) None
+          if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
           else {
             seen += key
             if (knownByKey.contains(key)) seenKnown += 1

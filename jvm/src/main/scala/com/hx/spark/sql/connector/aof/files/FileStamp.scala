@@ -4,15 +4,25 @@ import java.nio.file.{Files, LinkOption, Path}
 
 /**
  * A file's key with its size and change times, from one `stat`: while all of them stay the same
- * the file holds the same bytes, so what was computed from them can be reused.
+ * the file holds the same bytes, so what was computed from them can be reused. `regular` is
+ * false for a directory, a device, and a symbolic link, which is not followed.
  */
-final case class FileStamp(key: FileKey, size: Long, modifiedNanos: Long, changedNanos: Long)
+final case class FileStamp(
+    key: FileKey,
+    size: Long,
+    modifiedNanos: Long,
+    changedNanos: Long,
+    regular: Boolean)
 
 object FileStamp {
+  // st_mode's file type bits (S_IFMT) and the value for a regular file (S_IFREG).
+  private val FileType = 0xf000
+  private val RegularFile = 0x8000
+
   def of(path: Path): FileStamp = {
     val attrs = Files.readAttributes(
       path,
-      "unix:dev,ino,size,lastModifiedTime,ctime",
+      "unix:dev,ino,size,lastModifiedTime,ctime,mode",
       LinkOption.NOFOLLOW_LINKS)
     def nanos(name: String): Long = attrs.get(name) match {
       case t: java.nio.file.attribute.FileTime => t.to(java.util.concurrent.TimeUnit.NANOSECONDS)
@@ -24,7 +34,8 @@ object FileStamp {
         attrs.get("ino").asInstanceOf[Number].longValue),
       attrs.get("size").asInstanceOf[Number].longValue,
       nanos("lastModifiedTime"),
-      nanos("ctime")
+      nanos("ctime"),
+      (attrs.get("mode").asInstanceOf[Number].intValue & FileType) == RegularFile
     )
   }
 }

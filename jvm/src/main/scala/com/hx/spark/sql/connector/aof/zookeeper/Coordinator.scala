@@ -37,6 +37,8 @@ final class Coordinator(
   private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
   private val responses = new PathChildrenCache(client, paths.responses, true)
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
+  // Each host's last complete exchange; only `collect`'s caller touches it.
+  private val held = mutable.Map.empty[String, Exchange]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver =
     new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
@@ -73,6 +75,10 @@ final class Coordinator(
    * Sends each host its request and returns the answers that arrive within the timeout. A host
    * that does not answer in time is left out; its planning waits for a later trigger. While
    * ZooKeeper cannot be reached every host is left out, rather than failing the query.
+   *
+   * A host that answered the last request gets the change from it, and answers with the change
+   * from its last answer; one that cannot (a new endpoint) asks for the request in full, which
+   * is sent within the same timeout.
    */
   def collect(
       requests: Map[String, Seq[KnownFile]],
@@ -81,24 +87,59 @@ final class Coordinator(
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
       return Map.empty
     }
-    val id = UUID.randomUUID().toString
-    val sent = requests.filter { case (host, known) =>
-      try {
-        ZkClients.put(client, paths.request(host), Messages.encode(Request(id, known), runKey))
-        true
-      } catch {
-        case e: Exception =>
-          log.warn(s"aof: could not send the request to $host: $e")
-          false
-      }
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    var waiting = requests.flatMap { case (host, known) =>
+      send(host, known, held.get(host)).map(host -> _)
     }
     var answers = Map.empty[String, Seq[FileMeta]]
-    waitFor(timeoutMs) {
-      answers = answered(id, sent.keySet)
-      answers.size == sent.size
+    while (waiting.nonEmpty && System.nanoTime() < deadline) {
+      var arrived = Map.empty[String, Response]
+      waitFor((deadline - System.nanoTime()) / 1000000L) {
+        arrived = responsesTo(waiting)
+        arrived.nonEmpty
+      }
+      arrived.foreach { case (host, response) =>
+        val sent = waiting(host)
+        waiting -= host
+        answered(sent, response) match {
+          case Some(files) =>
+            answers += host -> files
+            held(host) = Exchange(sent.id, sent.known, files)
+          case None =>
+            log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
+            send(host, sent.known, None).foreach(s => waiting += host -> s)
+        }
+      }
     }
     answers
   }
+
+  /** The request sent, in full or as the change from `base`, unless it could not be sent. */
+  private def send(host: String, known: Seq[KnownFile], base: Option[Exchange]): Option[Sent] = {
+    val id = UUID.randomUUID().toString
+    val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
+    val request = change.fold(Request(id, known)) { case (b, d) =>
+      Request(id, d.changed, Some(b.id), d.removed)
+    }
+    try {
+      ZkClients.put(client, paths.request(host), Messages.encode(request, runKey))
+      Some(Sent(id, known, change.map(_._1)))
+    } catch {
+      case e: Exception =>
+        log.warn(s"aof: could not send the request to $host: $e")
+        None
+    }
+  }
+
+  /** The host's files in full, or None when it needs the request in full. */
+  private def answered(sent: Sent, response: Response): Option[Seq[FileMeta]] =
+    (response.base, sent.base) match {
+      case _ if response.needsFull => None
+      case (None, _) => Some(response.files)
+      case (Some(b), Some(e)) if b == e.id =>
+        Some(Delta.applied(e.files, Delta(response.files, response.gone))(_.key))
+      case _ => None
+    }
 
   /**
    * Ends the run: endpoints see the driver node go and stop; then the run's znodes go. What is
@@ -122,11 +163,14 @@ final class Coordinator(
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
     }
 
-  private def answered(id: String, hosts: Set[String]): Map[String, Seq[FileMeta]] =
+  private def responsesTo(waiting: Map[String, Sent]): Map[String, Response] =
     responses.getCurrentData.asScala.flatMap { d =>
       val host = ZkPaths.decode(name(d.getPath))
-      if (!hosts.contains(host) || d.getData == null) None
-      else decoded(host, d).filter(_.id == id).map(r => host -> r.files)
+      waiting.get(host) match {
+        case Some(sent) if d.getData != null =>
+          decoded(host, d).filter(_.id == sent.id).map(host -> _)
+        case _ => None
+      }
     }.toMap
 
   /**
@@ -180,3 +224,6 @@ final class Coordinator(
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }
+
+/** A request on its way: its id, the files it named in full, the exchange it is a change from. */
+private final case class Sent(id: String, known: Seq[KnownFile], base: Option[Exchange])

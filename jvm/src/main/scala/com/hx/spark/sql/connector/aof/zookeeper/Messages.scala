@@ -10,11 +10,35 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
 
-/** The driver's request to a node. */
-final case class Request(id: String, known: Seq[KnownFile])
+/**
+ * The driver's request to a node: the files it tracks there. In full, or with `base` as the
+ * change from its request `base`, which the node answered last: `known` the files new or
+ * changed since, `forgotten` those no longer tracked.
+ */
+final case class Request(
+    id: String,
+    known: Seq[KnownFile],
+    base: Option[String] = None,
+    forgotten: Seq[FileKey] = Nil)
 
-/** A node's answer to the request `id`. */
-final case class Response(id: String, files: Seq[FileMeta])
+/**
+ * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
+ * `base`: `files` new or changed since, `gone` those no longer there. `needsFull` when the request
+ * was a change from one this node did not answer (it took over from another, or its answer came
+ * too late): it asks for the request in full.
+ */
+final case class Response(
+    id: String,
+    files: Seq[FileMeta],
+    base: Option[String] = None,
+    gone: Seq[FileKey] = Nil,
+    needsFull: Boolean = false)
+
+/**
+ * A request in full and the answer to it in full: what the driver and a node each keep of their
+ * last exchange, the base of the next.
+ */
+final case class Exchange(id: String, known: Seq[KnownFile], files: Seq[FileMeta])
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files still fits in a
@@ -30,6 +54,8 @@ object Messages {
   def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
       g.writeStringField("id", request.id)
+      request.base.foreach(g.writeStringField("base", _))
+      writeKeys(g, "forgotten", request.forgotten)
       g.writeArrayFieldStart("known")
       request.known.foreach { k =>
         g.writeStartObject()
@@ -50,13 +76,18 @@ object Messages {
       root.path("id").asText,
       root.path("known").elements().asScala.toVector.map { n =>
         KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
-      }
+      },
+      base(root),
+      keys(root, "forgotten")
     )
   }
 
   def encode(response: Response, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
       g.writeStringField("id", response.id)
+      response.base.foreach(g.writeStringField("base", _))
+      writeKeys(g, "gone", response.gone)
+      if (response.needsFull) g.writeBooleanField("needsFull", true)
       g.writeArrayFieldStart("files")
       response.files.foreach { f =>
         g.writeStartObject()
@@ -104,7 +135,10 @@ object Messages {
               Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
             else None
           )
-        }
+        },
+      base(root),
+      keys(root, "gone"),
+      root.path("needsFull").asBoolean(false)
     )
   }
 
@@ -113,6 +147,22 @@ object Messages {
     g.writeNumberField("ino", key.ino)
   }
   private def key(n: JsonNode): FileKey = FileKey(n.path("dev").asLong, n.path("ino").asLong)
+
+  private def writeKeys(g: JsonGenerator, name: String, keys: Seq[FileKey]): Unit =
+    if (keys.nonEmpty) {
+      g.writeArrayFieldStart(name)
+      keys.foreach { k =>
+        g.writeStartObject()
+        writeKey(g, k)
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    }
+  private def keys(root: JsonNode, name: String): Seq[FileKey] =
+    root.path(name).elements().asScala.map(key).toVector
+
+  private def base(root: JsonNode): Option[String] =
+    if (root.has("base")) Some(root.path("base").asText) else None
 
   private def writePrint(g: JsonGenerator, name: String, f: Fingerprint): Unit = {
     g.writeNumberField(s"${name}Length", f.length)

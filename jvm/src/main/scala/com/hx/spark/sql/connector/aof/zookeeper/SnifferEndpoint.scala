@@ -38,8 +38,10 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new NodeCache(client, paths.request(host))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
+  private val report = new EndpointReport(client, paths.report(host), spec.runKey, host)
   private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
+  private var last: Option[Exchange] = None
   private var lastRejected = ""
   private var closed = false
 
@@ -100,11 +102,29 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
         if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
         lastRejected = what
       case Success(request) if request.id != lastAnswered =>
-        val files = sniffer.sniff(request.known)
-        val response = Messages.encode(Response(request.id, files), spec.runKey)
+        val response = Messages.encode(respond(request), spec.runKey)
         ZkClients.put(client, paths.response(host), response)
         lastAnswered = request.id
       case Success(_) => ()
+    }
+  }
+
+  /** In full to a request in full, else as the change from the answer to the request's base. */
+  private def respond(request: Request): Response = {
+    val base = request.base.map(b => last.filter(_.id == b))
+    if (base.contains(None)) Response(request.id, Nil, needsFull = true)
+    else {
+      val before = base.flatten
+      val known = before.fold(request.known) { e =>
+        Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
+      }
+      val files = sniffer.sniff(known)
+      last = Some(Exchange(request.id, known, files))
+      report.publish(Response(request.id, files))
+      val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
+      change.fold(Response(request.id, files)) { case (b, d) =>
+        Response(request.id, d.changed, Some(b), d.removed)
+      }
     }
   }
 
@@ -118,6 +138,7 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
       if (latch.getState == LeaderLatch.State.STARTED) latch.close()
       requests.close()
       driver.close()
+      report.close()
       client.close()
     } finally {
       worker.shutdown()

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/latches/<host>   one leader among the endpoints of a host
  * <metaStore>/runs/<runId>/endpoints/<host> ephemeral: the host's serving endpoint
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
- * <metaStore>/runs/<runId>/responses/<host> the host's answer to it
+ * <metaStore>/runs/<runId>/responses/<host> the host's answer to it (in full, or what changed)
+ * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, at most a second old
  * }}}
  */
 final case class ZkPaths(metaStore: String, runId: String) {
@@ -25,10 +26,12 @@ final case class ZkPaths(metaStore: String, runId: String) {
   def endpoints: String = s"$run/endpoints"
   def requests: String = s"$run/requests"
   def responses: String = s"$run/responses"
+  def reports: String = s"$run/reports"
   def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
   def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
   def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"
   def response(host: String): String = s"$responses/${ZkPaths.encode(host)}"
+  def report(host: String): String = s"$reports/${ZkPaths.encode(host)}"
 }
 
 object ZkPaths {

@@ -48,6 +48,15 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("a symbolic link is not followed: its target's lines would be read twice") {
+    withDir { dir =>
+      val target = write(dir.resolve("app.log.1"), "a\n")
+      Files.createSymbolicLink(dir.resolve("app.log"), target.getFileName)
+      val found = new DirectorySniffer(dir, "app\\.log.*", 1024).sniff(Nil).loneElement
+      assert(found.path === target.toString)
+    }
+  }
+
   test("only files whose whole name matches, no directories") {
     withDir { dir =>
       Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n =>

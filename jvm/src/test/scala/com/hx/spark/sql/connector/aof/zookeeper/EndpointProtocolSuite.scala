@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path}
+import java.nio.file.{Files, Path, StandardOpenOption}
 
 import scala.collection.JavaConverters._
 
@@ -9,7 +9,13 @@ import org.apache.curator.framework.CuratorFramework
 import org.scalatest.{BeforeAndAfterAll, LoneElement}
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{
+  DirectorySniffer,
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  KnownFile
+}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
@@ -233,6 +239,99 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val known = Seq(KnownFile(FileKey(1, 2), 3, Fingerprint(4, "five")))
     val request = Messages.encode(Request("r", known), key)
     assert(Messages.decodeRequest(request, key) === Request("r", known))
+  }
+
+  /** What the driver tracks after planning up to every complete line of `files`. */
+  private def tracked(files: Seq[FileMeta]): Seq[KnownFile] =
+    files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, f.tailAtLineEnd))
+
+  /** The answer in full, as a node that never answered before would give it. */
+  private def inFull(dir: Path, known: Seq[KnownFile]): Set[FileMeta] =
+    new DirectorySniffer(dir, "app.*", 1024).sniff(known).toSet
+
+  private def lastRequest(spec: EndpointSpec, host: String): Request = Messages.decodeRequest(
+    client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).request(host)),
+    key)
+
+  private def lastResponse(spec: EndpointSpec, host: String): Response = Messages.decodeResponse(
+    client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).response(host)),
+    key)
+
+  private def append(file: Path, text: String): Unit =
+    Files.write(file, text.getBytes(UTF_8), StandardOpenOption.APPEND)
+
+  test("once a host answered, requests and answers carry only what changed") {
+    val names = (1 to 50).map(n => f"app-$n%02d.log")
+    val (coordinator, spec, dir) = run(names.map(_ -> "one\n"): _*)
+    SnifferEndpoints.ensureRunning(spec, "host-g")
+    coordinator.awaitHosts(Set("host-g"), 10000)
+    val first = coordinator.collect(Map("host-g" -> Nil), 10000)("host-g")
+    val second = coordinator.collect(Map("host-g" -> tracked(first)), 10000)("host-g")
+    assert(second.size === 50)
+    def keyOf(name: String): FileKey = FileKey.of(dir.resolve(name))
+    append(dir.resolve("app-07.log"), "two\n")
+    Files.write(dir.resolve("app-51.log"), "new\n".getBytes(UTF_8)) // first: inodes are reused
+    val gone = keyOf("app-09.log")
+    Files.delete(dir.resolve("app-09.log"))
+    val known = tracked(second).filterNot(_.key == keyOf("app-03.log")) // no longer tracked
+    val third = coordinator.collect(Map("host-g" -> known), 10000)("host-g")
+    assert(third.toSet === inFull(dir, known))
+    assert(third.size === 50)
+    val request = lastRequest(spec, "host-g")
+    assert(request.base.nonEmpty)
+    assert(request.known === Nil)
+    assert(request.forgotten === Seq(keyOf("app-03.log")))
+    val response = lastResponse(spec, "host-g")
+    assert(response.base === request.base)
+    // app-03.log is described as untracked now: its answer changed too.
+    val changed = Seq("app-03.log", "app-07.log", "app-51.log").map(keyOf)
+    assert(response.files.map(_.key).toSet === changed.toSet)
+    assert(response.gone === Seq(gone))
+    // The whole picture, for `status`, is published apart from the answers.
+    val report = ZkPaths(spec.metaStore, spec.runId).report("host-g")
+    eventually("the report holds every file") {
+      client.checkExists().forPath(report) != null &&
+      Messages.decodeResponse(client.getData.forPath(report), key).files.toSet == third.toSet
+    }
+    coordinator.stop()
+  }
+
+  test("a new endpoint on the host asks for the request in full, within the same trigger") {
+    val (coordinator, spec, dir) = run("app-1.log" -> "a\n", "app-2.log" -> "b\n")
+    val before = new SnifferEndpoint(spec, "host-h", () => ())
+    before.start()
+    coordinator.awaitHosts(Set("host-h"), 10000)
+    val first = coordinator.collect(Map("host-h" -> Nil), 10000)("host-h")
+    val second = coordinator.collect(Map("host-h" -> tracked(first)), 10000)("host-h")
+    assert(lastRequest(spec, "host-h").base.nonEmpty)
+    before.shutdown()
+    val after = new SnifferEndpoint(spec, "host-h", () => ())
+    after.start()
+    eventually("the new endpoint serves")(
+      coordinator.awaitHosts(Set("host-h"), 10000) == Set("host-h"))
+    append(dir.resolve("app-1.log"), "more\n")
+    val known = tracked(second)
+    val third = coordinator.collect(Map("host-h" -> known), 10000)
+    assert(third.get("host-h").map(_.toSet) === Some(inFull(dir, known)))
+    assert(lastRequest(spec, "host-h").base === None)
+    after.shutdown()
+    coordinator.stop()
+  }
+
+  test("after an answer that came too late, the next request is answered in full") {
+    val (coordinator, spec, dir) = run("app-1.log" -> "a\n", "app-2.log" -> "b\n")
+    SnifferEndpoints.ensureRunning(spec, "host-i")
+    coordinator.awaitHosts(Set("host-i"), 10000)
+    val first = coordinator.collect(Map("host-i" -> Nil), 10000)("host-i")
+    val known = tracked(first)
+    // Not waited for: its answer, to a request without app-1.log, comes after the trigger.
+    assert(coordinator.collect(Map("host-i" -> known.tail), 0).isEmpty)
+    val late = lastRequest(spec, "host-i").id
+    eventually("the late answer written")(lastResponse(spec, "host-i").id == late)
+    // A change from the first request, not from the late one the node answered last.
+    val third = coordinator.collect(Map("host-i" -> known), 10000)("host-i")
+    assert(third.toSet === inFull(dir, known))
+    coordinator.stop()
   }
 
   private def zkThreads(): Int =

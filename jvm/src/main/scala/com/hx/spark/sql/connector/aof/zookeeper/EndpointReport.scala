@@ -1,0 +1,58 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
+
+import org.apache.curator.framework.CuratorFramework
+import org.slf4j.LoggerFactory
+
+/**
+ * A node's files in full, for `pyspark-aof status`: answers carry only what changed, so the
+ * whole picture is published apart from them, on its own thread and at most once a second.
+ * With ten thousand files writing it costs about as much as an answer in full did.
+ */
+final class EndpointReport(client: CuratorFramework, path: String, runKey: String, host: String) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val IntervalMs = 1000L
+  private val writer = new ScheduledThreadPoolExecutor(
+    1,
+    { r: Runnable =>
+      val t = new Thread(r, s"aof-endpoint-report-$host")
+      t.setDaemon(true)
+      t
+    })
+  writer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+  private var latest: Option[Response] = None
+  private var scheduled = false
+  @volatile private var lastWrittenNanos = System.nanoTime() - IntervalMs * 1000000L
+
+  /** Publishes `answer` (in full) within a second; a later one replaces it while it waits. */
+  def publish(answer: Response): Unit = synchronized {
+    latest = Some(answer)
+    if (!scheduled && !writer.isShutdown) {
+      scheduled = true
+      val sinceMs = (System.nanoTime() - lastWrittenNanos) / 1000000L
+      writer.schedule(
+        (() => write()): Runnable,
+        math.max(0L, IntervalMs - sinceMs),
+        TimeUnit.MILLISECONDS)
+    }
+  }
+
+  private def write(): Unit = {
+    val answer = synchronized {
+      scheduled = false
+      val a = latest
+      latest = None
+      a
+    }
+    try answer.foreach(a => ZkClients.put(client, path, Messages.encode(a, runKey)))
+    catch { case e: Exception => log.debug(s"aof: report of $host not written: $e") }
+    finally lastWrittenNanos = System.nanoTime()
+  }
+
+  /** Stops; a write under way finishes first, so the client can be closed after. */
+  def close(): Unit = {
+    writer.shutdown()
+    writer.awaitTermination(10, TimeUnit.SECONDS)
+  }
+}
