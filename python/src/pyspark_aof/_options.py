@@ -96,7 +96,8 @@ class AofOptions:
     md5_sample_length : int, optional
         Bytes at the start of a file hashed for its fingerprint.
     partition_bytes_max : int, optional
-        Most bytes of one file read by one task.
+        Most bytes read by one task: longer ranges are split, small files of a host packed
+        together (each also counting Spark's ``spark.sql.files.openCostInBytes``).
     line_length_max : int, optional
         Longest line in bytes; longer ones are cut.
     fail_on_data_loss : bool, optional

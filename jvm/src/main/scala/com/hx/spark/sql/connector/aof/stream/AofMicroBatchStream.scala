@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges, Tasks}
 import com.hx.spark.sql.connector.aof.zookeeper.{DriverSession, EndpointSpec, MessageSeal}
 
 /**
@@ -146,11 +146,15 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   override def prepareForTriggerAvailableNow(): Unit = availableNow = Some(None)
 
-  override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] =
-    Ranges
-      .between(AofOffset.of(start), AofOffset.of(end), options.partitionBytesMax)
-      .map(r => AofInputPartition(r, options.directory.toString): InputPartition)
+  override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
+    val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end), options.partitionBytesMax)
+    // Spark's own cost of opening a file, as its file sources pack small files with it.
+    val openCost = spark.sessionState.conf.filesOpenCostInBytes
+    Tasks
+      .pack(ranges, options.partitionBytesMax, openCost)
+      .map(rs => AofInputPartition(rs, options.directory.toString): InputPartition)
       .toArray
+  }
 
   override def createReaderFactory(): PartitionReaderFactory =
     new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, spec)

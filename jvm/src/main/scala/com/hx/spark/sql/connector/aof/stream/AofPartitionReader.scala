@@ -1,137 +1,41 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.io.IOException
-import java.nio.channels.FileChannel
-import java.nio.file.{Files, Path, Paths, StandardOpenOption}
-
-import scala.collection.JavaConverters._
+import java.nio.file.Paths
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.PartitionReader
-import org.apache.spark.unsafe.types.UTF8String
-import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, LineReader, Prefixes}
-
-/**
- * Reads one planned range on the host that holds the file. The file is found by its key, so a
- * file renamed since planning is still read, from its new name; a file cut short since (as
- * logrotate's `copytruncate` does) is read on from a copy that starts with the same head and
- * reaches the range's end. Either way a replayed batch reads the same bytes. What cannot be
- * read is counted as lost (or fails the task with `fail.on.data.loss`); over-long lines are
- * counted.
- */
+/** Reads a task's ranges one after the other, on the host that holds their files. */
 final class AofPartitionReader(
     partition: AofInputPartition,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters)
     extends PartitionReader[InternalRow] {
-  private val log = LoggerFactory.getLogger(getClass)
-  private val range = partition.range
-  private val directory = Paths.get(partition.directory)
-
   private val here = ExecutorHost.current
-  if (here != range.host) {
+  if (here != partition.host) {
     throw new IllegalStateException(
-      s"aof: a task for ${range.path} on host ${range.host} ran on host $here, which cannot " +
-        s"read that host's files. Raise spark.locality.wait (for example to 30s) so that tasks " +
-        "wait for their own host, and make sure that host has a live executor.")
+      s"aof: a task for files of host ${partition.host} ran on host $here, which cannot read " +
+        "that host's files. Raise spark.locality.wait (for example to 30s) so that tasks wait " +
+        "for their own host, and make sure that host has a live executor.")
   }
 
-  private final class Source(val path: Path, from: Long) {
-    val channel: FileChannel = FileChannel.open(path, StandardOpenOption.READ)
-    val lines = new LineReader(channel, from, range.until, lineLengthMax)
-    val pathValue: UTF8String = UTF8String.fromString(path.toString)
-    def close(): Unit = channel.close()
-  }
+  private val directory = Paths.get(partition.directory)
+  private val ranges = partition.ranges.iterator
+  private var current: Option[FileRangeReader] = None
 
-  private var source: Option[Source] = open(range.from)
-  private var truncated = 0L
-  private val hostValue = UTF8String.fromString(range.host)
-  private val fileIdValue = UTF8String.fromString(range.fileId)
-
-  override def next(): Boolean = source match {
-    case None => false
-    case Some(s) if s.lines.next() =>
-      if (s.lines.truncated) truncated += 1
-      true
-    case Some(s) if s.lines.incomplete =>
-      // Cut short while we read: go on from a copy, at the line we could not finish.
-      val at = s.lines.lineOffset
-      s.close()
-      source = copy().map(new Source(_, at))
-      if (source.isEmpty) lost(at, s"${s.path} ended inside a line that was complete when planned")
-      next()
-    case Some(_) => false
-  }
-
-  private val row = new LineRow(hostValue, fileIdValue)
-
-  override def get(): InternalRow = {
-    val s = source.get
-    val lines = s.lines
-    row.set(lines.lineBytes, lines.lineStart, lines.lineLength, s.pathValue, lines.lineOffset)
-    row
-  }
-
-  override def close(): Unit = {
-    if (truncated > 0) {
-      counters.linesTruncated.add(truncated)
-      log.warn(
-        s"aof: $truncated lines of ${range.path} in bytes ${range.from} to ${range.until} were " +
-          s"longer than $lineLengthMax bytes (line.length.max) and were cut to that length")
+  override def next(): Boolean = {
+    while (!current.exists(_.next())) {
+      current.foreach(_.close())
+      current = None
+      if (!ranges.hasNext) return false
+      val range = ranges.next()
+      current = Some(new FileRangeReader(range, directory, lineLengthMax, failOnDataLoss, counters))
     }
-    source.foreach(_.close())
+    true
   }
 
-  private def open(from: Long): Option[Source] = {
-    val planned = Paths.get(range.path)
-    val byKey =
-      if (keyOf(planned).contains(range.key)) Some(planned)
-      else files().find(p => keyOf(p).contains(range.key))
-    val found = byKey.filter(p => reaches(p)).orElse(copy())
-    if (found.isEmpty) lost(from, s"${range.path} (file ${range.fileId}) is gone or cut short")
-    found.map(new Source(_, from))
-  }
+  override def get(): InternalRow = current.get.get()
 
-  /** Another file in the directory that starts like this one and holds the whole range. */
-  private def copy(): Option[Path] = {
-    val found = files().find(p => !keyOf(p).contains(range.key) && reaches(p) && sameHead(p))
-    found.foreach(p => log.info(s"aof: ${range.path} was cut short; reading its copy $p"))
-    found
-  }
-
-  private def reaches(p: Path): Boolean =
-    try Files.size(p) >= range.until
-    catch { case _: IOException => false }
-
-  private def sameHead(p: Path): Boolean =
-    try {
-      val channel = FileChannel.open(p, StandardOpenOption.READ)
-      try Prefixes.md5(channel, range.head.length).contains(range.head)
-      finally channel.close()
-    } catch { case _: IOException => false }
-
-  private def keyOf(p: Path): Option[FileKey] =
-    try Some(FileKey.of(p))
-    catch { case _: IOException => None }
-
-  private def files(): Seq[Path] =
-    if (!Files.isDirectory(directory)) Nil
-    else {
-      val listing = Files.list(directory)
-      try listing.iterator().asScala.filter(Files.isRegularFile(_)).toVector
-      finally listing.close()
-    }
-
-  private def lost(from: Long, why: String): Unit = {
-    val message = s"aof: $why; bytes $from to ${range.until} of it on ${range.host} are lost"
-    if (failOnDataLoss) {
-      throw new IllegalStateException(
-        s"$message. Set fail.on.data.loss=false to log and count such losses instead.")
-    }
-    log.warn(message)
-    counters.bytesLost.add(range.until - from)
-  }
+  override def close(): Unit = current.foreach(_.close())
 }

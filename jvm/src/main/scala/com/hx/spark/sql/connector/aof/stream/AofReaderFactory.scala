@@ -13,14 +13,9 @@ final class AofReaderFactory(
     endpoint: EndpointSpec)
     extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val task = partition.asInstanceOf[AofInputPartition]
     val host = ExecutorHost.current
-    if (host == partition.asInstanceOf[AofInputPartition].range.host) {
-      SnifferEndpoints.ensureRunningSoon(endpoint, host)
-    }
-    new AofPartitionReader(
-      partition.asInstanceOf[AofInputPartition],
-      lineLengthMax,
-      failOnDataLoss,
-      counters)
+    if (host == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, host)
+    new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters)
   }
 }

@@ -61,7 +61,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         10,
         Fingerprint.Empty)
     val e = intercept[IllegalStateException](
-      new AofPartitionReader(AofInputPartition(range, "/etc"), 100, false, counters))
+      new AofPartitionReader(AofInputPartition(Seq(range), "/etc"), 100, false, counters))
     assert(e.getMessage.contains("spark.locality.wait"))
     assert(e.getMessage.contains("some-other-host"))
   }
@@ -81,7 +81,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
-        new AofPartitionReader(AofInputPartition(range, dir.toString), 100, true, counters)
+        new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, true, counters)
       try
         Iterator
           .continually(reader)

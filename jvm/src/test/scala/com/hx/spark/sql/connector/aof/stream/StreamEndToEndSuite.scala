@@ -156,6 +156,20 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assertExactlyOnce(spark, out, ids)
   }
 
+  test("many small files are read by a few tasks, each line once") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val ids = (1 to 300).flatMap { n =>
+      LogWriter.append(dir.resolve(f"app-$n%03d.log"), (1 to 3).map(i => s"f$n-$i"))
+    }
+    val query = start(dir, ckpt, out)
+    drain(query)
+    query.stop()
+    assertExactlyOnce(spark, out, ids)
+    // One Parquet file per task that read lines; Spark's 4 MB open cost packs about 30 per task.
+    val written = Files.list(out).filter(_.getFileName.toString.endsWith(".parquet")).count()
+    assert(written <= 20, s"$written tasks for 300 files")
+  }
+
   test("the original connector's format name works too") {
     val dir = newDir("logs")
     val ids = LogWriter.append(dir.resolve("app-a.log"), Seq("x-1", "x-2"))
