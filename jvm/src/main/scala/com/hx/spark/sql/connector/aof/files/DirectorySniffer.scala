@@ -40,12 +40,16 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
           val key = stamp.key
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
           else {
-            seen += key
-            if (knownByKey.contains(key)) seenKnown += 1
-            Some(describeAgain(path, stamp, knownByKey.get(key), known))
+            val meta = describeAgain(path, stamp, knownByKey.get(key), known)
+            // Seen only once described: one renamed away meanwhile is looked for again.
+            if (meta.nonEmpty) {
+              seen += key
+              if (knownByKey.contains(key)) seenKnown += 1
+            }
+            meta
           }
         } catch {
-          case _: NoSuchFileException => None // removed between list and stat
+          case _: NoSuchFileException => None // renamed or removed since it was listed
           case e: IOException =>
             log.warn(s"Cannot read $path, leaving it out of this trigger: $e")
             None
@@ -70,18 +74,18 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       path: Path,
       stamp: FileStamp,
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): FileMeta = {
+      known: Seq[KnownFile]): Option[FileMeta] = {
     val earlier = for {
       k <- asked
       (s, question, meta) <- described.get(stamp.key) if s == stamp && question == k
     } yield meta.copy(path = path.toString)
-    earlier.getOrElse {
+    earlier.orElse {
       val meta = describe(path, stamp.key, asked, known)
       // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
       // write from the one it shows.
       val nowNanos = System.currentTimeMillis() * 1000000L
       val settled = nowNanos - math.max(stamp.modifiedNanos, stamp.changedNanos) > 100000000L
-      if (settled) asked.foreach(k => described(stamp.key) = (stamp, k, meta))
+      for (m <- meta; k <- asked if settled) described(stamp.key) = (stamp, k, m)
       meta
     }
   }
@@ -98,37 +102,47 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       path: Path,
       key: FileKey,
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): FileMeta = {
+      known: Seq[KnownFile]): Option[FileMeta] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
-    try {
-      val (size, fingerprint) = sizeAndHead(channel)
-      val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
-        Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
-      }
-      val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
-      // The driver's floor holds only for the content it was planned against: a replaced or
-      // truncated file is scanned from its start.
-      val floor = asked
-        .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
-        .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
-        .fold(0L)(_.floor)
-      val (lineEnd, tailAtLineEnd) = lineEndAfter(channel, key, size, fingerprint, floor)
-      val copyOf =
-        if (asked.nonEmpty) None
-        else
-          known.filter(isCopy(channel, size, fingerprint, _)).sortBy(-_.floor).headOption.map(_.key)
-      FileMeta(
-        path.toString,
-        key,
-        size,
-        lineEnd,
-        fingerprint,
-        probe,
-        asked.fold(0L)(_.floor),
-        tailAtFloor,
-        tailAtLineEnd,
-        copyOf)
-    } finally channel.close()
+    // A rotation renames files in quick succession: the name stated a moment ago may be another
+    // file's by the time it is opened, and that file's bytes are not this key's.
+    try if (FileKey.of(path) != key) None else Some(describeOpen(channel, path, key, asked, known))
+    finally channel.close()
+  }
+
+  private def describeOpen(
+      channel: FileChannel,
+      path: Path,
+      key: FileKey,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): FileMeta = {
+    val (size, fingerprint) = sizeAndHead(channel)
+    val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
+      Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
+    }
+    val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
+    // The driver's floor holds only for the content it was planned against: a replaced or
+    // truncated file is scanned from its start.
+    val floor = asked
+      .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
+      .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
+      .fold(0L)(_.floor)
+    val (lineEnd, tailAtLineEnd) = lineEndAfter(channel, key, size, fingerprint, floor)
+    val copyOf =
+      if (asked.nonEmpty) None
+      else
+        known.filter(isCopy(channel, size, fingerprint, _)).sortBy(-_.floor).headOption.map(_.key)
+    FileMeta(
+      path.toString,
+      key,
+      size,
+      lineEnd,
+      fingerprint,
+      probe,
+      asked.fold(0L)(_.floor),
+      tailAtFloor,
+      tailAtLineEnd,
+      copyOf)
   }
 
   /** The size and the head's fingerprint, of one and the same state of the file. */

@@ -52,7 +52,7 @@ final class FileRangeReader(
       // Cut short while we read: go on from a copy, at the line we could not finish.
       val at = s.lines.lineOffset
       s.close()
-      source = copy().map(new Source(_, at))
+      source = copy(at)
       if (source.isEmpty) lost(at, s"${s.path} ended inside a line that was complete when planned")
       next()
     case Some(_) => false
@@ -78,25 +78,45 @@ final class FileRangeReader(
   }
 
   private def open(from: Long): Option[Source] = {
-    val planned = Paths.get(range.path)
-    val byKey =
-      if (keyOf(planned).contains(range.key)) Some(planned)
-      else files().find(p => keyOf(p).contains(range.key))
-    val found = byKey.filter(p => reaches(p)).orElse(copy())
+    val found = byKey(from).orElse(copy(from))
     if (found.isEmpty) lost(from, s"${range.path} (file ${range.fileId}) is gone or cut short")
-    found.map(new Source(_, from))
-  }
-
-  /** Another file in the directory that starts like this one and holds the whole range. */
-  private def copy(): Option[Path] = {
-    val found = files().find(p => !keyOf(p).contains(range.key) && reaches(p) && sameHead(p))
-    found.foreach(p => log.info(s"aof: ${range.path} was cut short; reading its copy $p"))
     found
   }
 
-  private def reaches(p: Path): Boolean =
-    try Files.size(p) >= range.until
-    catch { case _: IOException => false }
+  /** The file itself, under its planned name or the one it was renamed to since. */
+  private def byKey(from: Long): Option[Source] = {
+    val planned = Paths.get(range.path)
+    val there = if (keyOf(planned).contains(range.key)) openAs(planned, range.key, from) else None
+    // Renamed since planning, or just now, between the look at its name and the open.
+    there.orElse(
+      files().find(p => keyOf(p).contains(range.key)).flatMap(openAs(_, range.key, from)))
+  }
+
+  /** Another file in the directory that starts like this one and holds the whole range. */
+  private def copy(from: Long): Option[Source] = {
+    val found = files().iterator
+      .flatMap(p => keyOf(p).filter(k => k != range.key && sameHead(p)).flatMap(openAs(p, _, from)))
+      .take(1)
+      .toList
+      .headOption
+    found.foreach(s => log.info(s"aof: ${range.path} was cut short; reading its copy ${s.path}"))
+    found
+  }
+
+  /**
+   * `p` opened, if once open it still is the file `key` and holds the whole range. Checked after
+   * the open: a rotation renames files in quick succession, and the name looked at a moment ago
+   * may already be another file's (whose lines would then be read twice).
+   */
+  private def openAs(p: Path, key: FileKey, from: Long): Option[Source] =
+    try {
+      val source = new Source(p, from)
+      if (keyOf(p).contains(key) && source.channel.size() >= range.until) Some(source)
+      else {
+        source.close()
+        None
+      }
+    } catch { case _: IOException => None }
 
   private def sameHead(p: Path): Boolean =
     try {

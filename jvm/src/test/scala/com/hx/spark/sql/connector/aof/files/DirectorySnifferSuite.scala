@@ -48,6 +48,37 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("files renamed while they are described are each reported, with their own bytes") {
+    withDir { dir =>
+      write(dir.resolve("app.log"), "a\n" * 100)
+      write(dir.resolve("app.log.1"), "b\n" * 100)
+      val sniffer = new DirectorySniffer(dir, "app.*", 1024)
+      val first = sniffer.sniff(Nil)
+      val heads = first.map(m => m.key -> m.fingerprint).toMap
+      // Names swapped every 2 ms, three renames in a row as a rotation makes them.
+      @volatile var swapping = true
+      val swapper = new Thread(() =>
+        while (swapping) {
+          Files.move(dir.resolve("app.log"), dir.resolve("swap"))
+          Files.move(dir.resolve("app.log.1"), dir.resolve("app.log"))
+          Files.move(dir.resolve("swap"), dir.resolve("app.log.1"))
+          Thread.sleep(2)
+        })
+      swapper.start()
+      try {
+        val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
+        while (System.nanoTime() < deadline) {
+          val found = sniffer.sniff(first.map(known))
+          assert(found.map(_.key).toSet === heads.keySet)
+          found.foreach(m => assert(m.fingerprint === heads(m.key), s"${m.path} ${m.key}"))
+        }
+      } finally {
+        swapping = false
+        swapper.join()
+      }
+    }
+  }
+
   test("a symbolic link is not followed: its target's lines would be read twice") {
     withDir { dir =>
       val target = write(dir.resolve("app.log.1"), "a\n")

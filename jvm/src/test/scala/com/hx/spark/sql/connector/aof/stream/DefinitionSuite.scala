@@ -104,4 +104,41 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(read() === planned)
     assert(counters.bytesLost.value === 0L)
   }
+
+  test("a range read while its file's name is taken by another never reads the other's lines") {
+    val counters = ReadCounters.register(spark.sparkContext) // starts the session, and its host
+    val dir = newDir("swapped")
+    Files.write(dir.resolve("app.log"), "a\n".repeat(500).getBytes(UTF_8))
+    Files.write(dir.resolve("app.log.1"), "b\n".repeat(500).getBytes(UTF_8))
+    val file = dir.resolve("app.log")
+    val head = {
+      val channel = FileChannel.open(file)
+      try Prefixes.md5(channel, 1000).get
+      finally channel.close()
+    }
+    val range =
+      FileRange(ExecutorHost.current, file.toString, FileKey.of(file), "id", 0, 1000, head)
+    // Names swapped every 2 ms, three renames in a row as a rotation makes them.
+    @volatile var swapping = true
+    val swapper = new Thread(() =>
+      while (swapping) {
+        Files.move(dir.resolve("app.log"), dir.resolve("swap"))
+        Files.move(dir.resolve("app.log.1"), dir.resolve("app.log"))
+        Files.move(dir.resolve("swap"), dir.resolve("app.log.1"))
+        Thread.sleep(2)
+      })
+    swapper.start()
+    try {
+      val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
+      while (System.nanoTime() < deadline) {
+        val reader =
+          new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, false, counters)
+        try while (reader.next()) assert(reader.get().getUTF8String(0).toString === "a")
+        finally reader.close()
+      }
+    } finally {
+      swapping = false
+      swapper.join()
+    }
+  }
 }

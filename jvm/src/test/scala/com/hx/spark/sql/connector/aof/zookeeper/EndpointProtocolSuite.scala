@@ -76,7 +76,9 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     first.start()
     second.start()
     assert(coordinator.awaitHosts(Set("host-b"), 10000) === Set("host-b"))
-    assert(children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size === 2)
+    // Each latch joins in the background: the second may come after the first serves.
+    eventually("both endpoints in the latch")(
+      children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 2)
     assert(coordinator.collect(Map("host-b" -> Nil), 10000).contains("host-b"))
     first.shutdown()
     eventually("one latch member left")(
