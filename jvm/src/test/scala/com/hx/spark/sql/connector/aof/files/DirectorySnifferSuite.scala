@@ -9,6 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.testkit.NameSwapper
 
 class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
 
@@ -55,18 +56,7 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
       val sniffer = new DirectorySniffer(dir, "app.*", 1024)
       val first = sniffer.sniff(Nil)
       val heads = first.map(m => m.key -> m.fingerprint).toMap
-      // Names swapped every 10 ms, three renames in a row as a rotation makes them. (A rotation
-      // never gives a file back a name it had; a swap does, which a thread stalled for a whole
-      // swap between its open and its check could miss.)
-      @volatile var swapping = true
-      val swapper = new Thread(() =>
-        while (swapping) {
-          Files.move(dir.resolve("app.log"), dir.resolve("swap"))
-          Files.move(dir.resolve("app.log.1"), dir.resolve("app.log"))
-          Files.move(dir.resolve("swap"), dir.resolve("app.log.1"))
-          Thread.sleep(10)
-        })
-      swapper.start()
+      val swapper = new NameSwapper(dir.resolve("app.log"), dir.resolve("app.log.1"), 10)
       try {
         val deadline = System.nanoTime() + 5L * 1000 * 1000 * 1000
         while (System.nanoTime() < deadline) {
@@ -74,10 +64,7 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
           assert(found.map(_.key).toSet === heads.keySet)
           found.foreach(m => assert(m.fingerprint === heads(m.key), s"${m.path} ${m.key}"))
         }
-      } finally {
-        swapping = false
-        swapper.join()
-      }
+      } finally swapper.close()
     }
   }
 

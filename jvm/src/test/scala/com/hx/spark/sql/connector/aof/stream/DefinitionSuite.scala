@@ -11,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
-import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+import com.hx.spark.sql.connector.aof.testkit.{NameSwapper, SparkTestKit}
 
 /** What a user sees when defining a query, before any data moves. */
 class DefinitionSuite extends AnyFunSuite with SparkTestKit {
@@ -118,16 +118,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     }
     val range =
       FileRange(ExecutorHost.current, file.toString, FileKey.of(file), "id", 0, 1000, head)
-    // Names swapped every 2 ms, three renames in a row as a rotation makes them.
-    @volatile var swapping = true
-    val swapper = new Thread(() =>
-      while (swapping) {
-        Files.move(dir.resolve("app.log"), dir.resolve("swap"))
-        Files.move(dir.resolve("app.log.1"), dir.resolve("app.log"))
-        Files.move(dir.resolve("swap"), dir.resolve("app.log.1"))
-        Thread.sleep(2)
-      })
-    swapper.start()
+    val swapper = new NameSwapper(dir.resolve("app.log"), dir.resolve("app.log.1"), 2)
     try {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline) {
@@ -136,9 +127,6 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         try while (reader.next()) assert(reader.get().getUTF8String(0).toString === "a")
         finally reader.close()
       }
-    } finally {
-      swapping = false
-      swapper.join()
-    }
+    } finally swapper.close()
   }
 }
