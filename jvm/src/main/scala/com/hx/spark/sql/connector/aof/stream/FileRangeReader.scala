@@ -95,7 +95,7 @@ final class FileRangeReader(
   /** Another file in the directory that starts like this one and holds the whole range. */
   private def copy(from: Long): Option[Source] = {
     val found = files().iterator
-      .flatMap(p => keyOf(p).filter(k => k != range.key && sameHead(p)).flatMap(openAs(p, _, from)))
+      .flatMap(p => keyOf(p).filter(_ != range.key).flatMap(openAs(p, _, from)))
       .take(1)
       .toList
       .headOption
@@ -121,13 +121,6 @@ final class FileRangeReader(
         None
       }
     } catch { case _: IOException => None }
-
-  private def sameHead(p: Path): Boolean =
-    try {
-      val channel = FileChannel.open(p, StandardOpenOption.READ)
-      try Prefixes.md5(channel, range.head.length).contains(range.head)
-      finally channel.close()
-    } catch { case _: IOException => false }
 
   private def keyOf(p: Path): Option[FileKey] =
     try Some(FileKey.of(p))

@@ -53,6 +53,14 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
       dir)
   }
 
+  /** A run whose endpoint on `host` serves. */
+  private def served(host: String, files: (String, String)*): (Coordinator, EndpointSpec, Path) = {
+    val (coordinator, spec, dir) = run(files: _*)
+    SnifferEndpoints.ensureRunning(spec, host)
+    coordinator.awaitHosts(Set(host), 10000)
+    (coordinator, spec, dir)
+  }
+
   private def children(path: String): Seq[String] =
     if (client.checkExists().forPath(path) == null) Nil
     else client.getChildren.forPath(path).asScala.toSeq
@@ -90,9 +98,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   }
 
   test("a host without an endpoint is left out after the timeout") {
-    val (coordinator, spec, _) = run("app.log" -> "a\n")
-    SnifferEndpoints.ensureRunning(spec, "host-c")
-    coordinator.awaitHosts(Set("host-c"), 10000)
+    val (coordinator, spec, _) = served("host-c", "app.log" -> "a\n")
     val started = System.nanoTime()
     val answer = coordinator.collect(Map("host-c" -> Nil, "silent-host" -> Nil), 500)
     val tookMs = (System.nanoTime() - started) / 1000000
@@ -124,9 +130,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   test("a request naming files elsewhere cannot make the endpoint look outside its directory") {
     val outside = Files.createTempFile(root, "app-secret", ".log")
     Files.write(outside, "secret\n".getBytes(UTF_8))
-    val (coordinator, spec, dir) = run("app.log" -> "a\n")
-    SnifferEndpoints.ensureRunning(spec, "host-d")
-    coordinator.awaitHosts(Set("host-d"), 10000)
+    val (coordinator, spec, dir) = served("host-d", "app.log" -> "a\n")
     val known = Seq(KnownFile(FileKey.of(outside), 0, Fingerprint.Empty))
     val files = coordinator.collect(Map("host-d" -> known), 10000)("host-d")
     assert(files.map(_.path) === Seq(dir.resolve("app.log").toString))
@@ -264,9 +268,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("once a host answered, requests and answers carry only what changed") {
     val names = (1 to 50).map(n => f"app-$n%02d.log")
-    val (coordinator, spec, dir) = run(names.map(_ -> "one\n"): _*)
-    SnifferEndpoints.ensureRunning(spec, "host-g")
-    coordinator.awaitHosts(Set("host-g"), 10000)
+    val (coordinator, spec, dir) = served("host-g", names.map(_ -> "one\n"): _*)
     val first = coordinator.collect(Map("host-g" -> Nil), 10000)("host-g")
     val second = coordinator.collect(Map("host-g" -> tracked(first)), 10000)("host-g")
     assert(second.size === 50)
@@ -298,6 +300,23 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("the report of a host whose files did not change is not written again") {
+    val (coordinator, spec, _) = served("host-j", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
+    val first = coordinator.collect(Map("host-j" -> Nil), 10000)("host-j")
+    val known = tracked(first)
+    val second = coordinator.collect(Map("host-j" -> known), 10000)("host-j")
+    val report = ZkPaths(spec.metaStore, spec.runId).report("host-j")
+    def written(): Option[(Long, Set[FileMeta])] = Option(client.checkExists().forPath(report))
+      .map(stat =>
+        stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
+    eventually("the report holds the second answer")(written().exists(_._2 == second.toSet))
+    val version = written().get._1
+    (1 to 3).foreach(_ => coordinator.collect(Map("host-j" -> known), 10000))
+    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    assert(written().map(_._1) === Some(version))
+    coordinator.stop()
+  }
+
   test("a new endpoint on the host asks for the request in full, within the same trigger") {
     val (coordinator, spec, dir) = run("app-1.log" -> "a\n", "app-2.log" -> "b\n")
     val before = new SnifferEndpoint(spec, "host-h", () => ())
@@ -321,9 +340,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   }
 
   test("after an answer that came too late, the next request is answered in full") {
-    val (coordinator, spec, dir) = run("app-1.log" -> "a\n", "app-2.log" -> "b\n")
-    SnifferEndpoints.ensureRunning(spec, "host-i")
-    coordinator.awaitHosts(Set("host-i"), 10000)
+    val (coordinator, spec, dir) = served("host-i", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
     val first = coordinator.collect(Map("host-i" -> Nil), 10000)("host-i")
     val known = tracked(first)
     // Not waited for: its answer, to a request without app-1.log, comes after the trigger.
