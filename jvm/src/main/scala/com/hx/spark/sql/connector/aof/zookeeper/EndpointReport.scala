@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.zookeeper
 import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.KeeperException
 import org.slf4j.LoggerFactory
 
 /**
@@ -45,9 +46,21 @@ final class EndpointReport(client: CuratorFramework, path: String, runKey: Strin
       latest = None
       a
     }
-    try answer.foreach(a => ZkClients.put(client, path, Messages.encode(a, runKey)))
-    catch { case e: Exception => log.debug(s"aof: report of $host not written: $e") }
-    finally lastWrittenNanos = System.nanoTime()
+    val failed =
+      try {
+        answer.foreach(a => ZkClients.put(client, path, Messages.encode(a, runKey)))
+        None
+      } catch {
+        case e: KeeperException =>
+          log.debug(s"aof: report of $host not written, trying again: $e")
+          answer
+        case e: Exception =>
+          log.warn(s"aof: report of $host not written; `status` shows an older one: $e")
+          None
+      }
+    lastWrittenNanos = System.nanoTime()
+    // An idle host publishes nothing new, so a write ZooKeeper refused is tried again.
+    failed.foreach(a => synchronized(if (latest.isEmpty) publish(a)))
   }
 
   /** Stops; a write under way finishes first, so the client can be closed after. */

@@ -6,6 +6,8 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.ZooDefs
+import org.apache.zookeeper.data.ACL
 import org.scalatest.{BeforeAndAfterAll, LoneElement}
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -314,6 +316,24 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     (1 to 3).foreach(_ => coordinator.collect(Map("host-j" -> known), 10000))
     Thread.sleep(1500) // past the report's interval: a write would have happened by now
     assert(written().map(_._1) === Some(version))
+    coordinator.stop()
+  }
+
+  test("a report ZooKeeper refused is written once it accepts, though the files did not change") {
+    val (coordinator, spec, _) = served("host-k", "app-1.log" -> "a\n")
+    val report = ZkPaths(spec.metaStore, spec.runId).report("host-k")
+    // A real refusal: the report's node may be read but not written, until its ACL opens.
+    val readOnly = new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.ADMIN, ZooDefs.Ids.ANYONE_ID_UNSAFE)
+    client.create().creatingParentsIfNeeded().withACL(List(readOnly).asJava).forPath(report)
+    // The report is written as the answer is: on the endpoint's session, so (almost always)
+    // refused before the answer arrives. Were it not, this test would pass without the retry.
+    val first = coordinator.collect(Map("host-k" -> Nil), 10000)("host-k")
+    client.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(report)
+    assert(coordinator.collect(Map("host-k" -> Nil), 10000)("host-k") === first)
+    eventually("the report holds the host's file") {
+      val data = client.getData.forPath(report)
+      data.nonEmpty && Messages.decodeResponse(data, key).files.toSet == first.toSet
+    }
     coordinator.stop()
   }
 
