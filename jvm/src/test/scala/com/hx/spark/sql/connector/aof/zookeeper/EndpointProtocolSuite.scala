@@ -29,6 +29,9 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   private val key = MessageSeal.newKey()
 
   override protected def afterAll(): Unit = {
+    // Also the endpoints of a test that failed before stopping them: left running, they would
+    // try to reach the stopped server for the rest of the run and flood its log.
+    (1 to runs).foreach(i => SnifferEndpoints.stop(s"run-$i"))
     client.close()
     zk.stop()
   }
