@@ -315,10 +315,10 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
       .map(stat =>
         stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
     eventually("the report holds the second answer")(written().exists(_._2 == second.toSet))
-    val version = written().get._1
+    val lastWrite = written().get._1
     (1 to 3).foreach(_ => coordinator.collect(Map("host-j" -> known), 10000))
     Thread.sleep(1500) // past the report's interval: a write would have happened by now
-    assert(written().map(_._1) === Some(version))
+    assert(written().map(_._1) === Some(lastWrite))
     coordinator.stop()
   }
 
