@@ -31,8 +31,7 @@ final class FileRangeReader(
     extends PartitionReader[InternalRow] {
   private val log = LoggerFactory.getLogger(getClass)
 
-  private final class Source(val path: Path, from: Long) {
-    val channel: FileChannel = FileChannel.open(path, StandardOpenOption.READ)
+  private final class Source(val path: Path, channel: FileChannel, from: Long) {
     val lines = new LineReader(channel, from, range.until, lineLengthMax)
     val pathValue: UTF8String = UTF8String.fromString(path.toString)
     def close(): Unit = channel.close()
@@ -111,13 +110,15 @@ final class FileRangeReader(
    */
   private def openAs(p: Path, key: FileKey, from: Long): Option[Source] =
     try {
-      val source = new Source(p, from)
-      val channel = source.channel
-      val head = Prefixes.md5(channel, range.head.length)
-      if (keyOf(p).contains(key) && head.contains(range.head) && channel.size() >= range.until) {
-        Some(source)
-      } else {
-        source.close()
+      val channel = FileChannel.open(p, StandardOpenOption.READ)
+      val holds =
+        try {
+          channel.size() >= range.until && keyOf(p).contains(key) &&
+          Prefixes.md5(channel, range.head.length).contains(range.head)
+        } catch { case _: IOException => false }
+      if (holds) Some(new Source(p, channel, from))
+      else {
+        channel.close()
         None
       }
     } catch { case _: IOException => None }

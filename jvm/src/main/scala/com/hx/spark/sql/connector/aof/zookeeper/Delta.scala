@@ -6,7 +6,9 @@ package com.hx.spark.sql.connector.aof.zookeeper
  * request and answer, each trigger sends this instead of the whole list: with ten thousand files
  * and a few of them written to, a few entries instead of ten thousand.
  */
-final case class Delta[K, V](changed: Seq[V], removed: Seq[K])
+final case class Delta[K, V](changed: Seq[V], removed: Seq[K]) {
+  def isEmpty: Boolean = changed.isEmpty && removed.isEmpty
+}
 
 object Delta {
 

@@ -122,9 +122,7 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
       last = Some(Exchange(request.id, known, files))
       val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
       // An idle host's list is not written again each second.
-      if (change.forall { case (_, d) => d.changed.nonEmpty || d.removed.nonEmpty }) {
-        report.publish(Response(request.id, files))
-      }
+      if (!change.exists(_._2.isEmpty)) report.publish(Response(request.id, files))
       change.fold(Response(request.id, files)) { case (b, d) =>
         Response(request.id, d.changed, Some(b), d.removed)
       }
