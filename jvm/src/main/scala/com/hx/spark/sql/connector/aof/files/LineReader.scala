@@ -79,6 +79,20 @@ final class LineReader(
     !ended
   }
 
+  /**
+   * Advances to the next line only when that needs no read: the line lies whole in the buffer.
+   * So every line returned since the last `next()` stays valid until the next `next()`, which
+   * is what lets a batch of lines point into the buffer. False when `next()` must be called.
+   */
+  def nextInBuffer(): Boolean = {
+    if (!started || ended || bufferStart + cursor >= until) return false
+    val i = Newlines.find(bytes, cursor, bufferEnd)
+    if (i == bufferEnd) return false
+    offset = bufferStart + cursor
+    takeLine(i)
+    true
+  }
+
   /** Does not close the channel: whoever opened it does. */
   override def close(): Unit = {
     started = true
@@ -113,16 +127,7 @@ final class LineReader(
     overflow = 0
     val i = Newlines.find(bytes, cursor, bufferEnd)
     if (i < bufferEnd) {
-      lineArray = bytes
-      lineFrom = cursor
-      val count = i - cursor
-      length = math.min(lineLengthMax, count)
-      if (count > length) {
-        overflow = math.min(2, count - length)
-        lastOverflow = bytes(i - 1)
-      }
-      cursor = i + 1
-      endLine()
+      takeLine(i)
       return true
     }
     lineArray = line
@@ -139,6 +144,21 @@ final class LineReader(
       cursor = i
     }
     false
+  }
+
+  /** The line from the cursor to the newline at `i`, in the buffer: no copy. */
+  private def takeLine(i: Int): Unit = {
+    lineArray = bytes
+    lineFrom = cursor
+    val count = i - cursor
+    length = math.min(lineLengthMax, count)
+    overflow = 0
+    if (count > length) {
+      overflow = math.min(2, count - length)
+      lastOverflow = bytes(i - 1)
+    }
+    cursor = i + 1
+    endLine()
   }
 
   /** A line cut to the maximum is truncated unless all it lost is the `\r` of a CRLF. */

@@ -2,16 +2,16 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.file.Paths
 
-import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.PartitionReader
+import org.apache.spark.sql.vectorized.ColumnarBatch
 
-/** Reads a task's ranges one after the other, on the host that holds their files. */
+/** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(
     partition: AofInputPartition,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters)
-    extends PartitionReader[InternalRow] {
+    extends PartitionReader[ColumnarBatch] {
   private val here = ExecutorHost.current
   if (here != partition.host) {
     throw new IllegalStateException(
@@ -23,9 +23,10 @@ final class AofPartitionReader(
   private val directory = Paths.get(partition.directory)
   private val ranges = partition.ranges.iterator
   private var current: Option[FileRangeReader] = None
+  private val batch = new LineBatch()
 
   override def next(): Boolean = {
-    while (!current.exists(_.next())) {
+    while (!current.exists(_.nextBatch(batch))) {
       current.foreach(_.close())
       current = None
       if (!ranges.hasNext) return false
@@ -35,7 +36,7 @@ final class AofPartitionReader(
     true
   }
 
-  override def get(): InternalRow = current.get.get()
+  override def get(): ColumnarBatch = batch.columns
 
   override def close(): Unit = current.foreach(_.close())
 }

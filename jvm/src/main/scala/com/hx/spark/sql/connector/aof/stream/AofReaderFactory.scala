@@ -2,20 +2,30 @@ package com.hx.spark.sql.connector.aof.stream
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, SnifferEndpoints}
 
-/** @param endpoint started (or joined as a stand-by) by every executor that reads for the run */
+/**
+ * Readers of columnar batches only (see [[LineBatch]] for why).
+ *
+ * @param endpoint started (or joined as a stand-by) by every executor that reads for the run
+ */
 final class AofReaderFactory(
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     endpoint: EndpointSpec)
     extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+  override def supportColumnarReads(partition: InputPartition): Boolean = true
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val task = partition.asInstanceOf[AofInputPartition]
     val host = ExecutorHost.current
     if (host == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, host)
     new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters)
   }
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    throw new UnsupportedOperationException("aof reads columnar batches only")
 }

@@ -1,13 +1,11 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.io.IOException
+import java.io.{Closeable, IOException}
 import java.nio.channels.FileChannel
 import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 
 import scala.collection.JavaConverters._
 
-import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
@@ -28,7 +26,7 @@ final class FileRangeReader(
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters)
-    extends PartitionReader[InternalRow] {
+    extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
 
   private final class Source(val path: Path, channel: FileChannel, from: Long) {
@@ -42,28 +40,35 @@ final class FileRangeReader(
   private val hostValue = UTF8String.fromString(range.host)
   private val fileIdValue = UTF8String.fromString(range.fileId)
 
-  override def next(): Boolean = source match {
+  /**
+   * Fills `batch` with the range's next lines, at least one, all of one file and all valid until
+   * the next call (they point into the read buffer); false when the range has no more.
+   */
+  def nextBatch(batch: LineBatch): Boolean = {
+    if (!nextLine()) return false
+    val s = source.get
+    batch.reset(hostValue, s.pathValue, fileIdValue)
+    add(s.lines, batch)
+    while (!batch.isFull && s.lines.nextInBuffer()) add(s.lines, batch)
+    true
+  }
+
+  private def add(lines: LineReader, batch: LineBatch): Unit = {
+    if (lines.truncated) truncated += 1
+    batch.add(lines.lineBytes, lines.lineStart, lines.lineLength, lines.lineOffset)
+  }
+
+  private def nextLine(): Boolean = source match {
     case None => false
-    case Some(s) if s.lines.next() =>
-      if (s.lines.truncated) truncated += 1
-      true
+    case Some(s) if s.lines.next() => true
     case Some(s) if s.lines.incomplete =>
       // Cut short while we read: go on from a copy, at the line we could not finish.
       val at = s.lines.lineOffset
       s.close()
       source = copy(at)
       if (source.isEmpty) lost(at, s"${s.path} ended inside a line that was complete when planned")
-      next()
+      nextLine()
     case Some(_) => false
-  }
-
-  private val row = new LineRow(hostValue, fileIdValue)
-
-  override def get(): InternalRow = {
-    val s = source.get
-    val lines = s.lines
-    row.set(lines.lineBytes, lines.lineStart, lines.lineLength, s.pathValue, lines.lineOffset)
-    row
   }
 
   override def close(): Unit = {

@@ -61,17 +61,17 @@ class LineReaderSuite extends AnyFunSuite {
     assert(lines("aaaa\nbbbb\ncccc\n", 6, 11) === Seq((10L, "cccc")))
   }
 
-  test("consecutive ranges cut anywhere, with tiny buffers, give every line exactly once") {
+  test("consecutive ranges cut anywhere, with tiny buffers, in batches, give every line once") {
     val random = new Random(42)
     val text = mixedLines(random, 300) + "a line still being written"
     val expected = completeLines(text).map { case (offset, line) => Line(offset, line) }
     val lineEnd = text.lastIndexOf('\n') + 1L
     withFile(text) { f =>
-      for (buffer <- Seq(1, 2, 3, 7, 64, 1 << 16); trial <- 1 to 25) {
+      for (buffer <- Seq(1, 2, 3, 7, 64, 1 << 16); batch <- Seq(1, 3, 4096); trial <- 1 to 25) {
         val cuts =
           (0L +: Seq.fill(trial)(random.nextInt(lineEnd.toInt).toLong) :+ lineEnd).distinct.sorted
-        val reads = cuts.sliding(2).map { case Seq(a, b) => read(f, a, b, buffer = buffer) }.toList
-        assert(reads.flatMap(_.lines) === expected, s"buffer $buffer, cuts $cuts")
+        val reads = cuts.sliding(2).map { case Seq(a, b) => read(f, a, b, buffer, batch) }.toList
+        assert(reads.flatMap(_.lines) === expected, s"buffer $buffer, batch $batch, cuts $cuts")
         assert(!reads.exists(_.incomplete))
       }
     }
@@ -87,7 +87,7 @@ class LineReaderSuite extends AnyFunSuite {
     assert(expected.count(_.truncated) === 4)
     withFile(text) { f =>
       for (buffer <- Seq(1, 2, 3, 7, 64)) {
-        assert(read(f, 0, text.length, max, buffer).lines === expected, s"buffer $buffer")
+        assert(read(f, 0, text.length, buffer, max = max).lines === expected, s"buffer $buffer")
       }
     }
   }
@@ -145,18 +145,39 @@ object LineReaderSuite {
     } finally Files.deleteIfExists(file)
   }
 
-  /** Everything a reader gives for `[from, until)`; `resumeAt` only when it is incomplete. */
-  def read(file: Path, from: Long, until: Long, max: Int = 1 << 20, buffer: Int = 64): Read = {
+  /**
+   * Everything a reader gives for `[from, until)`; `resumeAt` only when it is incomplete. Read
+   * as the source reads, in batches of up to `batch` lines: `next()`, then `nextInBuffer()`,
+   * each line kept as a view of the reader's arrays and decoded once its batch is complete.
+   */
+  def read(
+      file: Path,
+      from: Long,
+      until: Long,
+      buffer: Int = 64,
+      batch: Int = 4096,
+      max: Int = 1 << 20): Read = {
     val channel = FileChannel.open(file, StandardOpenOption.READ)
     try {
       val reader = new LineReader(channel, from, until, max, buffer)
       val out = mutable.ArrayBuffer.empty[Line]
       while (reader.next()) {
-        val text = new String(reader.lineBytes, reader.lineStart, reader.lineLength, ISO_8859_1)
-        out += Line(reader.lineOffset, text, reader.truncated)
+        val views = mutable.ArrayBuffer(View(reader))
+        while (views.size < batch && reader.nextInBuffer()) views += View(reader)
+        out ++= views.map(_.line)
       }
       Read(out.toList, reader.incomplete, if (reader.incomplete) reader.lineOffset else -1L)
     } finally channel.close()
+  }
+
+  /** The reader's current line, not yet decoded. */
+  final case class View(bytes: Array[Byte], start: Int, length: Int, at: Long, cut: Boolean) {
+    def line: Line = Line(at, new String(bytes, start, length, ISO_8859_1), cut)
+  }
+
+  object View {
+    def apply(r: LineReader): View =
+      View(r.lineBytes, r.lineStart, r.lineLength, r.lineOffset, r.truncated)
   }
 
   def lines(text: String, from: Long = 0, until: Long = -1): Seq[(Long, String)] =

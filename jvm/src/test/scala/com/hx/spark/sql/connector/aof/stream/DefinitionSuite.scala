@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, StandardOpenOption}
 import java.util.Optional
 
+import scala.collection.JavaConverters._
+
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.streaming.SerializedOffset
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -82,14 +85,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     def read(): Seq[(String, Long)] = {
       val reader =
         new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, true, counters)
-      try
-        Iterator
-          .continually(reader)
-          .takeWhile(_.next())
-          .map { r =>
-            (r.get().getUTF8String(0).toString, r.get().getLong(3))
-          }
-          .toList
+      try rows(reader).map(r => (r.getUTF8String(0).toString, r.getLong(3))).toList
       finally reader.close()
     }
     val planned = read()
@@ -124,9 +120,13 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       while (System.nanoTime() < deadline) {
         val reader =
           new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, false, counters)
-        try while (reader.next()) assert(reader.get().getUTF8String(0).toString === "a")
+        try rows(reader).foreach(r => assert(r.getUTF8String(0).toString === "a"))
         finally reader.close()
       }
     } finally swapper.close()
   }
+
+  /** The rows of every batch, each read before the reader moves on. */
+  private def rows(reader: AofPartitionReader): Iterator[InternalRow] =
+    Iterator.continually(reader).takeWhile(_.next()).flatMap(_.get().rowIterator().asScala)
 }
