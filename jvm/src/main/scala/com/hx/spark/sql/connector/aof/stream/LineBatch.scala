@@ -21,7 +21,6 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity) {
   private val starts = new Array[Int](capacity)
   private val lengths = new Array[Int](capacity)
   private val offsets = new Array[Long](capacity)
-  private var count = 0
   private var host = UTF8String.EMPTY_UTF8
   private var path = UTF8String.EMPTY_UTF8
   private var fileId = UTF8String.EMPTY_UTF8
@@ -46,12 +45,10 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity) {
       }
     ))
 
-  def size: Int = count
-  def isFull: Boolean = count == capacity
+  def isFull: Boolean = columns.numRows == capacity
 
   /** Empties the batch for lines of a file, under the given host, path and file id. */
   def reset(lineHost: UTF8String, linePath: UTF8String, lineFileId: UTF8String): Unit = {
-    count = 0
     host = lineHost
     path = linePath
     fileId = lineFileId
@@ -60,12 +57,12 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity) {
 
   /** Adds the line `bytes[start, start + length)`, which must stay put while the batch is read. */
   def add(bytes: Array[Byte], start: Int, length: Int, offset: Long): Unit = {
-    arrays(count) = bytes
-    starts(count) = start
-    lengths(count) = length
-    offsets(count) = offset
-    count += 1
-    columns.setNumRows(count)
+    val i = columns.numRows
+    arrays(i) = bytes
+    starts(i) = start
+    lengths(i) = length
+    offsets(i) = offset
+    columns.setNumRows(i + 1)
   }
 }
 

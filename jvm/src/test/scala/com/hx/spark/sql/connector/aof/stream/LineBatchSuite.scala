@@ -38,7 +38,7 @@ class LineBatchSuite extends AnyFunSuite {
     try assert(b.columns.column(0).getUTF8String(0).toString === "HELLO")
     finally System.arraycopy("hello".getBytes(UTF_8), 0, buffer, 2, 5)
     b.reset(utf8("node-2"), utf8("/var/log/app.log.1"), utf8("1:3:0"))
-    assert(b.size === 0 && b.columns.numRows === 0 && !b.isFull)
+    assert(b.columns.numRows === 0 && !b.isFull)
     b.add(buffer, 8, 5, 6L)
     assert(b.columns.getRow(0).getUTF8String(2).toString === "/var/log/app.log.1")
   }
