@@ -118,6 +118,49 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
     assert "serving endpoint" in text and str(log) in text
 
 
+def test_status_reads_an_offset_backup_larger_than_a_znode(
+    spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    # The offsets of 40,000 files take over 1 MB even compressed: the backup is kept in parts.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    count = 40_000
+    for n in range(count):
+        (logs / f"app-{n:05d}.log").write_bytes(f"line {n}\n".encode())
+    store = "/aof-status-many"
+    query = (
+        aof.read_stream(
+            spark,
+            f"{logs}/app-.*",
+            zookeeper_address=zookeeper.address,
+            meta_store=store,
+            meta_await_timeout=60_000,  # the first look at 40,000 files takes seconds
+        )
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination()
+    assert sum(p["numInputRows"] for p in query.recentProgress) == count
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start(timeout=20)
+    try:
+        assert zk.get_children(f"{store}/offsets"), "the backup is not in parts"
+    finally:
+        zk.stop()
+        zk.close()
+    result = subprocess.run(
+        [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(result.stdout)
+    assert len(found["offsets"]) == count
+    assert all(o["position"] > 0 for o in found["offsets"])
+
+
 def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -> None:
     result = subprocess.run(
         [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", "/nothing/here"],

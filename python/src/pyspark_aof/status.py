@@ -12,6 +12,7 @@ from kazoo.exceptions import NoNodeError
 # A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
 # key; only the query's driver and endpoints can write one that they accept.
 _SEAL = 1 + 32
+_PARTS = b"aof-parts "
 
 
 def _children(zk: KazooClient, path: str) -> list[str]:
@@ -28,6 +29,22 @@ def _data(zk: KazooClient, path: str) -> bytes | None:
         return data
     except NoNodeError:
         return None
+
+
+def _value(zk: KazooClient, path: str) -> bytes | None:
+    """Read the value at ``path``, joining its parts when it is larger than a znode.
+
+    The source writes such a value's parts as children ``<generation>.<i>``, then a manifest
+    ``aof-parts <generation> <count> <length>`` into the znode itself.
+    """
+    head = _data(zk, path)
+    if not head or not head.startswith(_PARTS):
+        return head or None
+    generation, count, length = head[len(_PARTS) :].decode().split(" ")
+    parts = [_data(zk, f"{path}/{generation}.{i}") for i in range(int(count))]
+    value = b"".join(p or b"" for p in parts)
+    # Parts gone: the value was replaced during this read; the next status shows the new one.
+    return value if len(value) == int(length) else None
 
 
 def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
@@ -52,7 +69,7 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     """
     if zk.exists(meta_store) is None:
         return None
-    backup = _data(zk, f"{meta_store}/offsets")
+    backup = _value(zk, f"{meta_store}/offsets")
     if backup and backup[:2] == b"\x1f\x8b":  # gzip, as the source writes it
         backup = gzip.decompress(backup)
     offsets: dict[str, Any] = json.loads(backup)["hosts"] if backup else {}
@@ -76,7 +93,7 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
                 }
             )
             # The endpoint's files in full (its answers carry only what changed).
-            report = _data(zk, f"{base}/reports/{host}")
+            report = _value(zk, f"{base}/reports/{host}")
             if report and len(report) > _SEAL:
                 for f in json.loads(gzip.decompress(report[_SEAL:]))["files"]:
                     done = positions.get((host, f["dev"], f["ino"]), 0)

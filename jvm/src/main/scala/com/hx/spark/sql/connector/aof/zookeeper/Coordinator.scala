@@ -122,7 +122,7 @@ final class Coordinator(
       Request(id, d.changed, Some(b.id), d.removed)
     }
     try {
-      ZkClients.put(client, paths.request(host), Messages.encode(request, runKey))
+      ZnodeValues.put(client, paths.request(host), Messages.encode(request, runKey))
       Some(Sent(id, known, change.map(_._1)))
     } catch {
       case e: Exception =>
@@ -167,8 +167,7 @@ final class Coordinator(
     responses.getCurrentData.asScala.flatMap { d =>
       val host = ZkPaths.decode(name(d.getPath))
       waiting.get(host) match {
-        case Some(sent) if d.getData != null =>
-          decoded(host, d).filter(_.id == sent.id).map(host -> _)
+        case Some(sent) => decoded(host, d).filter(_.id == sent.id).map(host -> _)
         case _ => None
       }
     }.toMap
@@ -183,9 +182,11 @@ final class Coordinator(
     lastDecoded.get(host) match {
       case Some((v, response)) if v == version => response
       case _ =>
-        // Whatever else wrote there, a response that does not decode is no answer.
-        val response = Try(Messages.decodeResponse(d.getData, runKey)) match {
-          case Success(r) => Some(r)
+        // Whatever else wrote there, a response that does not decode is no answer. One whose
+        // parts are gone is none either: it was replaced, and its next version is read in turn.
+        val value = Try(ZnodeValues.resolve(client, d.getPath, d.getData))
+        val response = value.map(_.map(Messages.decodeResponse(_, runKey))) match {
+          case Success(r) => r
           case Failure(e) =>
             log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
             None

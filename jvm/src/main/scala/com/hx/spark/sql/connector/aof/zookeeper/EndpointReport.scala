@@ -48,7 +48,7 @@ final class EndpointReport(client: CuratorFramework, path: String, runKey: Strin
     }
     val failed =
       try {
-        answer.foreach(a => ZkClients.put(client, path, Messages.encode(a, runKey)))
+        answer.foreach(a => ZnodeValues.put(client, path, Messages.encode(a, runKey)))
         None
       } catch {
         case e: KeeperException =>

@@ -41,15 +41,15 @@ final case class Response(
 final case class Exchange(id: String, known: Seq[KnownFile], files: Seq[FileMeta])
 
 /**
- * Requests and responses as gzip-compressed JSON: a node with ten thousand files still fits in a
- * znode (1 MB by default). Written field by field through Jackson's streaming generator (a tree
- * of ten thousand files costs more to build than to write), read through its tree model, and
- * sealed with the run's key (see [[MessageSeal]]).
+ * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
+ * (1 MB by default), a larger message goes in parts (see [[ZnodeValues]]). Written field by field
+ * through Jackson's streaming generator (a tree of ten thousand files costs more to build than to
+ * write), read through its tree model, and sealed with the run's key (see [[MessageSeal]]).
  */
 object Messages {
   private val mapper = new ObjectMapper()
-  // A znode holds 1 MB; this bounds what a small compressed message may expand to.
-  private val MaxJsonBytes = 64L << 20
+  // Files' metadata compresses about four times; no message of ours expands a hundred times.
+  private val MaxExpansion = 100
 
   def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
@@ -188,12 +188,13 @@ object Messages {
 
   private def gunzip(bytes: Array[Byte]): JsonNode = {
     val in = new GZIPInputStream(new ByteArrayInputStream(bytes))
+    val maxJsonBytes = math.max(1L << 20, bytes.length.toLong * MaxExpansion)
     val json = new ByteArrayOutputStream()
     val buffer = new Array[Byte](64 * 1024)
     var n = in.read(buffer)
     while (n >= 0) {
       json.write(buffer, 0, n)
-      require(json.size() <= MaxJsonBytes, s"aof: message expands beyond $MaxJsonBytes bytes")
+      require(json.size() <= maxJsonBytes, s"aof: message expands beyond $maxJsonBytes bytes")
       n = in.read(buffer)
     }
     mapper.readTree(json.toByteArray)

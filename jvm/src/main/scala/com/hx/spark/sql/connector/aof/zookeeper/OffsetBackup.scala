@@ -5,20 +5,18 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.zip.{GZIPInputStream, GZIPOutputStream}
 
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.KeeperException
 
 /**
  * The committed offsets kept in ZooKeeper, for a query that starts on a new checkpoint. Stored
- * gzip-compressed: the offsets of ten thousand files are a few MB of JSON, a znode holds 1 MB.
+ * gzip-compressed: the offsets of ten thousand files are a few MB of JSON, a znode holds 1 MB
+ * (more go in parts, see [[ZnodeValues]]).
  */
 final class OffsetBackup(client: CuratorFramework, metaStore: String) {
   private val path = ZkPaths(metaStore, "").offsets
 
-  def read(): Option[String] =
-    try Some(OffsetBackup.decode(client.getData.forPath(path)))
-    catch { case _: KeeperException.NoNodeException => None }
+  def read(): Option[String] = ZnodeValues.get(client, path).map(OffsetBackup.decode)
 
-  def write(json: String): Unit = ZkClients.put(client, path, OffsetBackup.encode(json))
+  def write(json: String): Unit = ZnodeValues.put(client, path, OffsetBackup.encode(json))
 }
 
 object OffsetBackup {

@@ -94,8 +94,12 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
   }
 
   private def answer(): Unit = {
-    val data = Option(requests.getCurrentData).map(_.getData)
-    if (registration.isEmpty || data.isEmpty) return
+    val data =
+      if (registration.isEmpty) None
+      else
+        Option(requests.getCurrentData).flatMap(d =>
+          ZnodeValues.resolve(client, d.getPath, d.getData))
+    if (data.isEmpty) return
     Try(Messages.decodeRequest(data.get, spec.runKey)) match {
       case Failure(e) =>
         val what = s"$e"
@@ -103,7 +107,7 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
         lastRejected = what
       case Success(request) if request.id != lastAnswered =>
         val response = Messages.encode(respond(request), spec.runKey)
-        ZkClients.put(client, paths.response(host), response)
+        ZnodeValues.put(client, paths.response(host), response)
         lastAnswered = request.id
       case Success(_) => ()
     }

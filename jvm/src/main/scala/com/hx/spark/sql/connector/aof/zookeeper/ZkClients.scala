@@ -90,29 +90,6 @@ object ZkClients {
     }
   }
 
-  // ZooKeeper's default jute.maxbuffer is 1 MiB; a larger write makes the server drop the
-  // connection, which every user of the client then feels.
-  val MaxZnodeBytes: Int = 1000 * 1000
-
-  /**
-   * Writes `data` at `path`, creating it and its parents when missing.
-   *
-   * @throws IllegalArgumentException when `data` is larger than a znode takes
-   */
-  def put(client: CuratorFramework, path: String, data: Array[Byte]): Unit = {
-    require(
-      data.length <= MaxZnodeBytes,
-      s"aof: $path would hold ${data.length} bytes, more than a znode takes ($MaxZnodeBytes)")
-    try client.setData().forPath(path, data)
-    catch {
-      case _: KeeperException.NoNodeException =>
-        try client.create().creatingParentsIfNeeded().forPath(path, data)
-        catch {
-          case _: KeeperException.NodeExistsException => client.setData().forPath(path, data)
-        }
-    }
-  }
-
   def ensure(client: CuratorFramework, path: String): Unit =
     try client.create().creatingParentsIfNeeded().forPath(path)
     catch { case _: KeeperException.NodeExistsException => () }

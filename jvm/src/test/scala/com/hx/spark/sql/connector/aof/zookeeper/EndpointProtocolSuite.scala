@@ -18,7 +18,6 @@ import com.hx.spark.sql.connector.aof.files.{
   Fingerprint,
   KnownFile
 }
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
 class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with LoneElement {
@@ -114,7 +113,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("a response that does not decode is no answer, not a failure") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
-    ZkClients.put(
+    ZnodeValues.put(
       client,
       ZkPaths(spec.metaStore, spec.runId).response("garbled-host"),
       "not gzip".getBytes(UTF_8))
@@ -124,7 +123,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("an old response is not taken as the answer to a new request") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
-    ZkClients.put(
+    ZnodeValues.put(
       client,
       ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
       Messages.encode(Response("old-id", Nil), key))
@@ -201,37 +200,6 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     changed(changed.length - 1) = (changed.last ^ 1).toByte
     intercept[IllegalArgumentException](Messages.decodeRequest(changed, key))
     intercept[IllegalArgumentException](Messages.decodeRequest(request.drop(1), key))
-  }
-
-  test("the offset backup of 10,000 files fits in a znode; earlier plain JSON still reads") {
-    def md5(s: String): String = java.security.MessageDigest
-      .getInstance("MD5")
-      .digest(s.getBytes(UTF_8))
-      .map(b => f"${b & 0xff}%02x")
-      .mkString
-    val files = (1 to 10000).map { n =>
-      val f = FileOffset(
-        s"/var/log/app/service-$n.log",
-        FileKey(2049, 100000L + n),
-        0,
-        0,
-        n * 1000L,
-        Fingerprint(1024, md5(s"head $n")),
-        Some(Fingerprint(1024, md5(s"tail $n"))),
-        n * 1000L)
-      f.fileId -> f
-    }
-    val offset = AofOffset(Map("host-a" -> HostOffsets(10000, files.toMap)))
-    val backup = new OffsetBackup(client, "/protocol/backup")
-    backup.write(offset.json())
-    assert(backup.read().map(AofOffset.fromJson) === Some(offset))
-    val plain = """{"version":1,"hosts":{}}"""
-    ZkClients.put(client, "/protocol/backup/offsets", plain.getBytes(UTF_8))
-    assert(backup.read() === Some(plain))
-    val tooLarge = intercept[IllegalArgumentException] {
-      ZkClients.put(client, "/protocol/too-large", new Array[Byte](ZkClients.MaxZnodeBytes + 1))
-    }
-    assert(tooLarge.getMessage.contains("more than a znode takes"))
   }
 
   test("messages survive a round trip, 10,000 files fit in a znode") {
