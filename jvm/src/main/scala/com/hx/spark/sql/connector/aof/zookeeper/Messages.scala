@@ -48,8 +48,8 @@ final case class Exchange(id: String, known: Seq[KnownFile], files: Seq[FileMeta
  */
 object Messages {
   private val mapper = new ObjectMapper()
-  // Files' metadata compresses about four times; no message of ours expands a hundred times.
-  private val MaxExpansion = 100
+  // Bounds what a compressed message may expand to: a node's two hundred thousand files or so.
+  private val MaxJsonBytes = 64L << 20
 
   def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
@@ -188,13 +188,12 @@ object Messages {
 
   private def gunzip(bytes: Array[Byte]): JsonNode = {
     val in = new GZIPInputStream(new ByteArrayInputStream(bytes))
-    val maxJsonBytes = math.max(1L << 20, bytes.length.toLong * MaxExpansion)
     val json = new ByteArrayOutputStream()
     val buffer = new Array[Byte](64 * 1024)
     var n = in.read(buffer)
     while (n >= 0) {
       json.write(buffer, 0, n)
-      require(json.size() <= maxJsonBytes, s"aof: message expands beyond $maxJsonBytes bytes")
+      require(json.size() <= MaxJsonBytes, s"aof: message expands beyond $MaxJsonBytes bytes")
       n = in.read(buffer)
     }
     mapper.readTree(json.toByteArray)

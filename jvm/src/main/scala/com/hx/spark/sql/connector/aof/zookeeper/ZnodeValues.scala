@@ -28,7 +28,7 @@ object ZnodeValues {
   val PartBytes: Int = 1000 * 1000
 
   // No sealed message (version byte 1), gzip (0x1f) or JSON starts like this.
-  private val ManifestPrefix = "aof-parts "
+  private val ManifestPrefix = "aof-parts ".getBytes(US_ASCII)
 
   /** Writes `data` at `path`, creating it and its parents when missing. */
   def put(client: CuratorFramework, path: String, data: Array[Byte]): Unit = {
@@ -39,7 +39,7 @@ object ZnodeValues {
     }
     val head =
       if (parts.isEmpty) data
-      else s"$ManifestPrefix$generation ${parts.size} ${data.length}".getBytes(US_ASCII)
+      else ManifestPrefix ++ s"$generation ${parts.size} ${data.length}".getBytes(US_ASCII)
     if (set(client, path, head).getNumChildren > parts.size) removeParts(client, path, generation)
   }
 
@@ -51,10 +51,10 @@ object ZnodeValues {
   /** The value whose znode at `path` holds `head` (as a cache saw it), its parts read when any. */
   def resolve(client: CuratorFramework, path: String, head: Array[Byte]): Option[Array[Byte]] =
     if (head == null || head.isEmpty) None
-    else if (!head.startsWith(ManifestPrefix.getBytes(US_ASCII))) Some(head)
+    else if (!head.startsWith(ManifestPrefix)) Some(head)
     else {
       val Array(generation, count, length) =
-        new String(head, US_ASCII).stripPrefix(ManifestPrefix).split(' ')
+        new String(head.drop(ManifestPrefix.length), US_ASCII).split(' ')
       try {
         val parts = (0 until count.toInt).map(i => client.getData.forPath(s"$path/$generation.$i"))
         Some(Array.concat(parts: _*)).filter(_.length == length.toInt)
@@ -67,7 +67,7 @@ object ZnodeValues {
       case _: KeeperException.NoNodeException =>
         try {
           client.create().creatingParentsIfNeeded().forPath(path, data)
-          new Stat()
+          new Stat() // a znode just made has no children
         } catch {
           case _: KeeperException.NodeExistsException => client.setData().forPath(path, data)
         }
