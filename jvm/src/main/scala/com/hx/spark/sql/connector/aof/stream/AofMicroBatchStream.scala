@@ -208,7 +208,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       catch { case _: RejectedExecutionException => backingUp = false }
     }
 
-  private def startEndpoints(executors: Seq[(String, String)], missing: Set[String]): Unit = {
+  private def startEndpoints(executors: Seq[(String, String)]): Unit = {
     val first = launching.isEmpty
     if (launching.forall(_.isCompleted)) {
       val job = EndpointLauncher.launch(spark.sparkContext, executors, spec)
@@ -218,27 +218,26 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       // every host; later ones run on, so that a hung executor holds no trigger up.
       if (first) Await.ready(job, Duration.Inf)
     }
-    if (missing.nonEmpty) session.coordinator.awaitHosts(missing, options.metaAwaitTimeoutMs)
   }
 
   private def collect(start: AofOffset): Map[String, Seq[FileMeta]] = {
     val coordinator = session.coordinator
     val executors = EndpointLauncher.executorsByHost(spark.sparkContext)
     val wanted = executors.keySet
-    val missing = wanted -- coordinator.liveHosts()
+    val before = coordinator.liveHosts()
     // Hosts without an endpoint, and executors that joined since (stand-bys to be).
     val toLaunch = executors.toSeq
       .flatMap { case (host, ids) => ids.map(host -> _) }
-      .filter(e => missing(e._1) || !launched(e))
-    if (toLaunch.nonEmpty) startEndpoints(toLaunch, missing)
+      .filter(e => !before(e._1) || !launched(e))
+    // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
+    val asked = coordinator.ask((before ++ wanted).map(h => h -> Planner.known(start, h)).toMap)
+    if (toLaunch.nonEmpty) startEndpoints(toLaunch)
+    val reports = coordinator.answers(asked, options.metaAwaitTimeoutMs)
     val live = coordinator.liveHosts()
     hostsWithoutEndpoint = wanted -- live
     if (hostsWithoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${hostsWithoutEndpoint.mkString(", ")}; their files wait")
     }
-    val reports = coordinator.collect(
-      live.map(h => h -> Planner.known(start, h)).toMap,
-      options.metaAwaitTimeoutMs)
     val silent = live -- reports.keySet
     if (silent.nonEmpty) {
       log.warn(

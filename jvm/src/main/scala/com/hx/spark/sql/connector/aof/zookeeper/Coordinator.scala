@@ -15,7 +15,7 @@ import org.apache.curator.framework.recipes.cache.{
   PathChildrenCacheListener
 }
 import org.apache.curator.framework.recipes.nodes.PersistentNode
-import org.apache.zookeeper.{CreateMode, KeeperException}
+import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
@@ -58,8 +58,9 @@ final class Coordinator(
     }
     endpoints.getListenable.addListener(wake)
     responses.getListenable.addListener(wake)
-    endpoints.start(PathChildrenCache.StartMode.BUILD_INITIAL_CACHE)
-    responses.start(PathChildrenCache.StartMode.BUILD_INITIAL_CACHE)
+    // Not waited for: the run is new, so both start empty; what comes later wakes `waitFor`.
+    endpoints.start(PathChildrenCache.StartMode.NORMAL)
+    responses.start(PathChildrenCache.StartMode.NORMAL)
   }
 
   def liveHosts(): Set[String] =
@@ -71,26 +72,33 @@ final class Coordinator(
     hosts.intersect(liveHosts())
   }
 
+  /** One round: [[ask]], then [[answers]]. */
+  def collect(requests: Map[String, Seq[KnownFile]], timeoutMs: Long): Map[String, Seq[FileMeta]] =
+    answers(ask(requests), timeoutMs)
+
   /**
-   * Sends each host its request and returns the answers that arrive within the timeout. A host
-   * that does not answer in time is left out; its planning waits for a later trigger. While
-   * ZooKeeper cannot be reached every host is left out, rather than failing the query.
-   *
-   * A host that answered the last request gets the change from it, and answers with the change
-   * from its last answer; one that cannot (a new endpoint) asks for the request in full, which
-   * is sent within the same timeout.
+   * Sends each host its request. A host whose endpoint is still starting answers the request it
+   * finds when it starts serving. A host that answered the last request gets the change from it.
+   * While ZooKeeper cannot be reached nothing is sent, rather than failing the query.
    */
-  def collect(
-      requests: Map[String, Seq[KnownFile]],
-      timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+  def ask(requests: Map[String, Seq[KnownFile]]): Asked =
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
-      return Map.empty
+      new Asked(Map.empty)
+    } else {
+      new Asked(requests.flatMap { case (host, known) =>
+        send(host, known, held.get(host)).map(host -> _)
+      })
     }
+
+  /**
+   * The answers to `asked` that arrive within the timeout. A host that does not answer in time
+   * is left out; its planning waits for a later trigger. A host that cannot answer with a change
+   * (a new endpoint) asks for the request in full, which is sent within the same timeout.
+   */
+  def answers(asked: Asked, timeoutMs: Long): Map[String, Seq[FileMeta]] = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
-    var waiting = requests.flatMap { case (host, known) =>
-      send(host, known, held.get(host)).map(host -> _)
-    }
+    var waiting = asked.sent
     var answers = Map.empty[String, Seq[FileMeta]]
     while (waiting.nonEmpty && System.nanoTime() < deadline) {
       var arrived = Map.empty[String, Response]
@@ -153,11 +161,11 @@ final class Coordinator(
       responses.close()
       val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
-        try client.delete().deletingChildrenIfNeeded().forPath(paths.run)
-        catch {
-          case _: KeeperException.NotEmptyException | _: KeeperException.NoNodeException =>
-            Thread.sleep(50) // a stand-by endpoint is still closing its latch
-        }
+        // The whole tree in one multi-op, where deleting a znode at a time waits for each.
+        val removed =
+          try ZKUtil.deleteRecursive(client.getZookeeperClient.getZooKeeper, paths.run, 1000)
+          catch { case _: KeeperException.NoNodeException => false }
+        if (!removed) Thread.sleep(50) // a stand-by endpoint is still closing its latch
       }
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
@@ -225,6 +233,9 @@ final class Coordinator(
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }
+
+/** The requests of one [[Coordinator.ask]], whose answers are awaited. */
+final class Asked private[zookeeper] (private[zookeeper] val sent: Map[String, Sent])
 
 /** A request on its way: its id, the files it named in full, the exchange it is a change from. */
 private final case class Sent(id: String, known: Seq[KnownFile], base: Option[Exchange])

@@ -81,6 +81,16 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  // The driver asks before it launches the endpoints, so that they answer as they start.
+  test("a request sent before the host's endpoint starts is answered once it serves") {
+    val (coordinator, spec, dir) = run("app.log" -> "one\n")
+    val asked = coordinator.ask(Map("host-l" -> Nil))
+    SnifferEndpoints.ensureRunning(spec, "host-l")
+    val file = coordinator.answers(asked, 10000)("host-l").loneElement
+    assert(file.path === dir.resolve("app.log").toString)
+    coordinator.stop()
+  }
+
   test("of two endpoints on one host one serves; when it goes the other takes over") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
     val first = new SnifferEndpoint(spec, "host-b", () => ())
