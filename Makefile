@@ -9,12 +9,14 @@ JAR_DIR := python/src/pyspark_aof/jars
 
 setup: jar $(VENV)/.installed
 
-# The JAR for the Python package, and the same in ~/.m2 for `spark-submit --packages`.
+# The JAR for the Python package (not the sources JAR made beside it), and the same in ~/.m2 for
+# `spark-submit --packages`.
 jar:
 	$(SBT) aof/package aof/publishM2
 	mkdir -p $(JAR_DIR)
 	rm -f $(JAR_DIR)/*.jar
-	cp jvm/target/scala-2.12/spark-aof_2.12-*.jar $(JAR_DIR)/
+	cp $$(ls jvm/target/scala-2.12/spark-aof_2.12-*.jar | grep -v -e '-sources.jar$$' -e '-tests.jar$$') \
+	  $(JAR_DIR)/
 
 $(VENV)/.installed: python/pyproject.toml
 	python3 -m venv $(VENV)
