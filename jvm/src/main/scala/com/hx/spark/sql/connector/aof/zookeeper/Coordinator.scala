@@ -66,16 +66,6 @@ final class Coordinator(
   def liveHosts(): Set[String] =
     endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet
 
-  /** Waits until every host in `hosts` is live or the timeout passes; returns the live ones. */
-  def awaitHosts(hosts: Set[String], timeoutMs: Long): Set[String] = {
-    waitFor(timeoutMs)(hosts.subsetOf(liveHosts()))
-    hosts.intersect(liveHosts())
-  }
-
-  /** One round: [[ask]], then [[answers]]. */
-  def collect(requests: Map[String, Seq[KnownFile]], timeoutMs: Long): Map[String, Seq[FileMeta]] =
-    answers(ask(requests), timeoutMs)
-
   /**
    * Sends each host its request. A host whose endpoint is still starting answers the request it
    * finds when it starts serving. A host that answered the last request gets the change from it.

@@ -18,6 +18,7 @@ import com.hx.spark.sql.connector.aof.files.{
   Fingerprint,
   KnownFile
 }
+import com.hx.spark.sql.connector.aof.zookeeper.Rounds.{awaitHosts, collect}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
 class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with LoneElement {
@@ -61,7 +62,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   private def served(host: String, files: (String, String)*): (Coordinator, EndpointSpec, Path) = {
     val (coordinator, spec, dir) = run(files: _*)
     SnifferEndpoints.ensureRunning(spec, host)
-    coordinator.awaitHosts(Set(host), 10000)
+    awaitHosts(coordinator, Set(host), 10000)
     (coordinator, spec, dir)
   }
 
@@ -72,8 +73,8 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   test("an endpoint registers and answers with its directory's files") {
     val (coordinator, spec, dir) = run("app.log" -> "one\ntwo\npart", "other.txt" -> "x\n")
     SnifferEndpoints.ensureRunning(spec, "host-a")
-    assert(coordinator.awaitHosts(Set("host-a"), 10000) === Set("host-a"))
-    val answer = coordinator.collect(Map("host-a" -> Nil), 10000)
+    assert(awaitHosts(coordinator, Set("host-a"), 10000) === Set("host-a"))
+    val answer = collect(coordinator, Map("host-a" -> Nil), 10000)
     val file = answer("host-a").loneElement
     assert(file.path === dir.resolve("app.log").toString)
     assert((file.size, file.lineEnd, file.fingerprint.length) === ((12L, 8L, 12L)))
@@ -97,16 +98,16 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val second = new SnifferEndpoint(spec, "host-b", () => ())
     first.start()
     second.start()
-    assert(coordinator.awaitHosts(Set("host-b"), 10000) === Set("host-b"))
+    assert(awaitHosts(coordinator, Set("host-b"), 10000) === Set("host-b"))
     // Each latch joins in the background: the second may come after the first serves.
     eventually("both endpoints in the latch")(
       children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 2)
-    assert(coordinator.collect(Map("host-b" -> Nil), 10000).contains("host-b"))
+    assert(collect(coordinator, Map("host-b" -> Nil), 10000).contains("host-b"))
     first.shutdown()
     eventually("one latch member left")(
       children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 1)
-    assert(coordinator.awaitHosts(Set("host-b"), 10000) === Set("host-b"))
-    assert(coordinator.collect(Map("host-b" -> Nil), 10000).contains("host-b"))
+    assert(awaitHosts(coordinator, Set("host-b"), 10000) === Set("host-b"))
+    assert(collect(coordinator, Map("host-b" -> Nil), 10000).contains("host-b"))
     second.shutdown()
     coordinator.stop()
   }
@@ -114,7 +115,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   test("a host without an endpoint is left out after the timeout") {
     val (coordinator, spec, _) = served("host-c", "app.log" -> "a\n")
     val started = System.nanoTime()
-    val answer = coordinator.collect(Map("host-c" -> Nil, "silent-host" -> Nil), 500)
+    val answer = collect(coordinator, Map("host-c" -> Nil, "silent-host" -> Nil), 500)
     val tookMs = (System.nanoTime() - started) / 1000000
     assert(answer.keySet === Set("host-c"))
     assert(tookMs >= 450 && tookMs < 5000, s"took $tookMs ms")
@@ -127,7 +128,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
       client,
       ZkPaths(spec.metaStore, spec.runId).response("garbled-host"),
       "not gzip".getBytes(UTF_8))
-    assert(coordinator.collect(Map("garbled-host" -> Nil), 300).isEmpty)
+    assert(collect(coordinator, Map("garbled-host" -> Nil), 300).isEmpty)
     coordinator.stop()
   }
 
@@ -137,7 +138,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
       client,
       ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
       Messages.encode(Response("old-id", Nil), key))
-    assert(coordinator.collect(Map("stale-host" -> Nil), 300).isEmpty)
+    assert(collect(coordinator, Map("stale-host" -> Nil), 300).isEmpty)
     coordinator.stop()
   }
 
@@ -146,7 +147,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     Files.write(outside, "secret\n".getBytes(UTF_8))
     val (coordinator, spec, dir) = served("host-d", "app.log" -> "a\n")
     val known = Seq(KnownFile(FileKey.of(outside), 0, Fingerprint.Empty))
-    val files = coordinator.collect(Map("host-d" -> known), 10000)("host-d")
+    val files = collect(coordinator, Map("host-d" -> known), 10000)("host-d")
     assert(files.map(_.path) === Seq(dir.resolve("app.log").toString))
     coordinator.stop()
   }
@@ -157,7 +158,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val threadsBefore = zkThreads() // the suite's own client included
     new OffsetBackup(client, spec.metaStore).write("""{"version":1,"hosts":{}}""")
     SnifferEndpoints.ensureRunning(spec, "host-e")
-    coordinator.awaitHosts(Set("host-e"), 10000)
+    awaitHosts(coordinator, Set("host-e"), 10000)
     assert(SnifferEndpoints.runningCount === 1)
     coordinator.stop()
     eventually("endpoint stopped")(SnifferEndpoints.runningCount == 0)
@@ -196,7 +197,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val coordinator = new Coordinator(client, metaStore, spec.runId, key, false)
     coordinator.start()
     SnifferEndpoints.ensureRunning(spec, "host-f")
-    assert(coordinator.awaitHosts(Set("host-f"), 10000) === Set("host-f"))
+    assert(awaitHosts(coordinator, Set("host-f"), 10000) === Set("host-f"))
     coordinator.stop()
   }
 
@@ -252,8 +253,8 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   test("once a host answered, requests and answers carry only what changed") {
     val names = (1 to 50).map(n => f"app-$n%02d.log")
     val (coordinator, spec, dir) = served("host-g", names.map(_ -> "one\n"): _*)
-    val first = coordinator.collect(Map("host-g" -> Nil), 10000)("host-g")
-    val second = coordinator.collect(Map("host-g" -> tracked(first)), 10000)("host-g")
+    val first = collect(coordinator, Map("host-g" -> Nil), 10000)("host-g")
+    val second = collect(coordinator, Map("host-g" -> tracked(first)), 10000)("host-g")
     assert(second.size === 50)
     def keyOf(name: String): FileKey = FileKey.of(dir.resolve(name))
     append(dir.resolve("app-07.log"), "two\n")
@@ -261,7 +262,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val gone = keyOf("app-09.log")
     Files.delete(dir.resolve("app-09.log"))
     val known = tracked(second).filterNot(_.key == keyOf("app-03.log")) // no longer tracked
-    val third = coordinator.collect(Map("host-g" -> known), 10000)("host-g")
+    val third = collect(coordinator, Map("host-g" -> known), 10000)("host-g")
     assert(third.toSet === inFull(dir, known))
     assert(third.size === 50)
     val request = lastRequest(spec, "host-g")
@@ -285,16 +286,16 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("the report of a host whose files did not change is not written again") {
     val (coordinator, spec, _) = served("host-j", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
-    val first = coordinator.collect(Map("host-j" -> Nil), 10000)("host-j")
+    val first = collect(coordinator, Map("host-j" -> Nil), 10000)("host-j")
     val known = tracked(first)
-    val second = coordinator.collect(Map("host-j" -> known), 10000)("host-j")
+    val second = collect(coordinator, Map("host-j" -> known), 10000)("host-j")
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-j")
     def written(): Option[(Long, Set[FileMeta])] = Option(client.checkExists().forPath(report))
       .map(stat =>
         stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
     eventually("the report holds the second answer")(written().exists(_._2 == second.toSet))
     val lastWrite = written().get._1
-    (1 to 3).foreach(_ => coordinator.collect(Map("host-j" -> known), 10000))
+    (1 to 3).foreach(_ => collect(coordinator, Map("host-j" -> known), 10000))
     Thread.sleep(1500) // past the report's interval: a write would have happened by now
     assert(written().map(_._1) === Some(lastWrite))
     coordinator.stop()
@@ -308,9 +309,9 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     client.create().creatingParentsIfNeeded().withACL(List(readOnly).asJava).forPath(report)
     // The report is written as the answer is: on the endpoint's session, so (almost always)
     // refused before the answer arrives. Were it not, this test would pass without the retry.
-    val first = coordinator.collect(Map("host-k" -> Nil), 10000)("host-k")
+    val first = collect(coordinator, Map("host-k" -> Nil), 10000)("host-k")
     client.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(report)
-    assert(coordinator.collect(Map("host-k" -> Nil), 10000)("host-k") === first)
+    assert(collect(coordinator, Map("host-k" -> Nil), 10000)("host-k") === first)
     eventually("the report holds the host's file") {
       val data = client.getData.forPath(report)
       data.nonEmpty && Messages.decodeResponse(data, key).files.toSet == first.toSet
@@ -322,18 +323,18 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val (coordinator, spec, dir) = run("app-1.log" -> "a\n", "app-2.log" -> "b\n")
     val before = new SnifferEndpoint(spec, "host-h", () => ())
     before.start()
-    coordinator.awaitHosts(Set("host-h"), 10000)
-    val first = coordinator.collect(Map("host-h" -> Nil), 10000)("host-h")
-    val second = coordinator.collect(Map("host-h" -> tracked(first)), 10000)("host-h")
+    awaitHosts(coordinator, Set("host-h"), 10000)
+    val first = collect(coordinator, Map("host-h" -> Nil), 10000)("host-h")
+    val second = collect(coordinator, Map("host-h" -> tracked(first)), 10000)("host-h")
     assert(lastRequest(spec, "host-h").base.nonEmpty)
     before.shutdown()
     val after = new SnifferEndpoint(spec, "host-h", () => ())
     after.start()
     eventually("the new endpoint serves")(
-      coordinator.awaitHosts(Set("host-h"), 10000) == Set("host-h"))
+      awaitHosts(coordinator, Set("host-h"), 10000) == Set("host-h"))
     append(dir.resolve("app-1.log"), "more\n")
     val known = tracked(second)
-    val third = coordinator.collect(Map("host-h" -> known), 10000)
+    val third = collect(coordinator, Map("host-h" -> known), 10000)
     assert(third.get("host-h").map(_.toSet) === Some(inFull(dir, known)))
     assert(lastRequest(spec, "host-h").base === None)
     after.shutdown()
@@ -342,14 +343,14 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
 
   test("after an answer that came too late, the next request is answered in full") {
     val (coordinator, spec, dir) = served("host-i", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
-    val first = coordinator.collect(Map("host-i" -> Nil), 10000)("host-i")
+    val first = collect(coordinator, Map("host-i" -> Nil), 10000)("host-i")
     val known = tracked(first)
     // Not waited for: its answer, to a request without app-1.log, comes after the trigger.
-    assert(coordinator.collect(Map("host-i" -> known.tail), 0).isEmpty)
+    assert(collect(coordinator, Map("host-i" -> known.tail), 0).isEmpty)
     val late = lastRequest(spec, "host-i").id
     eventually("the late answer written")(lastResponse(spec, "host-i").id == late)
     // A change from the first request, not from the late one the node answered last.
-    val third = coordinator.collect(Map("host-i" -> known), 10000)("host-i")
+    val third = collect(coordinator, Map("host-i" -> known), 10000)("host-i")
     assert(third.toSet === inFull(dir, known))
     coordinator.stop()
   }

@@ -13,6 +13,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.zookeeper.Rounds.{awaitHosts, collect}
 
 /** Values larger than a znode takes, against a real ZooKeeper server in its own process. */
 class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
@@ -79,14 +80,14 @@ class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
     val spec =
       EndpointSpec("many-files", zk.access, "/values/many", dir.toString, "app.*", 1024, key)
     SnifferEndpoints.ensureRunning(spec, "host-a")
-    assert(coordinator.awaitHosts(Set("host-a"), 10000) === Set("host-a"))
-    val files = coordinator.collect(Map("host-a" -> Nil), 30000)("host-a")
+    assert(awaitHosts(coordinator, Set("host-a"), 10000) === Set("host-a"))
+    val files = collect(coordinator, Map("host-a" -> Nil), 30000)("host-a")
     assert(files.size === 40000)
     val paths = ZkPaths("/values/many", "many-files")
     assert(parts(paths.response("host-a")).size >= 2)
     // Every file read to its end: the request and the answer name each file as changed.
     val known = files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, f.tailAtLineEnd))
-    val answer = coordinator.collect(Map("host-a" -> known), 30000)("host-a")
+    val answer = collect(coordinator, Map("host-a" -> known), 30000)("host-a")
     assert(parts(paths.request("host-a")).size >= 2)
     assert(parts(paths.response("host-a")).size >= 2)
     assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> f.size).toMap)
