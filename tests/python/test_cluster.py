@@ -164,6 +164,9 @@ def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
         "takeover",
         zookeeper.address,
         {"zookeeper.session.timeout": "4000", "partition.bytes.max": "4096"},
+        # Tasks of 4 KiB (so that every executor reads, and joins its host's latch) queue up on
+        # a host for longer than the default 3 s wait; the README says why that calls for more.
+        conf={"spark.locality.wait": "30s"},
     )
     writers = start_writers(cluster, "takeover", 3000, pause=0.005)
     host = cluster.hosts[0].address
