@@ -5,7 +5,6 @@ import java.nio.channels.FileChannel
 import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption}
 import java.util.regex.Pattern
 
-import scala.annotation.tailrec
 import scala.collection.JavaConverters._
 import scala.collection.mutable
 
@@ -116,7 +115,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       key: FileKey,
       asked: Option[KnownFile],
       known: Seq[KnownFile]): FileMeta = {
-    val (size, fingerprint) = sizeAndHead(channel)
+    val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
     val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
     }
@@ -143,18 +142,6 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       tailAtFloor,
       tailAtLineEnd,
       copyOf)
-  }
-
-  /** The size and the head's fingerprint, of one and the same state of the file. */
-  @tailrec
-  private def sizeAndHead(channel: FileChannel, attempts: Int = 3): (Long, Fingerprint) = {
-    val size = channel.size()
-    Prefixes.md5(channel, math.min(sampleLength.toLong, size)) match {
-      case Some(head) => (size, head)
-      // Cut (copytruncate) between the two reads: look again at its new size.
-      case None if attempts > 1 => sizeAndHead(channel, attempts - 1)
-      case None => throw new IOException("it kept shrinking while its head was read")
-    }
   }
 
   /**

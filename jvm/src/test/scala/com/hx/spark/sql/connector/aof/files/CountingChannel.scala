@@ -5,13 +5,16 @@ import java.nio.channels.{FileChannel, FileLock, ReadableByteChannel, WritableBy
 
 /**
  * A read-only view of a channel that counts what is read through it. Everything but positional
- * reads is refused, so a test also shows that a reader needs nothing else.
+ * reads is refused, so a test also shows that a reader needs nothing else. `beforeRead` runs
+ * before each read: a test changes the file there, between a reader's two looks at it.
  */
-final class CountingChannel(underlying: FileChannel) extends FileChannel {
+final class CountingChannel(underlying: FileChannel, beforeRead: () => Unit = () => ())
+    extends FileChannel {
   @volatile var bytesRead: Long = 0L
   @volatile var largestRequest: Int = 0
 
   override def read(dst: ByteBuffer, position: Long): Int = {
+    beforeRead()
     largestRequest = math.max(largestRequest, dst.remaining())
     val n = underlying.read(dst, position)
     if (n > 0) bytesRead += n
