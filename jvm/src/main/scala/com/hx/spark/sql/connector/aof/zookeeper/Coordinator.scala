@@ -151,11 +151,7 @@ final class Coordinator(
       responses.close()
       val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
-        // The whole tree in one multi-op, where deleting a znode at a time waits for each.
-        val removed =
-          try ZKUtil.deleteRecursive(client.getZookeeperClient.getZooKeeper, paths.run, 1000)
-          catch { case _: KeeperException.NoNodeException => false }
-        if (!removed) Thread.sleep(50) // a stand-by endpoint is still closing its latch
+        if (!removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
       }
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
@@ -215,11 +211,19 @@ final class Coordinator(
       val other = ZkPaths(metaStore, run)
       if (client.checkExists().forPath(other.driver) == null) {
         log.info(s"aof: removing the znodes of finished run $run")
-        try client.delete().deletingChildrenIfNeeded().forPath(other.run)
+        try if (!removed(other.run)) log.debug(s"aof: run $run not removed yet")
         catch { case e: KeeperException => log.debug(s"aof: run $run not removed yet: $e") }
       }
     }
   }
+
+  /**
+   * Deletes a run's znodes in one multi-op, where deleting a znode at a time waits for each; false
+   * when one changed meanwhile (a stand-by endpoint still closing, say).
+   */
+  private def removed(run: String): Boolean =
+    try ZKUtil.deleteRecursive(client.getZookeeperClient.getZooKeeper, run, 1000)
+    catch { case _: KeeperException.NoNodeException => false }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }
