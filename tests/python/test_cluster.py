@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from kazoo.client import KazooClient
-from kazoo.exceptions import NoAuthError
+from kazoo.exceptions import NoAuthError, NoNodeError
 
 from apps import App
 from pyspark_aof.testing import Host, Link, LocalCluster, ZooKeeperServer
@@ -111,8 +111,21 @@ def ids(prefix: str, first: int, count: int) -> list[str]:
 
 
 def children(kazoo: KazooClient, path: str) -> list[str]:
-    found: list[str] = kazoo.get_children(path) if kazoo.exists(path) else []
+    """The znode's children, none when it is gone (ephemeral nodes go between any two calls)."""
+    try:
+        found: list[str] = kazoo.get_children(path)
+    except NoNodeError:
+        return []
     return found
+
+
+def data(kazoo: KazooClient, path: str) -> str | None:
+    """The znode's data, or None when it is gone."""
+    try:
+        found: bytes = kazoo.get(path)[0]
+    except NoNodeError:
+        return None
+    return found.decode()
 
 
 def run_path(kazoo: KazooClient, name: str) -> str:
@@ -180,8 +193,8 @@ def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
     os.kill(int(serving.split("@")[0]), signal.SIGKILL)
 
     def taken_over() -> bool:
-        node = kazoo.exists(f"{run}/endpoints/{host}")
-        return bool(node) and kazoo.get(f"{run}/endpoints/{host}")[0].decode() != serving
+        now = data(kazoo, f"{run}/endpoints/{host}")
+        return now is not None and now != serving
 
     wait_until(taken_over, 60, f"another endpoint serving {host}")
     finish(app, writers)
@@ -230,9 +243,8 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
 
         run = run_path(kazoo, "outage")
         endpoints = f"{run}/endpoints"
-        owners = {
-            kazoo.exists(f"{endpoints}/{h}").ephemeralOwner for h in kazoo.get_children(endpoints)
-        }
+        stats = [kazoo.exists(f"{endpoints}/{h}") for h in children(kazoo, endpoints)]
+        owners = {s.ephemeralOwner for s in stats if s}
         link.cut()
         time.sleep(8)  # a partition twice the session timeout: ZooKeeper expires the sessions
         link.restore()
