@@ -17,6 +17,8 @@ from pyspark.sql import functions as F  # noqa: N812
 
 import pyspark_aof as aof
 
+OCTETS = "sum(octet_length(value))"
+
 # A run returns the seconds its batches took to read and write (Spark's `addBatch`), when known.
 Run = Callable[[], float | None]
 
@@ -89,6 +91,11 @@ def _sum_length(frame: DataFrame) -> None:
     frame.agg(F.sum(F.length("value"))).collect()
 
 
+def _sum_octets(frame: DataFrame) -> None:
+    """``sum(length(value))`` counting bytes: the same reading without Spark's character count."""
+    frame.agg(F.sum(F.octet_length("value"))).collect()
+
+
 def _run_timed(run: Run) -> tuple[float, float | None]:
     started = time.perf_counter()
     batch = run()
@@ -145,6 +152,11 @@ def measure(
         if kafka_address is not None:
             kafka_seconds = results[f"kafka {query}"]["seconds"]
             results[f"ratio {query} kafka"] = round(kafka_seconds / aof_seconds, 2)
+    for reader, make in readers[:2]:
+        run = make(_sum_octets)
+        run()
+        seconds = statistics.median(_run_timed(run)[0] for _ in range(runs))
+        results[f"{reader} {OCTETS}"] = {"seconds": round(seconds, 2)}
     seconds = statistics.median(t for t, _ in wc)
     results["wc -l"] = {"seconds": round(seconds, 2), "mb_per_s": round(size_mb / seconds, 1)}
     return results
