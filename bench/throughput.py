@@ -152,7 +152,9 @@ def measure(
         if kafka_address is not None:
             kafka_seconds = results[f"kafka {query}"]["seconds"]
             results[f"ratio {query} kafka"] = round(kafka_seconds / aof_seconds, 2)
-    for reader, make in readers[:2]:
+    for reader, make in readers:
+        if reader == "kafka":
+            continue
         run = make(_sum_octets)
         run()
         seconds = statistics.median(_run_timed(run)[0] for _ in range(runs))

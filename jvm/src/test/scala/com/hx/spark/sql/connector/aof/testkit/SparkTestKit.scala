@@ -31,12 +31,6 @@ trait SparkTestKit extends BeforeAndAfterAll { self: Suite =>
     }
   }
 
-  /** Polls `condition` until it holds or `timeoutMs` passes; fails with `what` then. */
-  def eventually(what: String, timeoutMs: Long = 60000)(condition: => Boolean): Unit = {
-    val deadline = System.currentTimeMillis() + timeoutMs
-    while (!condition) {
-      if (System.currentTimeMillis() > deadline) throw new AssertionError(s"timed out: $what")
-      Thread.sleep(20)
-    }
-  }
+  def eventually(what: String, timeoutMs: Long = 60000)(condition: => Boolean): Unit =
+    Polling.eventually(what, timeoutMs)(condition)
 }

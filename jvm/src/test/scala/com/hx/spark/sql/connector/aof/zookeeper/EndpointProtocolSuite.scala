@@ -18,6 +18,7 @@ import com.hx.spark.sql.connector.aof.files.{
   Fingerprint,
   KnownFile
 }
+import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.zookeeper.Rounds.{awaitHosts, collect}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
@@ -34,14 +35,6 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     (1 to runs).foreach(i => SnifferEndpoints.stop(s"run-$i"))
     client.close()
     zk.stop()
-  }
-
-  private def eventually(what: String)(condition: => Boolean): Unit = {
-    val deadline = System.currentTimeMillis() + 20000
-    while (!condition) {
-      assert(System.currentTimeMillis() < deadline, s"timed out: $what")
-      Thread.sleep(20)
-    }
   }
 
   /** A coordinator for a fresh run over a directory holding `files`. */
@@ -73,7 +66,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
   test("an endpoint registers and answers with its directory's files") {
     val (coordinator, spec, dir) = run("app.log" -> "one\ntwo\npart", "other.txt" -> "x\n")
     SnifferEndpoints.ensureRunning(spec, "host-a")
-    assert(awaitHosts(coordinator, Set("host-a"), 10000) === Set("host-a"))
+    awaitHosts(coordinator, Set("host-a"), 10000)
     val answer = collect(coordinator, Map("host-a" -> Nil), 10000)
     val file = answer("host-a").loneElement
     assert(file.path === dir.resolve("app.log").toString)
@@ -98,7 +91,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val second = new SnifferEndpoint(spec, "host-b", () => ())
     first.start()
     second.start()
-    assert(awaitHosts(coordinator, Set("host-b"), 10000) === Set("host-b"))
+    awaitHosts(coordinator, Set("host-b"), 10000)
     // Each latch joins in the background: the second may come after the first serves.
     eventually("both endpoints in the latch")(
       children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 2)
@@ -106,7 +99,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     first.shutdown()
     eventually("one latch member left")(
       children(s"${spec.metaStore}/runs/${spec.runId}/latches/host-b").size == 1)
-    assert(awaitHosts(coordinator, Set("host-b"), 10000) === Set("host-b"))
+    awaitHosts(coordinator, Set("host-b"), 10000)
     assert(collect(coordinator, Map("host-b" -> Nil), 10000).contains("host-b"))
     second.shutdown()
     coordinator.stop()
@@ -197,7 +190,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val coordinator = new Coordinator(client, metaStore, spec.runId, key, false)
     coordinator.start()
     SnifferEndpoints.ensureRunning(spec, "host-f")
-    assert(awaitHosts(coordinator, Set("host-f"), 10000) === Set("host-f"))
+    awaitHosts(coordinator, Set("host-f"), 10000)
     coordinator.stop()
   }
 
@@ -330,8 +323,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     before.shutdown()
     val after = new SnifferEndpoint(spec, "host-h", () => ())
     after.start()
-    eventually("the new endpoint serves")(
-      awaitHosts(coordinator, Set("host-h"), 10000) == Set("host-h"))
+    awaitHosts(coordinator, Set("host-h"), 20000) // the new endpoint serves
     append(dir.resolve("app-1.log"), "more\n")
     val known = tracked(second)
     val third = collect(coordinator, Map("host-h" -> known), 10000)

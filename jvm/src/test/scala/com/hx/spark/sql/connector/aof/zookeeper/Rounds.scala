@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.testkit.Polling
 
 /** A coordinator's steps that the suites take in one call, where the driver interleaves them. */
 object Rounds {
@@ -12,12 +13,8 @@ object Rounds {
       timeoutMs: Long): Map[String, Seq[FileMeta]] =
     coordinator.answers(coordinator.ask(requests), timeoutMs)
 
-  /** Waits until every host in `hosts` is live or the timeout passes; returns the live ones. */
-  def awaitHosts(coordinator: Coordinator, hosts: Set[String], timeoutMs: Long): Set[String] = {
-    val deadline = System.nanoTime() + timeoutMs * 1000000L
-    while (!hosts.subsetOf(coordinator.liveHosts()) && System.nanoTime() < deadline) {
-      Thread.sleep(10)
-    }
-    hosts.intersect(coordinator.liveHosts())
-  }
+  /** Waits until every host in `hosts` is live; fails when the timeout passes first. */
+  def awaitHosts(coordinator: Coordinator, hosts: Set[String], timeoutMs: Long): Unit =
+    Polling.eventually(s"live endpoints on ${hosts.mkString(", ")}", timeoutMs)(
+      hosts.subsetOf(coordinator.liveHosts()))
 }
