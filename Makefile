@@ -1,27 +1,45 @@
 # The two entry points of the README: `make demo` (set up, then run the demo) and `make test`.
 # Everything is fetched through the ordinary clients: Maven for sbt, pip for Python packages.
 SBT := build/sbt
-VENV := .venv
-PY := $(VENV)/bin/python
 JAR_DIR := python/src/pyspark_aof/jars
+# One virtualenv per PySpark the suites run on: the newest (the demo, lint, benchmarks and the
+# Spark 4 suites run there), the newest 3.x, and 3.4, the oldest supported, for the demo.
+PYSPARK_4 := 4.3.0
+PYSPARK_3 := 3.5.7
+PYSPARK_34 := 3.4.4
+VENV := .venv
+VENV3 := .venv-spark3
+VENV34 := .venv-spark34
+PY := $(VENV)/bin/python
+# Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
+SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
 .PHONY: setup system jar demo test test-jvm test-python lint bench clean
 
 setup: jar $(VENV)/.installed
 
-# The JAR for the Python package (not the sources JAR made beside it), and the same in ~/.m2 for
-# `spark-submit --packages`.
+# Both connector JARs for the Python package (not the sources JARs made beside them), and the
+# same in ~/.m2 for `spark-submit --packages`.
 jar:
-	$(SBT) aof/package aof/publishM2
+	$(SBT) +aof/package +aof/publishM2
 	mkdir -p $(JAR_DIR)
 	rm -f $(JAR_DIR)/*.jar
-	cp $$(ls jvm/target/scala-2.12/spark-aof_2.12-*.jar | grep -v -e '-sources.jar$$' -e '-tests.jar$$') \
-	  $(JAR_DIR)/
+	for scala in 2.12 2.13; do \
+	  cp $$(ls jvm/target/scala-$$scala/spark-aof_$$scala-*.jar | grep -v -e '-sources.jar$$') \
+	    $(JAR_DIR)/ || exit 1; \
+	done
 
-$(VENV)/.installed: python/pyproject.toml
-	python3 -m venv $(VENV)
-	$(PY) -m pip install -q -e 'python[test]'
-	touch $@
+# A virtualenv with the package (editable, so it sees the JARs built later) and one PySpark.
+define venv
+$(1)/.installed: python/pyproject.toml Makefile
+	rm -rf $(1)
+	python3 -m venv $(1)
+	$(1)/bin/pip install -q -e 'python[test]' '$(2)'
+	touch $$@
+endef
+$(eval $(call venv,$(VENV),pyspark[connect]==$(PYSPARK_4)))
+$(eval $(call venv,$(VENV3),pyspark==$(PYSPARK_3)))
+$(eval $(call venv,$(VENV34),pyspark==$(PYSPARK_34)))
 
 demo: setup
 	$(PY) -m pyspark_aof demo
@@ -31,22 +49,27 @@ test: setup system lint test-jvm test-python
 system:
 	build/install-system-packages
 
-test-jvm:
-	$(SBT) scalafmtCheckAll aof/test
+test-jvm: $(VENV)/.installed
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll +aof/test
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench
 	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
-# Every benchmark of bench/; writes bench/results.md and bench/results.png (about 10 minutes).
+# The suites on each Spark line (pytest's 5 is "no test collected", not a failure), then the
+# demo on the oldest PySpark supported.
+test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
+	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]
+	$(VENV3)/bin/pytest -q tests/python || [ $$? -eq 5 ]
+	$(VENV34)/bin/python -m pyspark_aof demo --seconds 5 --rate 1000
+
+# Every benchmark of bench/ on each Spark line; writes bench/results.md (about 20 minutes).
 # The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`
 # leaves it out.
-bench: setup
+bench: setup $(VENV3)/.installed
+	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
 
-test-python: $(VENV)/.installed
-	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]
-
 clean:
-	rm -rf $(VENV) jvm/target project/target target $(JAR_DIR)
+	rm -rf $(VENV) $(VENV3) $(VENV34) jvm/target project/target target $(JAR_DIR)

@@ -1,38 +1,90 @@
-// One source tree for the connector. Spark is `provided`: the connector's JAR carries none of
+// One source tree, two Spark lines. Spark is `provided`: the connector's JAR carries none of
 // Spark's own dependencies (Curator, ZooKeeper, Jackson), it uses the copies Spark ships.
-val sparkVersion = settingKey[String]("Spark version compiled and tested against")
+//
+// Each Scala version is one Spark line: the JAR is compiled against the oldest Spark of its line
+// (so it runs on every later one: the connector uses Spark's public API only). `+` before a task
+// (`+aof/test`) runs it for both lines. The suites run on the Spark compiled against, or on the
+// JARs of the directory named by AOF_SPARK_JARS_<scala binary version> (`AOF_SPARK_JARS_2_13`):
+// a PySpark install's `jars/`, which is how the newest Spark reaches this build (PySpark's wheel
+// is out the day of a release, Maven's artifacts may come later).
+val sparkCompiled = settingKey[String]("Spark version the JAR is compiled against (oldest)")
+val sparkJars = settingKey[Option[File]]("Spark JARs the suites run on, instead of Maven's")
+
+val scala212 = "2.12.18"
+val scala213 = "2.13.16"
 
 ThisBuild / organization := "com.hx.spark"
 ThisBuild / version := "0.1.0"
-ThisBuild / scalaVersion := "2.12.18"
+ThisBuild / scalaVersion := scala212
+ThisBuild / crossScalaVersions := Seq(scala212, scala213)
 
 // Spark 3.3+ on Java 17 needs these opens; Spark's own launcher adds the same list.
 val java17Opens = Seq(
-  "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
-  "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs",
-  "sun.security.action", "sun.util.calendar"
+  "java.lang",
+  "java.lang.invoke",
+  "java.lang.reflect",
+  "java.io",
+  "java.net",
+  "java.nio",
+  "java.util",
+  "java.util.concurrent",
+  "java.util.concurrent.atomic",
+  "sun.nio.ch",
+  "sun.nio.cs",
+  "sun.security.action",
+  "sun.util.calendar"
 ).map(p => s"--add-opens=java.base/$p=ALL-UNNAMED")
 
 lazy val root = (project in file("."))
   .aggregate(aof)
-  .settings(publish / skip := true)
+  .settings(publish / skip := true, crossScalaVersions := Nil)
 
 lazy val aof = (project in file("jvm"))
   .settings(
     name := "spark-aof",
-    sparkVersion := "3.3.4",
-    scalacOptions ++= Seq("-deprecation", "-feature", "-unchecked", "-Xlint", "-target:jvm-1.8"),
-    javacOptions ++= Seq("--release", "8"),
+    sparkCompiled := (if (scalaBinaryVersion.value == "2.12") "3.3.4" else "4.0.4"),
+    sparkJars := sys.env
+      .get("AOF_SPARK_JARS_" + scalaBinaryVersion.value.replace('.', '_'))
+      .filter(_.nonEmpty)
+      .map(file),
+    // Spark 3 runs on Java 8 too; Spark 4 needs Java 17.
+    scalacOptions ++= Seq("-deprecation", "-feature", "-unchecked", "-Xlint") ++ {
+      if (scalaBinaryVersion.value == "2.12") Seq("-target:jvm-1.8")
+      else {
+        // What 2.13 and Curator 5 deprecate but 2.12 and Curator 2 (Spark 3) lack a successor
+        // for: the same code serves both lines.
+        Seq(
+          "-release:17",
+          "-Wconf:cat=deprecation&msg=JavaConverters|NodeCache|PathChildrenCache:s")
+      }
+    },
+    javacOptions ++= Seq("--release", if (scalaBinaryVersion.value == "2.12") "8" else "17"),
+    // The few lines where the two Spark lines differ.
+    Compile / unmanagedSourceDirectories += {
+      val line = if (scalaBinaryVersion.value == "2.12") "3" else "4"
+      (Compile / sourceDirectory).value / s"scala-spark-$line"
+    },
     // Spark brings Scala: as `provided`, `--packages` resolves nothing but this JAR.
     autoScalaLibrary := false,
     libraryDependencies ++= Seq(
       "org.scala-lang" % "scala-library" % scalaVersion.value % Provided,
-      "org.apache.spark" %% "spark-sql" % sparkVersion.value % Provided,
+      "org.apache.spark" %% "spark-sql" % sparkCompiled.value % Provided,
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Compile / packageDoc / publishArtifact := false,
     // Every build publishes to ~/.m2 again (for `--packages`); a release version would refuse.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
+    // With sparkJars, Spark and everything it ships come from there; Maven gives only what the
+    // suites add (scalatest): one copy of each library on the classpath.
+    Test / dependencyClasspath := {
+      val all = (Test / dependencyClasspath).value
+      sparkJars.value.fold(all) { dir =>
+        val jars = (dir * "*.jar").get
+        require(jars.nonEmpty, s"no Spark JARs in $dir")
+        val compiledAgainst = (Compile / dependencyClasspath).value.files.toSet
+        all.filterNot(a => compiledAgainst(a.data)) ++ jars.map(Attributed.blank)
+      }
+    },
     Test / fork := true,
     Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
     Test / parallelExecution := false,

@@ -25,7 +25,24 @@ TOPIC = "lines"
 
 def spark_package() -> str:
     """Spark's Kafka source for this PySpark, for ``spark.jars.packages``."""
-    return f"org.apache.spark:spark-sql-kafka-0-10_2.12:{pyspark.__version__}"
+    scala = "2.12" if pyspark.__version__.startswith("3") else "2.13"
+    return f"org.apache.spark:spark-sql-kafka-0-10_{scala}:{pyspark.__version__}"
+
+
+def published() -> bool:
+    """Whether Maven has Spark's Kafka source for this PySpark (it may follow a release later)."""
+    group, artifact, version = spark_package().split(":")
+    found = subprocess.run(
+        [
+            "mvn",
+            "-q",
+            "dependency:get",
+            f"-Dartifact={group}:{artifact}:{version}:pom",
+            "-Dtransitive=false",
+        ],
+        capture_output=True,
+    )
+    return found.returncode == 0
 
 
 def _install(home: Path) -> Path:

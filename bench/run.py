@@ -1,7 +1,9 @@
-"""Runs every benchmark and writes ``bench/results.md`` and ``bench/results.png``.
+"""Runs every benchmark on the installed PySpark and writes ``bench/results.md``.
 
 ``python bench/run.py [--gb 1] [--memory-gb 10] [--runs 3]``; data goes to ``bench/data``
-(ignored by git) and is kept between runs.
+(ignored by git) and is kept between runs. The figures of this Spark line go to
+``bench/results-spark<major>.json`` and ``results-spark<major>.png``; ``results.md`` shows every
+line measured so far side by side, then each line's details.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,7 @@ from data import repeat_log, write_log
 from session import local_session
 
 HERE = Path(__file__).parent
+LINE = f"spark{pyspark.__version__.split('.')[0]}"
 
 
 def machine() -> dict[str, str]:
@@ -98,17 +102,95 @@ def _character_count(t: dict[str, Any]) -> str:
     )
 
 
-def report(results: dict[str, Any]) -> str:
-    """``results.md``: the figures, the targets, and whether each was met."""
-    t, m = results["throughput"], results["machine"]
+def _summary(every: dict[str, dict[str, Any]]) -> list[str]:
+    """Return the headline figures of each Spark line, side by side."""
+    rows: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
+        ("1 GB `noop`: aof / `spark.read.text` (batch alone)", _ratio("noop")),
+        ("1 GB `sum(length(value))`: aof / text (batch alone)", _ratio("sum(length(value))")),
+        (f"1 GB `{throughput.OCTETS}`: aof / text", _octets),
+        ("aof / Spark's Kafka source, `noop` / `sum`", _kafka),
+        (
+            "planning p50, 1,000 / 10,000 files (ms)",
+            lambda r: " / ".join(str(p["p50_ms"]) for p in r["planning"]),
+        ),
+        (
+            "append to `foreachBatch`, p50 / p95 / p99 (ms)",
+            lambda r: " / ".join(str(r["latency"][k]) for k in ("p50_ms", "p95_ms", "p99_ms")),
+        ),
+        ("10 GB file, 1 GB driver: peak RSS (MB)", lambda r: _get(r, "memory", "peak_rss_mb")),
+        (
+            "`spark.read.text` on 1 GB (s, the machine's speed that run)",
+            lambda r: r["throughput"]["text noop"]["seconds"],
+        ),
+    ]
+    names = [f"PySpark {r['machine']['pyspark']}" for r in every.values()]
+    lines = ["| what | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
+    for what, figure in rows:
+        lines.append(f"| {what} | " + " | ".join(str(figure(r)) for r in every.values()) + " |")
+    return lines
+
+
+def _get(results: dict[str, Any], *keys: str) -> object:
+    found: Any = results
+    for key in keys:
+        if not isinstance(found, dict) or key not in found:
+            return "-"
+        found = found[key]
+    return found
+
+
+def _ratio(query: str) -> Callable[[dict[str, Any]], str]:
+    return lambda r: (
+        f"{r['throughput'][f'ratio {query}']} ({r['throughput'][f'ratio {query} batch']})"
+    )
+
+
+def _octets(results: dict[str, Any]) -> object:
+    t = results["throughput"]
+    if f"aof {throughput.OCTETS}" not in t:
+        return "-"
+    return round(
+        t[f"text {throughput.OCTETS}"]["seconds"] / t[f"aof {throughput.OCTETS}"]["seconds"], 2
+    )
+
+
+def _kafka(results: dict[str, Any]) -> str:
+    t = results["throughput"]
+    if "ratio noop kafka" not in t:
+        return f"- ({results.get('kafka', 'not run')})"
+    return f"{t['ratio noop kafka']} / {t['ratio sum(length(value)) kafka']}"
+
+
+def report(every: dict[str, dict[str, Any]]) -> str:
+    """``results.md``: each Spark line's figures, the targets, and whether each was met."""
+    machine = {k: v for k, v in next(iter(every.values()))["machine"].items() if k != "pyspark"}
     lines = [
         "# Benchmark results",
         "",
-        "Written by `make bench` (`bench/run.py`); do not edit by hand.",
+        "Written by `make bench` (`bench/run.py`, once per Spark line); do not edit by hand.",
         "",
-        "Machine: " + ", ".join(f"{k} {v}" for k, v in m.items()) + ".",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in machine.items()) + ".",
         "",
-        f"## Throughput ({t['file_mb']:.0f} MB, page cache warm, median of {t['runs']} runs)",
+        "## Both Spark lines",
+        "",
+        "Ratios are aof's speed over the reference's, measured in the same session; the batch "
+        "alone (in brackets) leaves out the streaming query's start, planning, checkpoint and "
+        "stop. Compare ratios rather than seconds: this machine's speed varies between runs.",
+        "",
+        *_summary(every),
+    ]
+    for name, results in every.items():
+        lines += ["", *details(results, name)]
+    return "\n".join(lines)
+
+
+def details(results: dict[str, Any], name: str) -> list[str]:
+    """One Spark line's figures in full, with its profiles and what was tried."""
+    t = results["throughput"]
+    lines = [
+        f"## PySpark {results['machine']['pyspark']}",
+        "",
+        f"### Throughput ({t['file_mb']:.0f} MB, page cache warm, median of {t['runs']} runs)",
         "",
         "| reader | query | seconds | MB/s |",
         "| --- | --- | --- | --- |",
@@ -153,8 +235,8 @@ def report(results: dict[str, Any]) -> str:
                 t[f"aof {q} profile"], t[f"text {q} profile"], strict=False
             ):
                 lines.append(f"| `{a}` | {a_share} | `{x}` | {x_share} |")
-    lines += ["", (HERE / "tried.md").read_text().strip()]
-    lines += ["", "## Planning cost per trigger (Spark's `latestOffset`)", ""]
+    lines += ["", (HERE / "tried.md").read_text().strip().replace("## ", "### ")]
+    lines += ["", "### Planning cost per trigger (Spark's `latestOffset`)", ""]
     lines += [
         "| files | triggers | p50 ms | p95 ms | target p50 |",
         "| --- | --- | --- | --- | --- |",
@@ -165,11 +247,11 @@ def report(results: dict[str, Any]) -> str:
             f"| {p['files']} | {p['triggers']} | {p['p50_ms']} | {p['p95_ms']} | "
             f"<= {target} ({met}) |"
         )
-    lines += ["", (HERE / "tried_planning.md").read_text().strip()]
+    lines += ["", (HERE / "tried_planning.md").read_text().strip().replace("## ", "### ")]
     lat = results["latency"]
     lines += [
         "",
-        f"## Latency, append to `foreachBatch` ({lat['rate_per_s']} lines/s, default trigger)",
+        f"### Latency, append to `foreachBatch` ({lat['rate_per_s']} lines/s, default trigger)",
         "",
         f"p50 **{lat['p50_ms']} ms**, p95 {lat['p95_ms']} ms, p99 {lat['p99_ms']} ms over "
         f"{lat['lines']} lines (target p50 <= 1000 ms: "
@@ -180,14 +262,14 @@ def report(results: dict[str, Any]) -> str:
         samples = mem["rss_mb_samples"]
         lines += [
             "",
-            f"## Memory, {mem['file_gb']} GB file, 1 GB driver, local mode, `bytes.max` unset",
+            f"### Memory, {mem['file_gb']} GB file, 1 GB driver, local mode, `bytes.max` unset",
             "",
             f"Peak RSS of the JVM **{mem['peak_rss_mb']} MB**; RSS while reading from "
             f"{min(samples, default=0)} to {max(samples, default=0)} MB; "
             f"read in {mem['seconds']} s.",
         ]
-    lines += ["", "![throughput](results.png)", ""]
-    return "\n".join(lines)
+    lines += ["", f"![throughput](results-{name}.png)", ""]
+    return lines
 
 
 def main() -> None:
@@ -204,10 +286,13 @@ def main() -> None:
     log = data / "throughput" / "app.log"
     write_log(log, int(args.gb * 1e9))
     results: dict[str, Any] = {"machine": machine()}
-    spark = local_session(packages=() if args.no_kafka else (kafka_reference.spark_package(),))
+    with_kafka = not args.no_kafka and kafka_reference.published()
+    if not args.no_kafka and not with_kafka:
+        results["kafka"] = f"{kafka_reference.spark_package()} is not published to Maven yet"
+    spark = local_session(packages=(kafka_reference.spark_package(),) if with_kafka else ())
     with ExitStack() as stack:
         address = None
-        if not args.no_kafka:
+        if with_kafka:
             address = stack.enter_context(kafka_reference.broker(data / "kafka", log))
         results["throughput"] = throughput.measure(spark, log, args.runs, address)
     print(json.dumps(results["throughput"]), flush=True)
@@ -229,9 +314,13 @@ def main() -> None:
         )
         results["memory"] = json.loads(probe.stdout.strip().splitlines()[-1])
         print(json.dumps(results["memory"]), flush=True)
-    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    chart(results, HERE / "results.png")
-    (HERE / "results.md").write_text(report(results))
+    (HERE / f"results-{LINE}.json").write_text(json.dumps(results, indent=2) + "\n")
+    chart(results, HERE / f"results-{LINE}.png")
+    every = {
+        p.stem.removeprefix("results-"): json.loads(p.read_text())
+        for p in sorted(HERE.glob("results-spark*.json"))
+    }
+    (HERE / "results.md").write_text(report(every) + "\n")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,9 @@ def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
         tail.send_signal(signal.SIGINT)  # Ctrl-C
         code = tail.wait(60)
     reader.join(10)
-    assert code == 0, tail.stderr.read() if tail.stderr else ""
+    errors = tail.stderr.read() if tail.stderr else ""
+    assert code == 0, errors
+    assert errors == "", "Spark's own output reached the terminal"
     assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
     zk = KazooClient(hosts=zookeeper.address)
     zk.start()

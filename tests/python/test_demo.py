@@ -19,3 +19,5 @@ def test_demo_reads_every_line_exactly_once() -> None:
     assert summary.startswith("demo: wrote "), summary
     assert summary.endswith("each exactly once: yes"), summary
     assert "rotated service.log" in result.stdout
+    # Its own output only: none of Spark's start-up warnings, log hints or progress bars.
+    assert result.stderr == "", result.stderr[-3000:]

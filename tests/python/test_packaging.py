@@ -1,40 +1,119 @@
-"""The wheel users install carries the connector JAR and the typing marker."""
+"""What users install: the wheel with a JAR for each Spark line, in fresh virtualenvs."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
+import venv
 import zipfile
 from pathlib import Path
 
+import pyspark
+import pytest
+
+import pyspark_aof as aof
 from pyspark_aof import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
+SCALA = "2.12" if pyspark.__version__.startswith("3") else "2.13"
+# Installing into a fresh virtualenv is the same on either line: done once, on the newest.
+newest_line_only = pytest.mark.skipif(SCALA == "2.12", reason="run once, on the Spark 4 line")
 
 
-def test_wheel_bundles_the_jar(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Built from a copy: setuptools keeps files of earlier builds in the tree's build directory.
-    source = tmp_path / "python"
+    tmp = tmp_path_factory.mktemp("wheel")
+    source = tmp / "python"
     shutil.copytree(ROOT / "python", source, ignore=shutil.ignore_patterns("build", "*.egg-info"))
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "-w",
-            str(tmp_path),
-            str(source),
-        ],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp), str(source)],
         check=True,
         timeout=300,
     )
-    (wheel,) = tmp_path.glob("pyspark_aof-*.whl")
+    (built,) = tmp.glob("pyspark_aof-*.whl")
+    return built
+
+
+def fresh_venv(where: Path, *packages: str) -> Path:
+    """Make a virtualenv and pip install ``packages`` into it; return its python."""
+    venv.create(where, with_pip=True)
+    python = where / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", *packages], check=True, timeout=900)
+    return python
+
+
+def test_the_wheel_bundles_one_jar_for_each_spark_line(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "pyspark_aof/py.typed" in names
-    jars = [n for n in names if n.startswith("pyspark_aof/jars/")]
+    jars = sorted(n for n in names if n.startswith("pyspark_aof/jars/"))
     # The connector's classes alone: no sources or test JARs from the same build.
-    assert jars == [f"pyspark_aof/jars/spark-aof_2.12-{__version__}.jar"], jars
+    assert jars == [f"pyspark_aof/jars/spark-aof_{s}-{__version__}.jar" for s in ("2.12", "2.13")]
+
+
+def test_the_jars_carry_the_connector_alone_not_sparks_libraries() -> None:
+    # Curator, ZooKeeper, Jackson and Scala come from the Spark it runs on, in that Spark's
+    # versions (Curator 2 in Spark 3, 5 in Spark 4): a copy in the JAR would be a second one.
+    for jar in Path(aof.jar_path()).parent.glob("spark-aof_*.jar"):
+        classes = [n for n in zipfile.ZipFile(jar).namelist() if n.endswith(".class")]
+        assert classes, jar
+        assert [n for n in classes if not n.startswith("com/hx/spark/")] == [], jar
+
+
+def test_the_jar_and_coordinates_are_the_running_pysparks() -> None:
+    assert Path(aof.jar_path()).name == f"spark-aof_{SCALA}-{__version__}.jar"
+    assert aof.maven_coordinates() == f"com.hx.spark:spark-aof_{SCALA}:{__version__}"
+
+
+@pytest.mark.parametrize("version", ["3.3.4", "4.4.0", "5.0.0"])
+def test_an_unsupported_pyspark_is_refused_with_the_versions_that_work(
+    version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PySpark 3.3 does not install on this Python and 4.4 does not exist yet: the version that
+    # the package reads stands in for them.
+    monkeypatch.setattr(pyspark, "__version__", version)
+    for call in (aof.jar_path, aof.maven_coordinates):
+        with pytest.raises(RuntimeError) as caught:
+            call()
+        message = str(caught.value)
+        assert f"does not support PySpark {version}" in message
+        assert "3.4 to 3.5" in message and "4.0 to 4.3" in message
+        assert "pip install 'pyspark>=3.4,<4.4'" in message
+
+
+@newest_line_only
+def test_an_unpinned_install_in_a_fresh_virtualenv_runs_the_demo(
+    wheel: Path, tmp_path: Path
+) -> None:
+    python = fresh_venv(tmp_path / "venv", str(wheel))
+    demo = subprocess.run(
+        [python, "-m", "pyspark_aof", "demo", "--seconds", "4", "--rate", "500"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert demo.returncode == 0, demo.stdout + demo.stderr[-3000:]
+    assert demo.stdout.strip().splitlines()[-1].endswith("each exactly once: yes"), demo.stdout
+
+
+@newest_line_only
+def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
+    wheel: Path, tmp_path: Path
+) -> None:
+    python = fresh_venv(tmp_path / "venv", "pyspark-client", "kazoo")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", wheel], check=True)
+    tried = subprocess.run(
+        [
+            python,
+            "-c",
+            "import pyspark_aof as aof; from pyspark.sql import SparkSession; "
+            "aof.configure(SparkSession.builder)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert tried.returncode != 0
+    assert "Spark Connect client without a JVM" in tried.stderr, tried.stderr
+    assert f"--packages com.hx.spark:spark-aof_2.13:{__version__}" in tried.stderr

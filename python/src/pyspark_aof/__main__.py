@@ -26,7 +26,7 @@ def _tail(args: argparse.Namespace) -> int:
         starting_offsets=args.starting_offsets,
         **_credentials(args.auth),
     )
-    return tail.run(args.path, options)
+    return tail.run(args.path, options, verbose=args.verbose)
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     run_demo = commands.add_parser("demo", help="stream a growing, rotating sample log")
     run_demo.add_argument("--seconds", type=float, default=15.0, help="how long to write")
     run_demo.add_argument("--rate", type=int, default=2000, help="lines written per second")
+    verbose = "show Spark's own warnings and progress bars too"
+    run_demo.add_argument("--verbose", action="store_true", help=verbose)
 
     tail = commands.add_parser("tail", help="print lines appended to matching files, like tail -F")
     tail.add_argument("path", help=r"absolute path, last component a regex: /var/log/app\.log.*")
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     tail.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="any source option"
     )
+    tail.add_argument("--verbose", action="store_true", help=verbose)
 
     show = commands.add_parser("status", help="endpoints, committed offsets and lag of a query")
     show.add_argument("--zookeeper", required=True, help="ZooKeeper connect string")
@@ -91,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "demo":
-        return demo.run(seconds=args.seconds, rate=args.rate)
+        return demo.run(seconds=args.seconds, rate=args.rate, verbose=args.verbose)
     try:
         return _tail(args) if args.command == "tail" else _status(args)
     except ValueError as e:

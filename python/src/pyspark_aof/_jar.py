@@ -1,4 +1,4 @@
-"""Finding the bundled connector JAR and putting it on a session's classpath."""
+"""Finding the bundled connector JAR for the running PySpark and putting it on a classpath."""
 
 from __future__ import annotations
 
@@ -8,15 +8,46 @@ import pyspark
 from pyspark.sql import SparkSession
 
 _JARS = Path(__file__).parent / "jars"
+_SPARK_JARS = Path(pyspark.__file__).parent / "jars"
+
+# Each Spark line and its Scala version: the connector is built once for each.
+SCALA_OF_SPARK = {3: "2.12", 4: "2.13"}
+# The PySpark versions the package is tested on; pyproject.toml's dependency says the same.
+SUPPORTED = ((3, 4), (4, 3))
+SUPPORTED_TEXT = "PySpark 3.4 to 3.5 (Spark 3, Scala 2.12) and 4.0 to 4.3 (Spark 4, Scala 2.13)"
+
+
+def _spark_version() -> tuple[int, int]:
+    major, minor = pyspark.__version__.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _check_supported() -> None:
+    if not SUPPORTED[0] <= _spark_version() <= SUPPORTED[1]:
+        raise RuntimeError(
+            f"pyspark-aof does not support PySpark {pyspark.__version__}: it works with "
+            f"{SUPPORTED_TEXT}. Install one of them, for example `pip install 'pyspark>=3.4,<4.4'`."
+        )
 
 
 def _scala_version() -> str:
     """Return the Scala binary version of the installed PySpark, read from the JARs it ships."""
-    libraries = sorted((Path(pyspark.__file__).parent / "jars").glob("scala-library-*.jar"))
+    libraries = sorted(_SPARK_JARS.glob("scala-library-*.jar"))
     if libraries:
         full = libraries[0].name.removeprefix("scala-library-").removesuffix(".jar")
         return ".".join(full.split(".")[:2])
-    return "2.13" if pyspark.__version__.startswith("4") else "2.12"
+    return SCALA_OF_SPARK.get(_spark_version()[0], "2.13")
+
+
+def _check_jvm() -> None:
+    """Raise when this PySpark is a Spark Connect client without Spark's JARs (pyspark-client)."""
+    if not _SPARK_JARS.is_dir():
+        raise RuntimeError(
+            f"PySpark {pyspark.__version__} here is a Spark Connect client without a JVM "
+            "(pyspark-client), so there is no classpath to add the connector to: it runs in the "
+            f"Spark Connect server. Start the server with --packages {maven_coordinates()} (or "
+            "--jars with the JAR), then read with pyspark_aof.read_stream on the remote session."
+        )
 
 
 def jar_path() -> str:
@@ -29,11 +60,15 @@ def jar_path() -> str:
 
     Raises
     ------
+    RuntimeError
+        When this PySpark is not supported, or is a Spark Connect client without a JVM.
     FileNotFoundError
         When the package holds no JAR for this PySpark's Scala version (a source checkout
         that was not built: run ``make setup``).
 
     """
+    _check_supported()
+    _check_jvm()
     scala = _scala_version()
     found = sorted(_JARS.glob(f"spark-aof_{scala}-*.jar"))
     if not found:
@@ -47,14 +82,25 @@ def jar_path() -> str:
 def maven_coordinates() -> str:
     """Return the connector's Maven coordinates for this PySpark, for ``--packages``.
 
+    Returns
+    -------
+    str
+        ``com.hx.spark:spark-aof_2.12:<version>`` for PySpark 3, ``..._2.13:...`` for PySpark 4.
+
+    Raises
+    ------
+    RuntimeError
+        When this PySpark is not supported.
+
     Examples
     --------
     >>> maven_coordinates()  # doctest: +SKIP
-    'com.hx.spark:spark-aof_2.12:0.1.0'
+    'com.hx.spark:spark-aof_2.13:0.1.0'
 
     """
     from pyspark_aof import __version__
 
+    _check_supported()
     return f"com.hx.spark:spark-aof_{_scala_version()}:{__version__}"
 
 
@@ -70,6 +116,11 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     -------
     SparkSession.Builder
         The same builder, for chaining.
+
+    Raises
+    ------
+    RuntimeError
+        When this PySpark is not supported, or is a Spark Connect client without a JVM.
 
     Examples
     --------

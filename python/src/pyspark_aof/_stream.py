@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from py4j.protocol import Py4JJavaError
-from pyspark.errors import AnalysisException
+from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
 
 from pyspark_aof._options import AofOptions
+
+try:
+    from py4j.protocol import Py4JJavaError
+
+    _NOT_FOUND: tuple[type[Exception], ...] = (PySparkException, Py4JJavaError)
+except ImportError:  # a Spark Connect client (pyspark-client) has no py4j
+    _NOT_FOUND = (PySparkException,)
 
 FORMAT = "aof"
 
@@ -56,15 +62,30 @@ def read_stream(
     """
     settings = (options or AofOptions()).with_changes(**kwargs)
     reader = spark.readStream.format(FORMAT).options(**settings.to_options())
+    remote = _is_connect(spark)
     try:
-        return reader.load(path)
-    except (AnalysisException, Py4JJavaError) as e:  # which one depends on the Spark version
+        lines = reader.load(path)
+        if remote:
+            _ = lines.schema  # a Connect client defines lazily: the server looks the source up now
+        return lines
+    except _NOT_FOUND as e:  # which one depends on the Spark version and the session's kind
         if "DATA_SOURCE_NOT_FOUND" not in str(e) and "Failed to find data source" not in str(e):
             raise
         from pyspark_aof._jar import jar_path, maven_coordinates
 
+        if remote:
+            raise RuntimeError(
+                "The Spark Connect server cannot find the aof source: its JAR is not on the "
+                f"server's classpath. Start the server with --packages {maven_coordinates()} "
+                "(or --jars with the JAR)."
+            ) from e
         raise RuntimeError(
             "This Spark session cannot find the aof source: its JAR is not on the classpath. "
             "Build the session with pyspark_aof.configure(SparkSession.builder), or start it "
             f"with --jars {jar_path()} or --packages {maven_coordinates()}."
         ) from e
+
+
+def _is_connect(spark: SparkSession) -> bool:
+    """Whether the session is a Spark Connect client's (Spark 4), whatever PySpark is installed."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")

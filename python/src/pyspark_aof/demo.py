@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession
 
-from pyspark_aof._jar import configure
+from pyspark_aof._local_session import local_session
 from pyspark_aof._stream import read_stream
 
 
@@ -65,7 +65,7 @@ def quiet_zookeeper(spark: SparkSession) -> None:
         jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, level)
 
 
-def run(seconds: float = 15.0, rate: int = 2000) -> int:
+def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
     """Run the demo and print a summary line.
 
     Parameters
@@ -74,6 +74,8 @@ def run(seconds: float = 15.0, rate: int = 2000) -> int:
         How long the writer appends.
     rate : int
         Lines written per second.
+    verbose : bool
+        Show Spark's own warnings and progress bars too.
 
     Returns
     -------
@@ -81,13 +83,7 @@ def run(seconds: float = 15.0, rate: int = 2000) -> int:
         0 when every line written was read exactly once, 1 otherwise.
 
     """
-    spark = (
-        configure(SparkSession.builder.master("local[2]").appName("pyspark-aof demo"))
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("WARN")
+    spark = local_session("demo", verbose)
     quiet_zookeeper(spark)
     counts: collections.Counter[str] = collections.Counter()
 

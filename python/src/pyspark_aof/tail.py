@@ -10,9 +10,9 @@ import threading
 import uuid
 from typing import TextIO
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame
 
-from pyspark_aof._jar import configure
+from pyspark_aof._local_session import local_session
 from pyspark_aof._options import AofOptions
 from pyspark_aof._stream import read_stream
 from pyspark_aof.demo import quiet_zookeeper
@@ -31,7 +31,13 @@ def _lag(progress: dict[str, object] | None) -> str:
     )
 
 
-def run(path: str, options: AofOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run(
+    path: str,
+    options: AofOptions,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+    verbose: bool = False,
+) -> int:
     """Print every complete line appended to the files matching ``path`` until interrupted.
 
     The query runs in local mode on this machine with a checkpoint of its own that is removed
@@ -46,6 +52,8 @@ def run(path: str, options: AofOptions, out: TextIO = sys.stdout, err: TextIO = 
         Source options; ``starting_offsets`` defaults to ``latest`` here, as for ``tail -F``.
     out, err : TextIO
         Where lines and the progress display go; progress only when ``err`` is a terminal.
+    verbose : bool
+        Show Spark's own warnings and progress bars too.
 
     Returns
     -------
@@ -58,12 +66,7 @@ def run(path: str, options: AofOptions, out: TextIO = sys.stdout, err: TextIO = 
         options = options.with_changes(meta_store=f"/aof-tail/{uuid.uuid4()}")
     if options.starting_offsets is None:
         options = options.with_changes(starting_offsets="latest")
-    spark = (
-        configure(SparkSession.builder.master("local[2]").appName("pyspark-aof tail"))
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = local_session("tail", verbose)
     quiet_zookeeper(spark)
     show_progress = err.isatty()
 

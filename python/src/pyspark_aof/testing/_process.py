@@ -38,6 +38,33 @@ class Managed:
         self.stop()
 
 
+class ServerProcess(Managed):
+    """A server in a process of its own on 127.0.0.1, logging to ``<root>/server.log``."""
+
+    def __init__(self, root: Path, name: str) -> None:
+        self.root = root
+        self.name = name
+        self.port = free_port()
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def launch(self, command: Sequence[str], timeout: float) -> None:
+        """Start ``command`` and wait until the server listens on its port."""
+        self._process = start(command, self.root / "server.log")
+        wait_until(self._listening, timeout, f"{self.name} on port {self.port}")
+
+    def stop(self) -> None:
+        """Stop the server."""
+        if self._process is not None:
+            stop(self._process)
+            self._process = None
+
+    def _listening(self) -> bool:
+        if self._process is not None and self._process.poll() is not None:
+            log = (self.root / "server.log").read_text(errors="replace")
+            raise RuntimeError(f"{self.name} exited:\n{log[-3000:]}")
+        return accepts("127.0.0.1", self.port)
+
+
 def spark_home() -> Path:
     """Return the Spark distribution inside the installed ``pyspark`` wheel."""
     return Path(pyspark.__file__).parent

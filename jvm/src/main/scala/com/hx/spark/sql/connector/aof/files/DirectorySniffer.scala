@@ -64,8 +64,8 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       passes += 1
       metas ++= scan(listDirectory(), (_, key) => knownByKey.contains(key))
     }
-    scanned.retain((key, _) => seen.contains(key))
-    described.retain((key, _) => seen.contains(key))
+    scanned --= scanned.keys.filterNot(seen.contains).toList
+    described --= described.keys.filterNot(seen.contains).toList
     metas
   }
 

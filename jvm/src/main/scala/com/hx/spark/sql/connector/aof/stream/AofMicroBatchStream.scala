@@ -46,7 +46,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   private def session: DriverSession = synchronized {
     opened.getOrElse {
-      val bindHost = spark.sparkContext.getConf.get("spark.driver.host", ExecutorHost.current)
+      val bindHost = spark.sparkContext.getConf.get("spark.driver.host", SparkExecutors.currentHost)
       val s = DriverSession.open(
         options.zookeeperAddress,
         bindHost,
@@ -148,8 +148,7 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
     val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end), options.partitionBytesMax)
-    // Spark's own cost of opening a file, as its file sources pack small files with it.
-    val openCost = spark.sessionState.conf.filesOpenCostInBytes
+    val openCost = FilesOpenCost.of(spark)
     Tasks
       .pack(ranges, options.partitionBytesMax, openCost)
       .map(rs => AofInputPartition(rs, options.directory.toString): InputPartition)
@@ -189,7 +188,9 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
    */
   private def backUpCommitted(to: DriverSession): Unit =
     try {
-      val committed = new CommittedOffsets(spark, checkpointLocation).latestJson()
+      val committed =
+        new CommittedOffsets(spark.sparkContext.hadoopConfiguration, checkpointLocation)
+          .latestJson()
       if (committed.nonEmpty && committed != backedUp) {
         to.backup.write(committed.get)
         backedUp = committed

@@ -12,7 +12,7 @@ final class AofPartitionReader(
     failOnDataLoss: Boolean,
     counters: ReadCounters)
     extends PartitionReader[ColumnarBatch] {
-  private val here = ExecutorHost.current
+  private val here = SparkExecutors.currentHost
   if (here != partition.host) {
     throw new IllegalStateException(
       s"aof: a task for files of host ${partition.host} ran on host $here, which cannot read " +

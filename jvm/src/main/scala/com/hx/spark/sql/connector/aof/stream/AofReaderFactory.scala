@@ -21,7 +21,7 @@ final class AofReaderFactory(
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val task = partition.asInstanceOf[AofInputPartition]
-    val host = ExecutorHost.current
+    val host = SparkExecutors.currentHost
     if (host == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, host)
     new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters)
   }

@@ -1,7 +1,6 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import org.apache.spark.{FutureAction, Partition, SparkContext, TaskContext}
-import org.apache.spark.aof.ExecutorIds
 import org.apache.spark.rdd.RDD
 
 import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, SnifferEndpoints}
@@ -16,7 +15,7 @@ object EndpointLauncher {
 
   /** Executor ids by host; in local mode the driver, which runs the tasks. */
   def executorsByHost(sc: SparkContext): Map[String, Seq[String]] =
-    ExecutorIds.of(sc).groupBy(_._1).map { case (host, ids) => host -> ids.map(_._2) }
+    SparkExecutors.all(sc).groupBy(_._1).map { case (host, ids) => host -> ids.map(_._2) }
 
   /**
    * Submits the launch job and returns at once: a host whose executor hangs must not hold up the
@@ -45,14 +44,13 @@ private final class LaunchRDD(
   override protected def getPartitions: Array[Partition] =
     executors.zipWithIndex.map { case ((h, id), i) => LaunchPartition(i, h, id): Partition }.toArray
 
-  // Spark's location string for one executor (TaskLocation's `executor_` form).
   override protected def getPreferredLocations(split: Partition): Seq[String] = {
     val p = split.asInstanceOf[LaunchPartition]
-    if (sparkContext.isLocal) Seq(p.host) else Seq(s"executor_${p.host}_${p.executorId}")
+    if (sparkContext.isLocal) Seq(p.host) else Seq(SparkExecutors.location(p.host, p.executorId))
   }
 
   override def compute(split: Partition, context: TaskContext): Iterator[String] = {
-    val here = ExecutorHost.current
+    val here = SparkExecutors.currentHost
     if (here != split.asInstanceOf[LaunchPartition].host) Iterator.empty
     else {
       SnifferEndpoints.ensureRunning(spec, here)

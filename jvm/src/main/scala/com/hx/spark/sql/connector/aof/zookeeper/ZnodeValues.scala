@@ -54,7 +54,7 @@ object ZnodeValues {
     else if (!head.startsWith(ManifestPrefix)) Some(head)
     else {
       val Array(generation, count, length) =
-        new String(head.drop(ManifestPrefix.length), US_ASCII).split(' ')
+        new String(head.drop(ManifestPrefix.length), US_ASCII).split(' '): @unchecked
       try {
         val parts = (0 until count.toInt).map(i => client.getData.forPath(s"$path/$generation.$i"))
         Some(Array.concat(parts: _*)).filter(_.length == length.toInt)

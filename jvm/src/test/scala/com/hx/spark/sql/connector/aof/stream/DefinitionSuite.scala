@@ -80,7 +80,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       finally channel.close()
     }
     val range =
-      FileRange(ExecutorHost.current, file.toString, FileKey.of(file), "id", 7, size, head)
+      FileRange(SparkExecutors.currentHost, file.toString, FileKey.of(file), "id", 7, size, head)
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
@@ -113,7 +113,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       finally channel.close()
     }
     val range =
-      FileRange(ExecutorHost.current, file.toString, FileKey.of(file), "id", 0, 1000, head)
+      FileRange(SparkExecutors.currentHost, file.toString, FileKey.of(file), "id", 0, 1000, head)
     val swapper = new NameSwapper(dir.resolve("app.log"), dir.resolve("app.log.1"), 2)
     try {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.testkit
 
 import java.io.FileOutputStream
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path}
+import java.nio.file.Path
 import java.util.concurrent.locks.ReentrantLock
 
 import scala.collection.mutable

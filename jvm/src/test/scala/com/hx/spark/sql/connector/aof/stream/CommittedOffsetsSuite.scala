@@ -1,0 +1,40 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Files
+
+import org.apache.spark.sql.streaming.Trigger
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+
+/** The checkpoint's files as the Spark under test writes them, read without Spark's classes. */
+class CommittedOffsetsSuite extends AnyFunSuite with SparkTestKit {
+
+  test("each source's offset of the last committed batch; nothing before a commit") {
+    val (a, b) = (newDir("a"), newDir("b"))
+    Files.write(a.resolve("app.log"), "1 line\n2 line\n".getBytes(UTF_8))
+    Files.write(b.resolve("app.log"), "3 line\n".getBytes(UTF_8))
+    val checkpoint = newDir("checkpoint")
+    def committed(index: Int): Option[String] = new CommittedOffsets(
+      spark.sparkContext.hadoopConfiguration,
+      checkpoint.resolve(s"sources/$index").toString).latestJson()
+    assert(committed(0) === None)
+
+    val source = spark.readStream.format("aof")
+    val query = source
+      .load(s"$a/app\\.log")
+      .union(source.load(s"$b/app\\.log"))
+      .writeStream
+      .format("noop")
+      .option("checkpointLocation", checkpoint.toString)
+      .trigger(Trigger.AvailableNow())
+      .start()
+    query.awaitTermination()
+    val progress = query.lastProgress.sources
+    assert(committed(0) === Some(progress(0).endOffset))
+    assert(committed(1) === Some(progress(1).endOffset))
+    assert(committed(0) !== committed(1))
+    assert(committed(2) === None)
+  }
+}

@@ -1,0 +1,74 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+
+import scala.collection.JavaConverters._
+
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * The connector runs on every Spark of its two lines only while it keeps to Spark's public API:
+ * internals move between minor versions. A name of Spark's outside this list fails here; one
+ * that is needed goes into `SparkExecutors`, with a test there.
+ */
+class PublicSparkApiSuite extends AnyFunSuite {
+  private val public = Seq(
+    "org.apache.spark.sql.connector.",
+    "org.apache.spark.sql.types.",
+    "org.apache.spark.sql.vectorized.",
+    "org.apache.spark.sql.util.CaseInsensitiveStringMap",
+    "org.apache.spark.sql.SparkSession",
+    "org.apache.spark.sql.sources.DataSourceRegister",
+    "org.apache.spark.sql.catalyst.InternalRow",
+    "org.apache.spark.unsafe.types.UTF8String",
+    "org.apache.spark.unsafe.Platform",
+    "org.apache.spark.util.LongAccumulator",
+    "org.apache.spark.rdd.RDD",
+    "org.apache.spark.FutureAction",
+    "org.apache.spark.Partition",
+    "org.apache.spark.SparkConf",
+    "org.apache.spark.SparkContext",
+    "org.apache.spark.TaskContext"
+  )
+  private val shim = "SparkExecutors.scala" -> Seq("org.apache.spark.SparkEnv")
+
+  private val sources: Seq[Path] =
+    Seq("src/main/scala", "src/main/scala-spark-3", "src/main/scala-spark-4")
+      .map(Paths.get(_))
+      .filter(Files.isDirectory(_))
+      .flatMap(d => Files.walk(d).iterator().asScala.filter(_.toString.endsWith(".scala")).toList)
+
+  /** Every name of Spark's a file uses, with `import a.{B, C}` read as `a.B` and `a.C`. */
+  private def sparkNames(source: String): Seq[String] = {
+    val grouped = """(org\.apache\.spark(?:\.\w+)*)\.\{([^}]*)\}""".r
+    val single = """org\.apache\.spark(?:\.\w+)+""".r
+    val fromGroups = grouped.findAllMatchIn(source).toList.flatMap { m =>
+      m.group(2).split(",").map(_.trim.split("\\s")(0)).filter(_.nonEmpty).map(m.group(1) + "." + _)
+    }
+    fromGroups ++ single.findAllIn(grouped.replaceAllIn(source, "")).toList
+  }
+
+  test("the main sources use Spark's public API only, and the shim what it declares") {
+    assert(sources.nonEmpty, "run from the project's jvm/ directory")
+    val outside = for {
+      file <- sources
+      name <- sparkNames(new String(Files.readAllBytes(file), UTF_8))
+      allowed = public ++ (if (file.getFileName.toString == shim._1) shim._2 else Nil)
+      if !allowed.exists(a => name == a || name.startsWith(a))
+    } yield s"${file.getFileName}: $name"
+    assert(outside.isEmpty, outside.distinct.mkString("not public API:\n", "\n", ""))
+  }
+
+  test("a Spark internal in a source is caught") {
+    val names = sparkNames(
+      "import org.apache.spark.sql.execution.streaming.{CommitLog, OffsetSeqLog}\n" +
+        "val x = org.apache.spark.sql.internal.SQLConf.get\n")
+    assert(
+      names.toSet === Set(
+        "org.apache.spark.sql.execution.streaming.CommitLog",
+        "org.apache.spark.sql.execution.streaming.OffsetSeqLog",
+        "org.apache.spark.sql.internal.SQLConf.get"
+      ))
+  }
+}
