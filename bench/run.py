@@ -70,7 +70,10 @@ def chart(results: dict[str, Any], path: Path) -> None:
     ax.set_xticks([x + width * (len(readers) - 1) / 2 for x in range(len(labels))], labels)
     ax.set_ylabel("MB/s")
     m = results["machine"]
-    ax.set_title(f"{t['file_mb']:.0f} MB log, local[2]; {m['cores']} cores, {m['memory']}")
+    ax.set_title(
+        f"PySpark {m['pyspark']}: {t['file_mb']:.0f} MB log, local[2]; "
+        f"{m['cores']} cores, {m['memory']}"
+    )
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -71,6 +71,27 @@ def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
         zk.stop()
 
 
+def test_tail_shows_sparks_own_output_when_asked(tmp_path: Path) -> None:
+    tail = subprocess.Popen(
+        [*CLI, "tail", f"{tmp_path}/app\\.log", "--verbose"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    errors: list[str] = []
+    reader = threading.Thread(target=lambda: errors.extend(tail.stderr or []), daemon=True)
+    reader.start()
+    try:
+        wait_until(
+            lambda: any("Setting default log level" in e for e in errors),
+            120,
+            "Spark's start-up notes on stderr",
+        )
+    finally:
+        tail.send_signal(signal.SIGINT)
+        tail.wait(60)
+
+
 def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
     spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
