@@ -36,6 +36,24 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+def test_a_wheel_without_its_jars_is_refused_naming_the_fix(tmp_path: Path) -> None:
+    # A copy of the package alone: no checkout around it to build the JARs in.
+    source = tmp_path / "python"
+    shutil.copytree(
+        ROOT / "python", source, ignore=shutil.ignore_patterns("build", "*.egg-info", "*.jar")
+    )
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode != 0
+    assert "no connector JAR for Scala 2.12, 2.13" in built.stdout + built.stderr
+    assert "make jar" in built.stdout + built.stderr
+    assert list(tmp_path.glob("*.whl")) == []
+
+
 def fresh_venv(where: Path, *packages: str) -> Path:
     """Make a virtualenv and pip install ``packages`` into it; return its python."""
     venv.create(where, with_pip=True)
