@@ -23,6 +23,7 @@ class BuildWithJars(build_py):
     """Refuses to build a wheel without its JARs, building them when the checkout can."""
 
     def run(self) -> None:
+        """Check for the JARs (building them if need be), then build as setuptools does."""
         # An editable install sees the JARs wherever `make jar` puts them later.
         if not self.editable_mode and missing():
             if (HERE.parent / "build" / "sbt").is_file():
