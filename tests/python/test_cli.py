@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -77,6 +78,7 @@ def test_tail_shows_sparks_own_output_when_asked(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its JVM with it, for the kill below
     )
     errors: list[str] = []
     reader = threading.Thread(target=lambda: errors.extend(tail.stderr or []), daemon=True)
@@ -88,7 +90,8 @@ def test_tail_shows_sparks_own_output_when_asked(tmp_path: Path) -> None:
             "Spark's start-up notes on stderr",
         )
     finally:
-        tail.send_signal(signal.SIGINT)
+        # Stopped while it may still be starting, when Ctrl-C would leave its JVM behind.
+        os.killpg(tail.pid, signal.SIGKILL)
         tail.wait(60)
 
 
