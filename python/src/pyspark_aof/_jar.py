@@ -36,7 +36,7 @@ def _scala_version() -> str:
     if libraries:
         full = libraries[0].name.removeprefix("scala-library-").removesuffix(".jar")
         return ".".join(full.split(".")[:2])
-    return SCALA_OF_SPARK.get(_spark_version()[0], "2.13")
+    return SCALA_OF_SPARK[_spark_version()[0]]  # callers checked the version is supported
 
 
 def _check_jvm() -> None:
