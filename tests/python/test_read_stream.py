@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import collections
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,29 @@ def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:
     assert aof.jar_path() in (spark.conf.get("spark.jars") or "")
     builder = aof.configure(SparkSession.builder.config("spark.jars", "/other.jar"))
     assert builder._options["spark.jars"] == f"/other.jar,{aof.jar_path()}"
+
+
+def test_unreachable_zookeeper_fails_without_client_stack_traces(tmp_path: Path) -> None:
+    """At Spark's usual WARN level, one clear error and none of ZooKeeper's retry warnings."""
+    script = textwrap.dedent(
+        f"""
+        from pyspark.sql import SparkSession
+        import pyspark_aof as aof
+
+        builder = aof.configure(SparkSession.builder.master("local[1]"))
+        spark = builder.config("spark.ui.enabled", "false").getOrCreate()
+        spark.sparkContext.setLogLevel("WARN")
+        df = aof.read_stream(spark, "{tmp_path}/app.*", zookeeper_address="127.0.0.1:1")
+        query = df.writeStream.format("noop").start()
+        try:
+            query.awaitTermination(120)
+        except Exception as e:
+            print("FAILED", str(e).splitlines()[0])
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert "FAILED" in done.stdout and "zookeeper.address" in done.stdout, done.stdout
+    assert "cannot reach ZooKeeper at '127.0.0.1:1'" in done.stdout
+    assert "org.apache.zookeeper" not in done.stderr, done.stderr[:3000]

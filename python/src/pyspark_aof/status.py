@@ -60,10 +60,11 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     Returns
     -------
     dict or None
-        ``runs`` (per run: whether its driver lives, and per host the serving endpoint and the
-        number of stand-bys), ``offsets`` (the backup: per host, per file id, path and position)
-        and ``files`` (per host, what its endpoint last reported, at most a second ago, with
-        bytes behind the backup);
+        ``runs`` (per run: whether its driver lives, and per host the serving endpoint, the
+        number of stand-bys and why its directory could not be listed, if it could not),
+        ``offsets`` (the backup: per host, per file id, path and position) and ``files`` (per
+        host, what its endpoint last reported, at most a second ago, with bytes behind the backup
+        and why the file could not be read, if it could not);
         ``None`` when nothing is stored there.
 
     """
@@ -90,12 +91,15 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
                     "host": host,
                     "endpoint": endpoint.decode() if endpoint else None,
                     "standBys": max(0, latch - (1 if endpoint else 0)),
+                    "unlisted": None,
                 }
             )
             # The endpoint's files in full (its answers carry only what changed).
             report = _value(zk, f"{base}/reports/{host}")
             if report and len(report) > _SEAL:
-                for f in json.loads(gzip.decompress(report[_SEAL:]))["files"]:
+                reported = json.loads(gzip.decompress(report[_SEAL:]))
+                hosts[-1]["unlisted"] = reported.get("unlisted")
+                for f in reported["files"]:
                     done = positions.get((host, f["dev"], f["ino"]), 0)
                     files.append(
                         {
@@ -104,6 +108,7 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
                             "path": f["path"],
                             "size": f["size"],
                             "bytesBehind": max(0, f["lineEnd"] - done),
+                            "unreadable": f.get("unreadable"),
                         }
                     )
         driver = zk.exists(f"{base}/driver") is not None
@@ -130,8 +135,11 @@ def format_status(status: dict[str, Any]) -> str:
     for run in status["runs"]:
         alive = "driver alive" if run["driverAlive"] else "driver gone"
         parts.append(f"\nrun {run['run']} ({alive})")
-        rows = [[h["host"], h["endpoint"] or "-", h["standBys"]] for h in run["hosts"]]
-        parts.append(_table(["host", "serving endpoint", "stand-bys"], rows))
+        rows = [
+            [h["host"], h["endpoint"] or "-", h["standBys"], h.get("unlisted") or ""]
+            for h in run["hosts"]
+        ]
+        parts.append(_table(["host", "serving endpoint", "stand-bys", "problem"], rows))
     if not status["runs"]:
         parts.append("\nno query is running on this store")
     parts.append("\ncommitted offsets (ZooKeeper backup)")
@@ -139,6 +147,9 @@ def format_status(status: dict[str, Any]) -> str:
     parts.append(_table(["host", "file id", "path", "position"], rows) if rows else "  none yet")
     if status["files"]:
         parts.append("\nfiles as the endpoints last reported them")
-        rows = [[f["host"], f["path"], f["size"], f["bytesBehind"]] for f in status["files"]]
-        parts.append(_table(["host", "path", "size", "bytes behind"], rows))
+        rows = [
+            [f["host"], f["path"], f["size"], f["bytesBehind"], f["unreadable"] or ""]
+            for f in status["files"]
+        ]
+        parts.append(_table(["host", "path", "size", "bytes behind", "cannot read"], rows))
     return "\n".join(parts)

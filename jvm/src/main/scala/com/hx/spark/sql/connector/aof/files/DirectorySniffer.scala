@@ -2,7 +2,15 @@ package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
 import java.nio.channels.FileChannel
-import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption}
+import java.nio.file.{
+  AccessDeniedException,
+  FileSystemException,
+  Files,
+  NoSuchFileException,
+  NotDirectoryException,
+  Path,
+  StandardOpenOption
+}
 import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
@@ -17,9 +25,15 @@ import org.slf4j.LoggerFactory
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
  * scanned once rather than on every trigger.
+ *
+ * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
+ * driver keeps its position), and a directory it cannot list fails the whole look with
+ * [[UnlistedDirectory]] (the driver keeps the host's offsets). Either would otherwise be read
+ * again from its start once visible, under a new id. A directory that does not exist holds no
+ * files.
  */
 final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLength: Int) {
-  import DirectorySniffer.Scan
+  import DirectorySniffer.{reason, Scan}
 
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
@@ -27,6 +41,8 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
   // What each tracked file looked like, and what was answered for it: answered again without
   // reading while its stamp and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
+  // Files that could not be read, with why: each is logged when it starts and when it ends.
+  private val unreadable = mutable.Map.empty[FileKey, String]
 
   def sniff(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
@@ -39,7 +55,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
           val key = stamp.key
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
           else {
-            val meta = describeAgain(path, stamp, knownByKey.get(key), known)
+            val meta = readable(path, stamp)(describeAgain(path, stamp, knownByKey.get(key), known))
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
               seen += key
@@ -50,8 +66,8 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
         } catch {
           case _: NoSuchFileException => None // renamed or removed since it was listed
           case e: IOException =>
-            log.warn(s"Cannot read $path, leaving it out of this trigger: $e")
-            None
+            // Without its key nothing can be said of the file, not even that it is still there.
+            throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
         }
       }
     val matched = (p: Path, key: FileKey) =>
@@ -66,7 +82,34 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     }
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
+    unreadable --= unreadable.keys.filterNot(seen.contains).toList
     metas
+  }
+
+  /** `describe`'s answer, or the file reported unreadable when reading it fails. */
+  private def readable(path: Path, stamp: FileStamp)(
+      describe: => Option[FileMeta]): Option[FileMeta] = {
+    val meta =
+      try describe
+      catch {
+        case e: NoSuchFileException => throw e
+        case e: IOException =>
+          Some(FileMeta.unreadable(path.toString, stamp, reason(e)))
+      }
+    val now = meta.flatMap(_.unreadable)
+    if (now != unreadable.get(stamp.key)) {
+      now match {
+        case Some(why) =>
+          // The driver says it where users look; said here too for the node's own log.
+          log.info(s"aof: cannot read $path ($why); its position is kept until it can be read")
+          unreadable(stamp.key) = why
+        case None if meta.nonEmpty =>
+          log.info(s"aof: $path can be read again")
+          unreadable -= stamp.key
+        case None => ()
+      }
+    }
+    meta
   }
 
   private def describeAgain(
@@ -89,9 +132,19 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
     }
   }
 
+  /** Whether the directory is there: a node without it has no files yet, not unknown ones. */
+  def directoryExists: Boolean = Files.isDirectory(directory)
+
   private def listDirectory(): Seq[Path] = {
-    if (!Files.isDirectory(directory)) return Seq.empty
-    val stream = Files.list(directory)
+    val stream =
+      try Files.list(directory)
+      catch {
+        case _: NoSuchFileException => return Seq.empty
+        case _: NotDirectoryException =>
+          throw new UnlistedDirectory(s"$directory is not a directory")
+        case e: IOException =>
+          throw new UnlistedDirectory(s"$directory cannot be listed (${reason(e)})")
+      }
     // Paths compare by their bytes, without the String per comparison a sort by name costs.
     try stream.sorted().iterator().asScala.toVector
     finally stream.close()
@@ -138,7 +191,7 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
       lineEnd,
       fingerprint,
       probe,
-      asked.fold(0L)(_.floor),
+      asked.map(_.floor),
       tailAtFloor,
       tailAtLineEnd,
       copyOf)
@@ -188,6 +241,13 @@ final class DirectorySniffer(directory: Path, fileNameRegex: String, sampleLengt
 }
 
 private object DirectorySniffer {
+
+  /** What failed, in the system's words: "Permission denied", "Input/output error". */
+  def reason(e: IOException): String = e match {
+    case _: AccessDeniedException => "Permission denied"
+    case f: FileSystemException if f.getReason != null => f.getReason
+    case other => other.toString
+  }
 
   /**
    * What a scan of `[from, size)` found: the end of the last line there, if any. It holds while

@@ -8,7 +8,8 @@ package com.hx.spark.sql.connector.aof.files
  *                    driver asked about; bytes past it belong to a line still being written
  * @param fingerprint MD5 of the first `min(sample length, size)` bytes
  * @param probe       MD5 of a shorter prefix the driver asked for (the length it last saw)
- * @param floor       the position the driver asked about (its offset in the file)
+ * @param floor       the position the driver asked about (its offset in the file); None when it
+ *                    asked nothing about this file, so nothing here speaks of its offset
  * @param tailAtFloor MD5 of the bytes just before `floor`, when the file still reaches it:
  *                    content rewritten under the same head shows here
  * @param tailAtLineEnd MD5 of the bytes just before `lineEnd`, kept by the driver when it plans
@@ -16,6 +17,9 @@ package com.hx.spark.sql.connector.aof.files
  * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
  *                    file holds too, or that it is the beginning of: a copy, complete or being
  *                    written, as logrotate's `copytruncate` makes
+ * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
+ *                    only `path`, `key` and `size` are known then, and the driver keeps its
+ *                    position, so that it goes on from there once the file can be read again
  */
 final case class FileMeta(
     path: String,
@@ -24,7 +28,15 @@ final case class FileMeta(
     lineEnd: Long,
     fingerprint: Fingerprint,
     probe: Option[Fingerprint],
-    floor: Long = 0L,
+    floor: Option[Long] = None,
     tailAtFloor: Option[Fingerprint] = None,
     tailAtLineEnd: Option[Fingerprint] = None,
-    copyOf: Option[FileKey] = None)
+    copyOf: Option[FileKey] = None,
+    unreadable: Option[String] = None)
+
+object FileMeta {
+
+  /** A file seen by `stat` that could not be opened or read: `why` says what failed. */
+  def unreadable(path: String, stamp: FileStamp, why: String): FileMeta =
+    FileMeta(path, stamp.key, stamp.size, 0L, Fingerprint.Empty, None, unreadable = Some(why))
+}

@@ -23,7 +23,11 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *  - on a host seen for the first time: `starting.offsets`.
  *
  * A tracked file that is gone, or replaced and not continued by a copy, loses its unread bytes.
- * A host missing from `reports` did not answer in time and keeps its offsets unchanged.
+ * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
+ * a file its node could not read this time, which is neither lost nor new.
+ *
+ * A plan is a fixed point: planning again from its end against the same reports changes nothing
+ * (`Trigger.AvailableNow` plans all its batches against the reports of its first trigger).
  */
 object Planner {
 
@@ -60,8 +64,9 @@ object Planner {
       val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
       val planned = files.flatMap { meta =>
         tracked.get(meta.key) match {
+          case Some(f) if meta.unreadable.nonEmpty => Some(f.copy(path = meta.path))
           case Some(f) => Some(follow(f, meta))
-          case None if meta.size == 0 => None
+          case None if meta.unreadable.nonEmpty || meta.size == 0 => None
           case None =>
             meta.copyOf.flatMap(tracked.get) match {
               case Some(original) if holds(original) => None
@@ -81,14 +86,17 @@ object Planner {
       (HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap), losses)
     }
 
+    // An original that cannot be read now may still hold its content: its copy waits.
     private def holds(f: FileOffset): Boolean = reported.get(f.key).exists(state(f, _) == Holds)
 
     private def state(f: FileOffset, meta: FileMeta): State =
-      if (!limits.md5CheckEnabled) { if (f.pos > meta.size) CutBack else Holds }
+      if (meta.unreadable.nonEmpty) Holds
+      else if (!limits.md5CheckEnabled) { if (f.pos > meta.size) CutBack else Holds }
       else if (!sameHead(f.fingerprint, meta)) Replaced
       else if (f.pos > meta.size) CutBack
-      else if (f.tail.exists(t => meta.floor == f.pos && !meta.tailAtFloor.contains(t))) Replaced
-      else Holds
+      else if (f.tail.exists(t => meta.floor.contains(f.pos) && !meta.tailAtFloor.contains(t))) {
+        Replaced
+      } else Holds
 
     private def follow(f: FileOffset, meta: FileMeta): FileOffset = state(f, meta) match {
       case Replaced => fresh(meta, 0L)
@@ -103,7 +111,7 @@ object Planner {
         val pos = advance(f.pos, meta)
         val tail =
           if (pos != f.pos) tailAt(pos, meta)
-          else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor == f.pos))
+          else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor.contains(f.pos)))
         f.copy(
           path = meta.path,
           pos = pos,

@@ -84,6 +84,8 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     t
   }
   private val counters = ReadCounters.register(spark.sparkContext)
+  private val warnings =
+    new ReportWarnings(options.directory.toString, log.warn(_), log.info(_))
 
   override def initialOffset(): Offset = session.backup.read() match {
     case Some(json) =>
@@ -233,13 +235,15 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
     val asked = coordinator.ask((before ++ wanted).map(h => h -> Planner.known(start, h)).toMap)
     if (toLaunch.nonEmpty) startEndpoints(toLaunch)
-    val reports = coordinator.answers(asked, options.metaAwaitTimeoutMs)
+    val answers = coordinator.answers(asked, options.metaAwaitTimeoutMs)
+    warnings.update(answers)
+    val reports = answers.files
     val live = coordinator.liveHosts()
     hostsWithoutEndpoint = wanted -- live
     if (hostsWithoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${hostsWithoutEndpoint.mkString(", ")}; their files wait")
     }
-    val silent = live -- reports.keySet
+    val silent = live -- reports.keySet -- answers.unlisted.keySet
     if (silent.nonEmpty) {
       log.warn(
         s"aof: ${silent.mkString(", ")} did not answer within " +

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.io.{Closeable, IOException}
 import java.nio.channels.FileChannel
-import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+import java.nio.file.{Files, NoSuchFileException, Path, Paths, StandardOpenOption}
 
 import scala.collection.JavaConverters._
 
@@ -16,9 +16,10 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * Reads one planned range, on the host that holds the file. The file is found by its key, so a
  * file renamed since planning is still read, from its new name; a file cut short since (as
  * logrotate's `copytruncate` does) is read on from a copy that starts with the same head and
- * reaches the range's end. Either way a replayed batch reads the same bytes. What cannot be
- * read is counted as lost (or fails the task with `fail.on.data.loss`); over-long lines are
- * counted.
+ * reaches the range's end. Either way a replayed batch reads the same bytes. What is gone is
+ * counted as lost (or fails the task with `fail.on.data.loss`); a file that is there but cannot
+ * be read (its permissions, an I/O error) fails the task, which Spark tries again: its bytes are
+ * not lost. Over-long lines are counted.
  */
 final class FileRangeReader(
     range: FileRange,
@@ -90,16 +91,34 @@ final class FileRangeReader(
   /** The file itself, under its planned name or the one it was renamed to since. */
   private def byKey(from: Long): Option[Source] = {
     val planned = Paths.get(range.path)
-    val there = if (keyOf(planned).contains(range.key)) openAs(planned, range.key, from) else None
+    val there =
+      if (keyOf(planned).contains(range.key)) openOurs(planned, from) else None
     // Renamed since planning, or just now, between the look at its name and the open.
-    there.orElse(
-      files().find(p => keyOf(p).contains(range.key)).flatMap(openAs(_, range.key, from)))
+    there.orElse(files().find(p => keyOf(p).contains(range.key)).flatMap(openOurs(_, from)))
   }
+
+  /** The planned file itself: one that is there but cannot be opened is not lost. */
+  private def openOurs(p: Path, from: Long): Option[Source] =
+    try openAs(p, range.key, from, FileChannel.open(p, StandardOpenOption.READ))
+    catch {
+      case _: NoSuchFileException => None
+      case e: IOException =>
+        throw new IOException(
+          s"aof: cannot read $p (file ${range.fileId}, bytes $from to ${range.until}): $e. " +
+            "Its bytes are still there, so the task fails, to be tried again, rather than " +
+            "count them lost",
+          e
+        )
+    }
 
   /** Another file in the directory that starts like this one and holds the whole range. */
   private def copy(from: Long): Option[Source] = {
+    def open(p: Path) =
+      try Some(FileChannel.open(p, StandardOpenOption.READ))
+      catch { case _: IOException => None }
     val found = files().iterator
-      .flatMap(p => keyOf(p).filter(_ != range.key).flatMap(openAs(p, _, from)))
+      .flatMap(p =>
+        keyOf(p).filter(_ != range.key).flatMap(k => open(p).flatMap(openAs(p, k, from, _))))
       .take(1)
       .toList
       .headOption
@@ -113,20 +132,18 @@ final class FileRangeReader(
    * the name looked at a moment ago may already be another file's (whose lines would then be
    * read twice).
    */
-  private def openAs(p: Path, key: FileKey, from: Long): Option[Source] =
-    try {
-      val channel = FileChannel.open(p, StandardOpenOption.READ)
-      val holds =
-        try {
-          channel.size() >= range.until && keyOf(p).contains(key) &&
-          Prefixes.md5(channel, range.head.length).contains(range.head)
-        } catch { case _: IOException => false }
-      if (holds) Some(new Source(p, channel, from))
-      else {
-        channel.close()
-        None
-      }
-    } catch { case _: IOException => None }
+  private def openAs(p: Path, key: FileKey, from: Long, channel: FileChannel): Option[Source] = {
+    val holds =
+      try {
+        channel.size() >= range.until && keyOf(p).contains(key) &&
+        Prefixes.md5(channel, range.head.length).contains(range.head)
+      } catch { case _: IOException => false }
+    if (holds) Some(new Source(p, channel, from))
+    else {
+      channel.close()
+      None
+    }
+  }
 
   private def keyOf(p: Path): Option[FileKey] =
     try Some(FileKey.of(p))

@@ -82,14 +82,17 @@ final class Coordinator(
     }
 
   /**
-   * The answers to `asked` that arrive within the timeout. A host that does not answer in time
-   * is left out; its planning waits for a later trigger. A host that cannot answer with a change
-   * (a new endpoint) asks for the request in full, which is sent within the same timeout.
+   * The answers to `asked` that arrive within the timeout. A host that does not answer in time,
+   * or could not list its directory, is left out of `files`; its planning waits for a later
+   * trigger. A host that cannot answer with a change (a new endpoint) asks for the request in
+   * full, which is sent within the same timeout.
    */
-  def answers(asked: Asked, timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+  def answers(asked: Asked, timeoutMs: Long): Answers = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
     var waiting = asked.sent
     var answers = Map.empty[String, Seq[FileMeta]]
+    var unlisted = Map.empty[String, String]
+    var absent = Set.empty[String]
     while (waiting.nonEmpty && System.nanoTime() < deadline) {
       var arrived = Map.empty[String, Response]
       waitFor((deadline - System.nanoTime()) / 1000000L) {
@@ -99,17 +102,21 @@ final class Coordinator(
       arrived.foreach { case (host, response) =>
         val sent = waiting(host)
         waiting -= host
-        answered(sent, response) match {
-          case Some(files) =>
+        (response.unlisted, answered(sent, response)) match {
+          case (Some(why), _) =>
+            unlisted += host -> why
+            held(host) = Exchange(sent.id, sent.known, Nil)
+          case (None, Some(files)) =>
             answers += host -> files
+            if (response.absent) absent += host
             held(host) = Exchange(sent.id, sent.known, files)
-          case None =>
+          case (None, None) =>
             log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
             send(host, sent.known, None).foreach(s => waiting += host -> s)
         }
       }
     }
-    answers
+    Answers(answers, unlisted, absent)
   }
 
   /** The request sent, in full or as the change from `base`, unless it could not be sent. */
@@ -230,6 +237,15 @@ final class Coordinator(
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */
 final class Asked private[zookeeper] (private[zookeeper] val sent: Map[String, Sent])
+
+/**
+ * What the hosts answered: the files of those that listed their directory (`absent` those
+ * without one), and why the others could not (their files are unknown this time, not gone).
+ */
+final case class Answers(
+    files: Map[String, Seq[FileMeta]],
+    unlisted: Map[String, String] = Map.empty,
+    absent: Set[String] = Set.empty)
 
 /** A request on its way: its id, the files it named in full, the exchange it is a change from. */
 private final case class Sent(id: String, known: Seq[KnownFile], base: Option[Exchange])

@@ -25,14 +25,18 @@ final case class Request(
  * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
  * `base`: `files` new or changed since, `gone` those no longer there. `needsFull` when the request
  * was a change from one this node did not answer (it took over from another, or its answer came
- * too late): it asks for the request in full.
+ * too late): it asks for the request in full. `unlisted` says why the node could not list its
+ * directory, when it could not: its files are then unknown, and `files` is empty. `absent` when
+ * the directory does not exist (yet): the node has no files.
  */
 final case class Response(
     id: String,
     files: Seq[FileMeta],
     base: Option[String] = None,
     gone: Seq[FileKey] = Nil,
-    needsFull: Boolean = false)
+    needsFull: Boolean = false,
+    unlisted: Option[String] = None,
+    absent: Boolean = false)
 
 /**
  * A request in full and the answer to it in full: what the driver and a node each keep of their
@@ -88,6 +92,8 @@ object Messages {
       response.base.foreach(g.writeStringField("base", _))
       writeKeys(g, "gone", response.gone)
       if (response.needsFull) g.writeBooleanField("needsFull", true)
+      response.unlisted.foreach(g.writeStringField("unlisted", _))
+      if (response.absent) g.writeBooleanField("absent", true)
       g.writeArrayFieldStart("files")
       response.files.foreach { f =>
         g.writeStartObject()
@@ -97,13 +103,14 @@ object Messages {
         g.writeNumberField("lineEnd", f.lineEnd)
         writePrint(g, "fp", f.fingerprint)
         f.probe.foreach(writePrint(g, "probe", _))
-        g.writeNumberField("floor", f.floor)
+        f.floor.foreach(g.writeNumberField("floor", _))
         f.tailAtFloor.foreach(writePrint(g, "tailAtFloor", _))
         f.tailAtLineEnd.foreach(writePrint(g, "tailAtLineEnd", _))
         f.copyOf.foreach { k =>
           g.writeNumberField("copyOfDev", k.dev)
           g.writeNumberField("copyOfIno", k.ino)
         }
+        f.unreadable.foreach(g.writeStringField("unreadable", _))
         g.writeEndObject()
       }
       g.writeEndArray()
@@ -128,17 +135,20 @@ object Messages {
             n.path("lineEnd").asLong,
             print(n, "fp"),
             optionalPrint(n, "probe"),
-            n.path("floor").asLong,
+            if (n.has("floor")) Some(n.path("floor").asLong) else None,
             optionalPrint(n, "tailAtFloor"),
             optionalPrint(n, "tailAtLineEnd"),
             if (n.has("copyOfIno"))
               Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
-            else None
+            else None,
+            text(n, "unreadable")
           )
         },
       base(root),
       keys(root, "gone"),
-      root.path("needsFull").asBoolean(false)
+      root.path("needsFull").asBoolean(false),
+      text(root, "unlisted"),
+      root.path("absent").asBoolean(false)
     )
   }
 
@@ -161,8 +171,10 @@ object Messages {
   private def keys(root: JsonNode, name: String): Seq[FileKey] =
     root.path(name).elements().asScala.map(key).toVector
 
-  private def base(root: JsonNode): Option[String] =
-    if (root.has("base")) Some(root.path("base").asText) else None
+  private def base(root: JsonNode): Option[String] = text(root, "base")
+
+  private def text(n: JsonNode, name: String): Option[String] =
+    if (n.has(name)) Some(n.path(name).asText) else None
 
   private def writePrint(g: JsonGenerator, name: String, f: Fingerprint): Unit = {
     g.writeNumberField(s"${name}Length", f.length)

@@ -13,7 +13,7 @@ import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.DirectorySniffer
+import com.hx.spark.sql.connector.aof.files.{DirectorySniffer, FileMeta, UnlistedDirectory}
 
 /**
  * A node's daemon for one query run: answers the driver's requests with what its directory holds.
@@ -122,14 +122,20 @@ final class SnifferEndpoint(spec: EndpointSpec, host: String, onClosed: () => Un
       val known = before.fold(request.known) { e =>
         Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
       }
-      val files = sniffer.sniff(known)
+      val (files, unlisted) =
+        try sniffer.sniff(known) -> None
+        catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
       last = Some(Exchange(request.id, known, files))
       val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
       // An idle host's list is not written again each second.
-      if (!change.exists(_._2.isEmpty)) report.publish(Response(request.id, files))
-      change.fold(Response(request.id, files)) { case (b, d) =>
-        Response(request.id, d.changed, Some(b), d.removed)
-      }
+      if (!change.exists(_._2.isEmpty))
+        report.publish(Response(request.id, files, unlisted = unlisted))
+      val absent = files.isEmpty && unlisted.isEmpty && !sniffer.directoryExists
+      if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted)
+      else
+        change.fold(Response(request.id, files, absent = absent)) { case (b, d) =>
+          Response(request.id, d.changed, Some(b), d.removed, absent = absent)
+        }
     }
   }
 

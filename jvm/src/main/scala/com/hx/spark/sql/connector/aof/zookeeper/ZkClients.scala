@@ -1,15 +1,19 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
+import java.io.IOException
+import java.net.{InetSocketAddress, Socket}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.{List => JList}
 import java.util.concurrent.TimeUnit
+
+import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.{CuratorFramework, CuratorFrameworkFactory}
 import org.apache.curator.framework.api.ACLProvider
 import org.apache.curator.retry.ExponentialBackoffRetry
 import org.apache.curator.utils.ZookeeperFactory
 import org.apache.zookeeper.{ClientCnxnSocketNetty, KeeperException, Watcher, ZooDefs, ZooKeeper}
-import org.apache.zookeeper.client.ZKClientConfig
+import org.apache.zookeeper.client.{ConnectStringParser, ZKClientConfig}
 import org.apache.zookeeper.data.ACL
 
 object ZkClients {
@@ -51,6 +55,7 @@ object ZkClients {
    * @param metaStore the source's root: with credentials, every znode made under it gets ACLs
    */
   def open(access: ZkAccess, metaStore: String): CuratorFramework = {
+    awaitListening(access.connectString)
     val builder = CuratorFrameworkFactory
       .builder()
       .connectString(access.connectString)
@@ -67,11 +72,38 @@ object ZkClients {
     client.start()
     if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
       client.close()
-      throw new IllegalStateException(
-        s"aof: cannot reach ZooKeeper at '${access.connectString}' within $ConnectWaitSeconds s; " +
-          "check the option 'zookeeper.address', or leave it unset to use the embedded server.")
+      throw unreachable(access.connectString)
     }
     client
+  }
+
+  private def unreachable(connectString: String): IllegalStateException =
+    new IllegalStateException(
+      s"aof: cannot reach ZooKeeper at '$connectString' within $ConnectWaitSeconds s; check " +
+        "the option 'zookeeper.address', or leave it unset to use the embedded server.")
+
+  /**
+   * Waits until a server of `connectString` accepts connections. ZooKeeper's client logs a
+   * warning with a stack trace at every failed attempt, some 300 lines before a client gives up
+   * on an address where nothing listens: a plain socket says the same in silence.
+   */
+  private def awaitListening(connectString: String): Unit = {
+    // Its form was checked with the options; the parser is ZooKeeper's own.
+    val servers = new ConnectStringParser(connectString).getServerAddresses.asScala.toList
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ConnectWaitSeconds)
+    def listening(server: InetSocketAddress): Boolean = {
+      val socket = new Socket()
+      try {
+        val resolved = new InetSocketAddress(server.getHostString, server.getPort)
+        socket.connect(resolved, 1000)
+        true
+      } catch { case _: IOException => false }
+      finally socket.close()
+    }
+    while (!servers.exists(listening)) {
+      if (System.nanoTime() > deadline) throw unreachable(connectString)
+      Thread.sleep(200)
+    }
   }
 
   /**

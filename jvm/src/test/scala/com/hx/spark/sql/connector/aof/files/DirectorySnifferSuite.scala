@@ -28,6 +28,19 @@ class DirectorySnifferSuite extends AnyFunSuite with LoneElement {
   private def known(meta: FileMeta): KnownFile =
     KnownFile(meta.key, meta.lineEnd, meta.fingerprint, meta.tailAtLineEnd)
 
+  test("a directory that is not there holds no files; one that cannot be listed is unknown") {
+    withDir { dir =>
+      val sniffer = new DirectorySniffer(dir.resolve("later"), "app.*", 1024)
+      assert(sniffer.sniff(Nil).isEmpty)
+      assert(!sniffer.directoryExists)
+      // A path through a file: root passes permission checks, so this is what fails to list.
+      val file = write(dir.resolve("app.log"), "aaaa\n")
+      val unlisted =
+        intercept[UnlistedDirectory](new DirectorySniffer(file, "app.*", 1024).sniff(Nil))
+      assert(unlisted.reason === s"$file is not a directory")
+    }
+  }
+
   test("an answer kept for an unchanged file is not kept once it is rewritten or renamed") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")

@@ -19,7 +19,7 @@ class PlannerSuite extends AnyFunSuite {
       print: Fingerprint = head,
       probe: Option[Fingerprint] = None,
       tailAtFloor: Option[Fingerprint] = Some(tail),
-      floor: Long = 0L) =
+      floor: Option[Long] = None) =
     FileMeta("/logs/app.log", key, size, lineEnd, print, probe, floor, tailAtFloor)
 
   private def file(pos: Long, print: Fingerprint = head, serial: Long = 0L, seen: Long = 0L) =
@@ -70,7 +70,7 @@ class PlannerSuite extends AnyFunSuite {
     Row("C1 & C3 & !C4: same head but shorter, continue at its length", tracked(3000), meta(2000, 1900, tailAtFloor = None), limits(), 0, 0, 2000),
     Row("short file grown past its fingerprint: the probe agrees", tracked(file(10, ten)), meta(500, 400, head, Some(ten)), limits(), 0, 0, 400),
     Row("short file grown but its head changed", tracked(file(10, ten)), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400),
-    Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other), floor = 300), limits(), 1, 0, 400),
+    Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other), floor = Some(300)), limits(), 1, 0, 400),
     Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
   )
   // format: on
@@ -85,6 +85,75 @@ class PlannerSuite extends AnyFunSuite {
       val nextBefore = row.start.hosts.get(host).fold(0L)(_.nextSerial)
       assert(end.hosts(host).nextSerial === math.max(row.serial + 1, nextBefore))
     }
+  }
+
+  // Trigger.AvailableNow plans every batch against the reports of its first trigger.
+  private def assertFixedPoint(
+      start: AofOffset,
+      reports: Map[String, Seq[FileMeta]],
+      l: PlanLimits) = {
+    var end = Planner.plan(start, reports, l).end
+    var batches = 1
+    var next = Planner.plan(end, reports, l)
+    while (next.end != end && batches < 1000) {
+      assert(next.losses.isEmpty, s"batch $batches lost ${next.losses}")
+      assert(end.hosts(host).files.keySet.subsetOf(next.end.hosts(host).files.keySet))
+      end = next.end
+      batches += 1
+      next = Planner.plan(end, reports, l)
+    }
+    assert(next.end === end, "planning again against the same reports never settles")
+    assert(next.losses.isEmpty)
+    end
+  }
+
+  table.foreach { row =>
+    test(s"fixed point: ${row.rule}") {
+      assertFixedPoint(row.start, Map(host -> Seq(row.report)), row.limits)
+    }
+  }
+
+  private val abc = Fingerprint(3, "abc")
+  private val noNewline = FileMeta("/logs/app.log", key, 3, 0, abc, None)
+    .copy(tailAtLineEnd = Some(Fingerprint.Empty))
+
+  test("fixed point: a new file without a newline stays at 0, under one id") {
+    Seq(noHosts, otherFileOnHost).foreach { start =>
+      val end = assertFixedPoint(start, Map(host -> Seq(noNewline)), limits())
+      assert(end.hosts(host).files.values.map(f => (f.key, f.pos)).toSeq === Seq((key, 0L)))
+    }
+  }
+
+  test("fixed point: bytes.max batches reach the last line under one id") {
+    val end = assertFixedPoint(noHosts, Map(host -> Seq(meta(5000, 4000))), limits(Some(300)))
+    assert(end.hosts(host).files.values.map(f => (f.serial, f.pos)).toSeq === Seq((0L, 4000L)))
+  }
+
+  private def unreadable(size: Long) =
+    FileMeta("/logs/app.log.1", key, size, 0, Fingerprint.Empty, None, unreadable = Some("no"))
+
+  test("a file that cannot be read keeps its id and position, loses nothing") {
+    val start = tracked(file(100, seen = 180))
+    val result = plan(start, unreadable(500))
+    val f = result.end.hosts(host).files(FileOffset.fileId(key, 0))
+    assert(
+      (f.path, f.pos, f.fingerprint, f.tail, f.seen) === ((
+        "/logs/app.log.1",
+        100L,
+        head,
+        Some(tail),
+        180L)))
+    assert(result.losses.isEmpty)
+    val readable = plan(result.end, meta(500, 400, floor = Some(100)))
+    assert(
+      readable.end.hosts(host).files.values.map(f => (f.serial, f.pos)).toSeq === Seq((0L, 400L)))
+  }
+
+  test("a new file that cannot be read waits, and so does a copy of one") {
+    assert(plan(otherFileOnHost, unreadable(500)).end.hosts(host).files.isEmpty)
+    val waits = plan(tracked(300), unreadable(500), copy(350))
+    assert(waits.end.hosts(host).files.values.map(_.key).toSeq === Seq(key))
+    assert(waits.losses.isEmpty)
   }
 
   test("a renamed file keeps its id and offset under its new name") {
@@ -159,7 +228,7 @@ class PlannerSuite extends AnyFunSuite {
   }
 
   test("a tail about another position (a report planned against twice) is no evidence") {
-    val stale = meta(500, 400, tailAtFloor = Some(other), floor = 100)
+    val stale = meta(500, 400, tailAtFloor = Some(other), floor = Some(100))
     assert(plan(tracked(300), stale).end.hosts(host).files.values.head.serial === 0L)
   }
 

@@ -80,7 +80,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val (coordinator, spec, dir) = run("app.log" -> "one\n")
     val asked = coordinator.ask(Map("host-l" -> Nil))
     SnifferEndpoints.ensureRunning(spec, "host-l")
-    val file = coordinator.answers(asked, 10000)("host-l").loneElement
+    val file = coordinator.answers(asked, 10000).files("host-l").loneElement
     assert(file.path === dir.resolve("app.log").toString)
     coordinator.stop()
   }

@@ -11,7 +11,7 @@ object Rounds {
       coordinator: Coordinator,
       requests: Map[String, Seq[KnownFile]],
       timeoutMs: Long): Map[String, Seq[FileMeta]] =
-    coordinator.answers(coordinator.ask(requests), timeoutMs)
+    coordinator.answers(coordinator.ask(requests), timeoutMs).files
 
   /** Waits until every host in `hosts` is live; fails when the timeout passes first. */
   def awaitHosts(coordinator: Coordinator, hosts: Set[String], timeoutMs: Long): Unit =

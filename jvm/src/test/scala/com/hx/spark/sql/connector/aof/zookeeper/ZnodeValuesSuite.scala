@@ -90,7 +90,7 @@ class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
     val answer = collect(coordinator, Map("host-a" -> known), 30000)("host-a")
     assert(parts(paths.request("host-a")).size >= 2)
     assert(parts(paths.response("host-a")).size >= 2)
-    assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> f.size).toMap)
+    assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> Some(f.size)).toMap)
     val deadline = System.currentTimeMillis() + 20000
     while (ZnodeValues.get(client, paths.report("host-a")).isEmpty) {
       assert(System.currentTimeMillis() < deadline, "no report")
