@@ -100,6 +100,29 @@ class OddFilesSuite extends AnyFunSuite with SparkTestKit {
     assertExactlyOnce(spark, out, ids)
   }
 
+  test("AvailableNow's reports grow old while files grow and rotate: no loss, no new id") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val log = dir.resolve("app-a.log")
+    val before = LogWriter.append(log, (1 to 2000).map(n => s"a-$n"))
+    val writer = new LogWriter(log, "during", 3000).start()
+    val first = start(
+      dir,
+      ckpt,
+      out,
+      Trigger.AvailableNow(),
+      Map("bytes.max" -> "4000", "fail.on.data.loss" -> "true"))
+    eventually("a few batches")(first.recentProgress.count(_.numInputRows > 0) >= 3)
+    val during = writer.join()
+    Files.move(log, dir.resolve("app-a.1.log"))
+    val after = LogWriter.append(log, (1 to 100).map(n => s"after-$n"))
+    assert(first.awaitTermination(120000), "AvailableNow did not stop by itself")
+    assert(first.exception.isEmpty, first.exception)
+    val second = runAvailableNow(dir, ckpt, out)
+    assert((bytesLost(first) ++ bytesLost(second)).forall(_ == 0L))
+    assertExactlyOnce(spark, out, before ++ during ++ after)
+    assert(fileIds(out).size === 2, "the rotated file was taken for a new one")
+  }
+
   test("a directory that does not exist yet is watched for, and its files read whole") {
     val (parent, ckpt, out) = (newDir("parent"), newDir("ckpt"), newDir("out"))
     val dir = parent.resolve("later")
