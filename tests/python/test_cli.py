@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -14,11 +15,11 @@ from typing import Any
 
 import pytest
 from kazoo.client import KazooClient
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 
 import pyspark_aof as aof
 from pyspark_aof.testing import ZooKeeperServer
-from pyspark_aof.testing._process import wait_until
+from pyspark_aof.testing._process import free_port, wait_until
 from writers import append
 
 CLI = [sys.executable, "-m", "pyspark_aof"]
@@ -30,28 +31,26 @@ def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperSer
         yield server
 
 
+def _tail_from_start(
+    path: str, zookeeper: ZooKeeperServer, *more: str
+) -> tuple[subprocess.Popen[str], list[str], threading.Thread]:
+    """Start ``pyspark-aof tail`` from the files' start; a thread gathers the lines it prints."""
+    command = [*CLI, "tail", path, "--zookeeper", zookeeper.address, "--starting-offsets"]
+    tail = subprocess.Popen(
+        [*command, "earliest", *more], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    printed: list[str] = []
+    reader = threading.Thread(target=lambda: printed.extend(tail.stdout or []), daemon=True)
+    reader.start()
+    return tail, printed, reader
+
+
 def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
     zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
     log = tmp_path / "app.log"
     written = append(log, [f"before-{n}" for n in range(200)])
-    tail = subprocess.Popen(
-        [
-            *CLI,
-            "tail",
-            f"{tmp_path}/app\\.log",
-            "--zookeeper",
-            zookeeper.address,
-            "--starting-offsets",
-            "earliest",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    printed: list[str] = []
-    reader = threading.Thread(target=lambda: printed.extend(tail.stdout or []), daemon=True)
-    reader.start()
+    tail, printed, reader = _tail_from_start(f"{tmp_path}/app\\.log", zookeeper)
     try:
         wait_until(lambda: len(printed) >= 200, 120, "the lines already there")
         written += append(log, [f"after-{n}" for n in range(200)])
@@ -214,3 +213,261 @@ def test_the_progress_line_shows_batch_lines_and_lag() -> None:
     }
     assert _lag(progress) == "aof tail: batch 7, 120 lines, 4096 bytes behind"
     assert _lag(None) == "aof tail: starting"
+
+
+def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *words: str) -> None:
+    """Assert the command failed with ``status`` and one line on stderr that holds ``words``."""
+    assert result.returncode == status, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1, result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        pytest.param(["tail", "relative/path"], ["tail: error:", "absolute"], id="relative"),
+        pytest.param(["tail", "/var/log/"], ["tail: error:", "regex"], id="no-file-part"),
+        pytest.param(["tail", "/x", "--option", "bytes.max"], ["--option", "KEY=VALUE"], id="no-="),
+        pytest.param(["tail", "/x", "--option", "no.such=1"], ["--option", "no.such"], id="key"),
+        pytest.param(
+            ["tail", "/x", "--option", "bytes.max=0"], ["--option", "bytes.max"], id="value"
+        ),
+        pytest.param(["tail", "/x", "--zookeeper", "zk"], ["tail: error:", "--zookeeper"], id="zk"),
+        pytest.param(["tail", "/x", "--meta-store", "aof"], ["--meta-store"], id="store"),
+        pytest.param(["tail", "/x", "--auth", "secret"], ["--auth", "USER:PASSWORD"], id="auth"),
+        pytest.param(["tail", "/x", "--starting-offsets", "soon"], ["--starting"], id="start"),
+        pytest.param(["demo", "--seconds", "-1"], ["demo: error:", "--seconds"], id="seconds"),
+        pytest.param(["demo", "--seconds", "nan"], ["--seconds", "positive"], id="nan"),
+        pytest.param(["demo", "--rate", "0"], ["demo: error:", "--rate"], id="rate"),
+        pytest.param(
+            ["status", "--zookeeper", "zk:port", "--meta-store", "/aof"],
+            ["status: error:", "--zookeeper"],
+            id="status-zk",
+        ),
+        pytest.param(
+            ["status", "--zookeeper", "zk:2181", "--meta-store", "aof"],
+            ["status: error:", "--meta-store"],
+            id="status-store",
+        ),
+        pytest.param(
+            ["status", "--zookeeper", "zk:2181", "--meta-store", "/aof", "--timeout", "0"],
+            ["status: error:", "--timeout"],
+            id="status-timeout",
+        ),
+    ],
+)
+def test_a_bad_argument_is_one_line_with_status_2(args: list[str], words: list[str]) -> None:
+    # A timeout: some of these once ran a tail or a demo instead.
+    result = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+    _one_line_error(result, 2, "pyspark-aof ", *words)
+    assert result.stdout == ""
+
+
+def test_a_file_name_regex_spark_refuses_is_one_line_with_status_2(tmp_path: Path) -> None:
+    # The regex is Java's, so only Spark can judge it: the JVM's message, without its stack.
+    result = subprocess.run(
+        [*CLI, "tail", f"{tmp_path}/app[.log"], capture_output=True, text=True, timeout=120
+    )
+    _one_line_error(result, 2, "pyspark-aof tail: error:", "regex", "Unclosed character class")
+
+
+def test_a_spark_that_cannot_start_is_one_line_with_status_1(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [*CLI, "tail", f"{tmp_path}/app\\.log"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "JAVA_HOME": str(tmp_path / "no-java")},
+    )
+    # Why is in the JVM's output, which goes to the log the line names.
+    _one_line_error(result, 1, "pyspark-aof: Spark did not start", "pyspark-aof-tail-")
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [
+        pytest.param("127.0.0.1:{port}", "Connection refused", id="refused"),
+        pytest.param("notaconnectstring.invalid", "Cannot resolve", id="unresolved"),
+    ],
+)
+def test_status_says_in_one_line_when_zookeeper_is_out_of_reach(address: str, why: str) -> None:
+    address = address.format(port=free_port())
+    result = subprocess.run(
+        [*CLI, "status", "--zookeeper", address, "--meta-store", "/aof", "--timeout", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # Nothing of kazoo's own log (a line per attempt), the reason in the one line instead.
+    _one_line_error(
+        result,
+        1,
+        f"pyspark-aof: cannot reach ZooKeeper at {address} within 1 s",
+        "--zookeeper",
+        why,
+    )
+
+
+def test_status_says_in_one_line_when_the_store_needs_credentials(
+    spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    append(tmp_path / "app.log", ["line-1"])
+    store = "/aof-status-acl"
+    query = (
+        aof.read_stream(
+            spark,
+            f"{tmp_path}/app\\.log",
+            zookeeper_address=zookeeper.address,
+            meta_store=store,
+            zookeeper_auth_user="reader",
+            zookeeper_auth_password="secret",
+        )
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    try:
+        query.processAllAvailable()
+        result = subprocess.run(
+            [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        query.stop()
+    _one_line_error(result, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
+
+
+def _runs_an_endpoint(zk: KazooClient, store: str) -> bool:
+    """Whether a run of the query on ``store`` has an endpoint serving its host's files."""
+    runs = zk.get_children(f"{store}/runs") if zk.exists(f"{store}/runs") else []
+    return any(
+        zk.exists(f"{store}/runs/{run}/endpoints")
+        and zk.get_children(f"{store}/runs/{run}/endpoints")
+        for run in runs
+    )
+
+
+def test_tail_warns_once_of_a_missing_directory_and_waits_for_it(
+    zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    logs = tmp_path / "later"
+    store = "/aof-missing-directory"
+    tail, printed, reader = _tail_from_start(f"{logs}/app\\.log", zookeeper, "--meta-store", store)
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start(timeout=20)
+    try:
+        wait_until(lambda: _runs_an_endpoint(zk, store), 120, "the tail's query to run")
+        logs.mkdir()
+        written = append(logs / "app.log", [f"line-{n}" for n in range(100)])
+        wait_until(lambda: len(printed) >= 100, 60, "the lines of the directory made since")
+    finally:
+        zk.stop()
+        zk.close()
+        tail.send_signal(signal.SIGINT)
+        code = tail.wait(60)
+    reader.join(10)
+    errors = tail.stderr.read() if tail.stderr else ""
+    assert code == 0, errors
+    assert errors == f"pyspark-aof tail: warning: {logs} does not exist (yet); watching for it\n"
+    assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
+
+
+def test_tail_stops_quietly_when_its_reader_goes(tmp_path: Path) -> None:
+    log = tmp_path / "app.log"
+    append(log, [f"before-{n}" for n in range(10)])
+    tail = subprocess.Popen(
+        [*CLI, "tail", f"{tmp_path}/app\\.log", "--starting-offsets", "earliest"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert tail.stdout is not None
+    try:
+        assert tail.stdout.readline().startswith("before-")
+        tail.stdout.close()  # as `| head -1` does
+        append(log, [f"after-{n}" for n in range(10_000)])  # more than the pipe holds
+        code = tail.wait(120)
+    finally:
+        tail.kill()
+    errors = tail.stderr.read() if tail.stderr else ""
+    assert (code, errors) == (0, "")
+
+
+def _session(leader: int) -> list[int]:
+    """Return the processes left of the session ``leader`` started, its JVM included."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):  # gone meanwhile
+            if entry.name.isdigit() and os.getsid(int(entry.name)) == leader:
+                found.append(int(entry.name))
+    return found
+
+
+def _is_java(pid: int) -> bool:
+    """Whether process ``pid`` runs Java; ``False`` once it is gone."""
+    try:
+        command = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")[0]
+    except OSError:
+        return False
+    return Path(command.decode()).name == "java"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists a session's processes in /proc")
+def test_ctrl_c_while_tail_starts_stops_its_jvm_too(tmp_path: Path) -> None:
+    tail = subprocess.Popen(
+        [*CLI, "tail", f"{tmp_path}/app\\.log"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its JVM with it, to find and to kill if it stays
+    )
+    try:
+        # Java runs Spark's launcher, then the JVM, before that reports to Python: a Ctrl-C
+        # then used to end Python and leave the JVM waiting for it for ever.
+        wait_until(lambda: any(map(_is_java, _session(tail.pid))), 60, "Spark's JVM starting")
+        os.killpg(tail.pid, signal.SIGINT)  # a terminal's Ctrl-C signals the whole group
+        code = tail.wait(60)
+        wait_until(lambda: not _session(tail.pid), 60, "the tail's JVM to stop")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(tail.pid, signal.SIGKILL)
+    errors = tail.stderr.read() if tail.stderr else ""
+    assert (code, errors) == (130, "")
+
+
+def test_spark_errors_come_down_to_the_jvm_message_on_one_line(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    from pyspark.errors import IllegalArgumentException, StreamingQueryException
+
+    from pyspark_aof._errors import spark_message
+
+    # With the JVM's stack trace in the message too, as the session may ask for.
+    spark.conf.set("spark.sql.pyspark.jvmStacktrace.enabled", "true")
+    try:
+        with pytest.raises(IllegalArgumentException) as refused:
+            aof.read_stream(spark, "relative/app\\.log")
+    finally:
+        spark.conf.unset("spark.sql.pyspark.jvmStacktrace.enabled")
+    assert spark_message(refused.value).startswith("Invalid value 'relative/app\\.log' for option")
+
+    def fail(batch: DataFrame, batch_id: int) -> None:
+        raise RuntimeError("no room left")
+
+    query = (
+        spark.readStream.format("rate")
+        .load()
+        .writeStream.foreachBatch(fail)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    with pytest.raises(StreamingQueryException) as failed:
+        query.awaitTermination(60)
+    # The query's wrapping goes, and so does the Python traceback inside it.
+    message = spark_message(failed.value)
+    assert message.endswith("RuntimeError: no room left"), message
+    assert "\n" not in message and "terminated with exception" not in message

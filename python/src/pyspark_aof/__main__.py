@@ -4,44 +4,140 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 from pyspark_aof import demo
+from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
 from pyspark_aof._options import AofOptions
 
 
-def _credentials(value: str | None) -> dict[str, str]:
-    if value is None:
-        return {}
-    user, _, password = value.partition(":")
-    return {"zookeeper_auth_user": user, "zookeeper_auth_password": password}
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports a usage error on one line (``--help`` has the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``<prog>: error: <message>`` on stderr and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _seconds(text: str) -> float:
+    """Argument type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    """Argument type: a positive whole number."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return value
+
+
+def _tail_path(text: str) -> str:
+    """Argument type: an absolute path with a file-name regex after its last ``/``.
+
+    Spark compiles the regex: it is a Java one, which Python's ``re`` cannot judge.
+    """
+    if not text.startswith("/"):
+        raise argparse.ArgumentTypeError(
+            rf"expected an absolute path such as /var/log/app\.log.*, not {text!r}"
+        )
+    if text.endswith("/"):
+        raise argparse.ArgumentTypeError(
+            f"expected a file-name regex after the last '/' of {text!r}"
+        )
+    return text
+
+
+def _source_value(field: str) -> Callable[[str], str]:
+    """Return an argument type that checks its value as the source checks option ``field``."""
+
+    def check(text: str) -> str:
+        try:
+            AofOptions().with_changes(**{field: text})
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return text
+
+    return check
+
+
+def _kazoo_hosts(text: str) -> str:
+    """Argument type: a connect string that kazoo parses (it resolves the host names later)."""
+    from kazoo.hosts import collect_hosts
+
+    try:
+        collect_hosts(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            f"{e} in {text!r}: expected a connect string like host1:2181,host2:2181"
+        ) from None
+    return text
+
+
+def _credentials(text: str) -> str:
+    """Argument type: ``USER:PASSWORD``; the error does not repeat it, a password."""
+    user, colon, _ = text.partition(":")
+    if not user or not colon:
+        raise argparse.ArgumentTypeError("expected USER:PASSWORD, a user name before the ':'")
+    return text
+
+
+def _option(text: str) -> tuple[str, str]:
+    """Argument type: ``KEY=VALUE``; the source option's name and value are checked later."""
+    key, equals, value = text.partition("=")
+    if not key or not equals:
+        # Without repeating it: it may be zookeeper.auth.password's value, mistyped.
+        raise argparse.ArgumentTypeError("expected KEY=VALUE, such as bytes.max=1048576")
+    return key, value
 
 
 def _tail(args: argparse.Namespace) -> int:
     from pyspark_aof import tail
 
-    options = AofOptions.from_strings(dict(o.split("=", 1) for o in args.option)).with_changes(
-        zookeeper_address=args.zookeeper,
-        meta_store=args.meta_store,
-        starting_offsets=args.starting_offsets,
-        **_credentials(args.auth),
-    )
+    user, _, password = args.auth.partition(":") if args.auth else (None, "", None)
+    try:
+        options = AofOptions.from_strings(dict(args.option)).with_changes(
+            zookeeper_address=args.zookeeper,
+            meta_store=args.meta_store,
+            starting_offsets=args.starting_offsets,
+            zookeeper_auth_user=user,
+            zookeeper_auth_password=password,
+        )
+    except ValueError as e:  # the other arguments are checked as they are parsed
+        raise UsageError(f"argument --option: {e}") from None
     return tail.run(args.path, options, verbose=args.verbose)
 
 
 def _status(args: argparse.Namespace) -> int:
-    from kazoo.client import KazooClient
+    from kazoo.exceptions import KazooException, NoAuthError
 
     from pyspark_aof import status
+    from pyspark_aof._zk_client import connected
 
-    auth = [("digest", args.auth)] if args.auth else None
-    zk = KazooClient(hosts=args.zookeeper, auth_data=auth)
-    zk.start(timeout=20)
-    try:
-        found = status.read_status(zk, args.meta_store)
-    finally:
-        zk.stop()
-        zk.close()
+    with connected(args.zookeeper, args.auth, args.timeout) as zk:
+        try:
+            found = status.read_status(zk, args.meta_store)
+        except NoAuthError:
+            raise CommandError(
+                f"ZooKeeper refused to show {args.meta_store}: it has ACLs, check --auth"
+            ) from None
+        except KazooException as e:  # the connection lost while reading, for one
+            raise CommandError(
+                f"cannot read {args.meta_store} from ZooKeeper at {args.zookeeper}: "
+                f"{type(e).__name__} {e}".rstrip()
+            ) from None
     if found is None:
         print(
             f"nothing at {args.meta_store} on {args.zookeeper}: no query has used this meta.store "
@@ -53,8 +149,73 @@ def _status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """Return the command line's parser and its commands' parsers by name."""
+    parser = _Parser(prog="pyspark-aof", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run_demo = commands.add_parser("demo", help="stream a growing, rotating sample log")
+    run_demo.add_argument("--seconds", type=_seconds, default=15.0, help="how long to write")
+    run_demo.add_argument("--rate", type=_count, default=2000, help="lines written per second")
+    verbose = "show Spark's own warnings and progress bars too"
+    run_demo.add_argument("--verbose", action="store_true", help=verbose)
+
+    tail = commands.add_parser("tail", help="print lines appended to matching files, like tail -F")
+    tail.add_argument(
+        "path",
+        type=_tail_path,
+        help=r"absolute path, last component a regex: /var/log/app\.log.*",
+    )
+    tail.add_argument(
+        "--zookeeper",
+        type=_source_value("zookeeper_address"),
+        help="ZooKeeper connect string (default: embedded)",
+    )
+    tail.add_argument(
+        "--meta-store",
+        type=_source_value("meta_store"),
+        help="ZooKeeper root (default: one of its own, removed)",
+    )
+    tail.add_argument("--starting-offsets", choices=["earliest", "latest"], default=None)
+    auth = "ZooKeeper digest credentials"
+    tail.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
+    tail.add_argument(
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any source option",
+    )
+    tail.add_argument("--verbose", action="store_true", help=verbose)
+
+    show = commands.add_parser("status", help="endpoints, committed offsets and lag of a query")
+    show.add_argument(
+        "--zookeeper", type=_kazoo_hosts, required=True, help="ZooKeeper connect string"
+    )
+    show.add_argument(
+        "--meta-store",
+        type=_source_value("meta_store"),
+        required=True,
+        help="the query's meta.store",
+    )
+    show.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
+    show.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help="how long to wait for ZooKeeper to answer (default: %(default)g s)",
+    )
+    show.add_argument("--json", action="store_true", help="print JSON for scripts")
+    return parser, dict(commands.choices)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line.
+
+    Every error is one line on stderr: a bad argument exits with status 2, as argparse's own
+    errors do, a failure at run time (ZooKeeper out of reach, a failed query) with 1, and a
+    Ctrl-C that stops a command before it was done with 130.
 
     Parameters
     ----------
@@ -67,39 +228,19 @@ def main(argv: list[str] | None = None) -> int:
         The exit status.
 
     """
-    parser = argparse.ArgumentParser(prog="pyspark-aof", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    run_demo = commands.add_parser("demo", help="stream a growing, rotating sample log")
-    run_demo.add_argument("--seconds", type=float, default=15.0, help="how long to write")
-    run_demo.add_argument("--rate", type=int, default=2000, help="lines written per second")
-    verbose = "show Spark's own warnings and progress bars too"
-    run_demo.add_argument("--verbose", action="store_true", help=verbose)
-
-    tail = commands.add_parser("tail", help="print lines appended to matching files, like tail -F")
-    tail.add_argument("path", help=r"absolute path, last component a regex: /var/log/app\.log.*")
-    tail.add_argument("--zookeeper", help="ZooKeeper connect string (default: embedded)")
-    tail.add_argument("--meta-store", help="ZooKeeper root (default: one of its own, removed)")
-    tail.add_argument("--starting-offsets", choices=["earliest", "latest"], default=None)
-    tail.add_argument("--auth", metavar="USER:PASSWORD", help="ZooKeeper digest credentials")
-    tail.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="any source option"
-    )
-    tail.add_argument("--verbose", action="store_true", help=verbose)
-
-    show = commands.add_parser("status", help="endpoints, committed offsets and lag of a query")
-    show.add_argument("--zookeeper", required=True, help="ZooKeeper connect string")
-    show.add_argument("--meta-store", required=True, help="the query's meta.store")
-    show.add_argument("--auth", metavar="USER:PASSWORD", help="ZooKeeper digest credentials")
-    show.add_argument("--json", action="store_true", help="print JSON for scripts")
-
+    parser, commands = _parsers()
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        return demo.run(seconds=args.seconds, rate=args.rate, verbose=args.verbose)
     try:
+        if args.command == "demo":
+            return demo.run(seconds=args.seconds, rate=args.rate, verbose=args.verbose)
         return _tail(args) if args.command == "tail" else _status(args)
-    except ValueError as e:
-        parser.error(str(e))
-    return 2
+    except UsageError as e:
+        commands[args.command].error(str(e))
+    except CommandError as e:
+        print(f"pyspark-aof: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
+from pyspark.errors import PySparkException
 from pyspark.sql import SparkSession
 
+from pyspark_aof._errors import CommandError, spark_message
 from pyspark_aof._jar import configure
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[threading.Event]:
+    """Make Ctrl-C (SIGINT) only set the event yielded, for the ``with`` block.
+
+    Raised inside a call into the JVM, a ``KeyboardInterrupt`` breaks that call; raised while
+    the JVM starts, it ends Python before the JVM (which ignores SIGINT) has reported to it, and
+    the JVM then waits for its driver for ever. The block checks the event instead, at points
+    where stopping is safe. Outside the main thread, where Python cannot take signals, nothing
+    changes.
+
+    Yields
+    ------
+    threading.Event
+        Set once Ctrl-C was pressed.
+
+    """
+    asked = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.set())
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def local_session(command: str, verbose: bool = False) -> SparkSession:
@@ -18,6 +51,9 @@ def local_session(command: str, verbose: bool = False) -> SparkSession:
     hints, the JVM's own module warnings), its log and its progress bars to the standard error
     it inherits. Unless ``verbose``, it inherits a log file instead:
     ``pyspark-aof-<command>-<pid>.log`` in the temporary directory.
+
+    A Ctrl-C while the session starts takes effect once it has started: the session is stopped
+    and :class:`KeyboardInterrupt` raised then, so that no JVM is left behind.
 
     Parameters
     ----------
@@ -31,18 +67,41 @@ def local_session(command: str, verbose: bool = False) -> SparkSession:
     SparkSession
         A ``local[2]`` session with the connector on its classpath.
 
+    Raises
+    ------
+    KeyboardInterrupt
+        When Ctrl-C was pressed while the session started (it is stopped).
+    CommandError
+        When Spark does not start, Java missing for one.
+
     """
+    log = Path(tempfile.gettempdir()) / f"pyspark-aof-{command}-{os.getpid()}.log"
+    with interrupts_deferred() as interrupted:
+        try:
+            spark = _start(command, None if verbose else log)
+        except PySparkException as e:  # no Java, for one: the JVM's own words are in its output
+            where = "" if verbose else f"; its output is in {log}"
+            raise CommandError(
+                f"Spark did not start: {spark_message(e).rstrip('.')}{where}"
+            ) from None
+    if interrupted.is_set():
+        spark.stop()
+        raise KeyboardInterrupt
+    return spark
+
+
+def _start(command: str, log: Path | None) -> SparkSession:
+    """Build the session; the JVM writes to ``log``, or to this standard error without one."""
     builder = (
         configure(SparkSession.builder.master("local[2]").appName(f"pyspark-aof {command}"))
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.showConsoleProgress", str(verbose).lower())
+        .config("spark.ui.showConsoleProgress", str(log is None).lower())
     )
-    if verbose:
+    if log is None:
         spark = builder.getOrCreate()
         spark.sparkContext.setLogLevel("WARN")
         return spark
-    log = Path(tempfile.gettempdir()) / f"pyspark-aof-{command}-{os.getpid()}.log"
     saved = os.dup(2)
     try:
         with log.open("ab") as out:
@@ -51,4 +110,3 @@ def local_session(command: str, verbose: bool = False) -> SparkSession:
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-

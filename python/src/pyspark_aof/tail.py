@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import contextlib
-import signal
+import os
+import posixpath
 import sys
 import tempfile
 import threading
 import uuid
 from typing import TextIO
 
-from pyspark.sql import DataFrame
+from py4j.protocol import Py4JJavaError
+from pyspark.errors import IllegalArgumentException, PySparkException
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
 
-from pyspark_aof._local_session import local_session
+from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
+from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._options import AofOptions
 from pyspark_aof._stream import read_stream
+from pyspark_aof._zk_client import connected
 from pyspark_aof.demo import quiet_zookeeper
+
+# A local session has py4j, whose errors PySpark converts for most of Spark's exceptions only.
+_SPARK_ERRORS = (PySparkException, Py4JJavaError)
 
 
 def _lag(progress: dict[str, object] | None) -> str:
@@ -31,6 +40,30 @@ def _lag(progress: dict[str, object] | None) -> str:
     )
 
 
+def missing_directory(path: str) -> str | None:
+    """Say why the directory of ``path`` cannot be watched yet, or return ``None`` when it can.
+
+    The directory is the part of ``path`` before its last ``/``, normalised as the source does;
+    the source waits for it to appear.
+
+    Parameters
+    ----------
+    path : str
+        As for :func:`pyspark_aof.read_stream`, absolute.
+
+    Returns
+    -------
+    str or None
+        ``"/no/such/dir does not exist (yet)"`` or ``"/a/file is not a directory"``.
+
+    """
+    directory = posixpath.normpath(posixpath.dirname(path) or "/")
+    if posixpath.isdir(directory):
+        return None
+    state = "is not a directory" if posixpath.exists(directory) else "does not exist (yet)"
+    return f"{directory} {state}"
+
+
 def run(
     path: str,
     options: AofOptions,
@@ -42,12 +75,13 @@ def run(
 
     The query runs in local mode on this machine with a checkpoint of its own that is removed
     at the end, and with a ``meta.store`` of its own unless one is given, so it never touches
-    another query's offset backup. Ctrl-C stops it cleanly.
+    another query's offset backup. Ctrl-C stops it cleanly, even while Spark starts.
 
     Parameters
     ----------
     path : str
-        As for :func:`pyspark_aof.read_stream`.
+        As for :func:`pyspark_aof.read_stream`. A directory that does not exist yet gets a
+        warning on ``err``; the tail waits for it.
     options : AofOptions
         Source options; ``starting_offsets`` defaults to ``latest`` here, as for ``tail -F``.
     out, err : TextIO
@@ -58,7 +92,14 @@ def run(
     Returns
     -------
     int
-        0 after a clean stop.
+        0 after a clean stop, :data:`INTERRUPTED` when Ctrl-C came before the query ran.
+
+    Raises
+    ------
+    UsageError
+        When Spark refuses ``path`` or an option (a file-name regex that does not compile).
+    CommandError
+        When Spark does not start, or the query fails (with the JVM's message on one line).
 
     """
     own_store = options.meta_store is None
@@ -66,57 +107,129 @@ def run(
         options = options.with_changes(meta_store=f"/aof-tail/{uuid.uuid4()}")
     if options.starting_offsets is None:
         options = options.with_changes(starting_offsets="latest")
-    spark = local_session("tail", verbose)
+    missing = missing_directory(path) if path.startswith("/") else None
+    if missing:
+        err.write(f"pyspark-aof tail: warning: {missing}; watching for it\n")
+        err.flush()
+    # Ctrl-C only asks to stop, from here to the end: see interrupts_deferred.
+    with interrupts_deferred() as stop:
+        try:
+            spark = local_session("tail", verbose)
+        except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
+            return INTERRUPTED
+        try:
+            if stop.is_set():
+                return INTERRUPTED
+            status = _tail(spark, path, options, out, err, stop)
+        finally:
+            spark.stop()
+    if own_store and options.zookeeper_address:
+        _remove(options)
+    return status
+
+
+def _tail(
+    spark: SparkSession,
+    path: str,
+    options: AofOptions,
+    out: TextIO,
+    err: TextIO,
+    stop: threading.Event,
+) -> int:
+    """Run the query until ``stop`` is set; return the exit status."""
     quiet_zookeeper(spark)
-    show_progress = err.isatty()
+    with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
+        query = _start(spark, path, options, checkpoint, out, stop)
+        status = INTERRUPTED if stop.is_set() else 0
+        try:
+            _follow(query, stop, err)
+        finally:
+            query.stop()
+    return status
+
+
+def _start(
+    spark: SparkSession,
+    path: str,
+    options: AofOptions,
+    checkpoint: str,
+    out: TextIO,
+    stop: threading.Event,
+) -> StreamingQuery:
+    """Start the query that prints each batch's lines to ``out``, until its reader goes."""
 
     def show(batch: DataFrame, batch_id: int) -> None:
-        for row in batch.select("value").toLocalIterator():
-            out.write(row["value"] + "\n")
-        out.flush()
+        try:
+            for row in batch.select("value").toLocalIterator():
+                out.write(row["value"] + "\n")
+            out.flush()
+        except BrokenPipeError:  # ``| head``: stop quietly, as tail -F does
+            _discard(out)
+            stop.set()
 
-    with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
-        query = (
-            read_stream(spark, path, options=options)
-            .writeStream.foreachBatch(show)
+    try:
+        lines = read_stream(spark, path, options=options)
+    except IllegalArgumentException as e:  # the source checks path and options as it is defined
+        raise UsageError(spark_message(e)) from None
+    try:
+        return (
+            lines.writeStream.foreachBatch(show)
             .option("checkpointLocation", checkpoint)
             .trigger(processingTime="250 milliseconds")
             .start()
         )
-        # Ctrl-C only asks to stop: raised inside a call into the JVM it would break that call.
-        stop = threading.Event()
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
-        try:
-            while query.isActive and not stop.is_set():
-                query.awaitTermination(1)
-                if show_progress:
-                    err.write("\r\033[K" + _lag(query.lastProgress))
-                    err.flush()
-        finally:
-            signal.signal(signal.SIGINT, previous)
+    except _SPARK_ERRORS as e:
+        raise CommandError(f"the query did not start: {spark_message(e)}") from None
+
+
+def _discard(out: TextIO) -> None:
+    """Send what is still written to ``out`` nowhere, its reader gone.
+
+    Python flushes standard output once more at exit, and would report the broken pipe then.
+    """
+    with contextlib.suppress(OSError, ValueError):  # not a file of the system's: nothing to do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+
+
+def _follow(query: StreamingQuery, stop: threading.Event, err: TextIO) -> None:
+    """Wait for Ctrl-C, showing progress on ``err`` when it is a terminal.
+
+    Raises
+    ------
+    CommandError
+        When the query fails.
+
+    """
+    show_progress = err.isatty()
+    failure: BaseException | None = None
+    try:
+        while query.isActive and not stop.is_set():
+            query.awaitTermination(1)
             if show_progress:
-                err.write("\n")
-            query.stop()
-            spark.stop()
-    if own_store and options.zookeeper_address:
-        _remove(options)
-    return 0
+                err.write("\r\033[K" + _lag(query.lastProgress))
+                err.flush()
+        if not stop.is_set():  # it failed between two waits, which then did not raise
+            failure = query.exception()
+    except _SPARK_ERRORS as e:
+        failure = e
+    finally:
+        if show_progress:
+            err.write("\n")
+    if failure is not None:
+        raise CommandError(f"the query failed: {spark_message(failure)}")
 
 
 def _remove(options: AofOptions) -> None:
     """Remove the tail's own meta store (its offset backup) from an external ZooKeeper."""
-    from kazoo.client import KazooClient
-    from kazoo.exceptions import NotEmptyError
+    from kazoo.exceptions import NoNodeError, NotEmptyError
 
     auth = None
     if options.zookeeper_auth_user and options.zookeeper_auth_password:
-        auth = [("digest", f"{options.zookeeper_auth_user}:{options.zookeeper_auth_password}")]
-    zk = KazooClient(hosts=options.zookeeper_address, auth_data=auth)
-    zk.start(timeout=20)
-    try:
-        zk.delete(str(options.meta_store), recursive=True)
-        with contextlib.suppress(NotEmptyError):  # other tails still running
+        auth = f"{options.zookeeper_auth_user}:{options.zookeeper_auth_password}"
+    with connected(str(options.zookeeper_address), auth, timeout=20) as zk:
+        with contextlib.suppress(NoNodeError):  # stopped before its query wrote anything
+            zk.delete(str(options.meta_store), recursive=True)
+        with contextlib.suppress(NotEmptyError, NoNodeError):  # other tails still running
             zk.delete("/aof-tail")
-    finally:
-        zk.stop()
-        zk.close()

@@ -1,0 +1,89 @@
+"""The command line's ZooKeeper client: quiet while it tries, one clear line when it cannot."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import warnings
+from collections.abc import Iterator
+
+from kazoo.client import KazooClient
+from kazoo.handlers.threading import KazooTimeoutError
+
+from pyspark_aof._errors import CommandError
+
+# kazoo's own give-up notice says nothing about why: the notices before it do.
+_GAVE_UP = "Failed connecting to Zookeeper"
+
+# The clients' logger: its records go to the error, if any, never to logging's last resort
+# (stderr), which takes those of a logger without handlers.
+_LOGGER = logging.getLogger(__name__)
+_LOGGER.propagate = False
+_LOGGER.addHandler(logging.NullHandler())
+
+
+class _Complaints(logging.Handler):
+    """Keeps the client's warnings (refused, not resolved) for the error, off the terminal."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen: dict[str, None] = {}  # distinct, in order
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(_GAVE_UP):
+            self.seen[message] = None
+
+
+@contextlib.contextmanager
+def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooClient]:
+    """Connect to ZooKeeper for the ``with`` block; close the connection after it.
+
+    kazoo logs each failed attempt, a line each time; those lines stay off the terminal, and
+    the error names their distinct reasons instead.
+
+    Parameters
+    ----------
+    hosts : str
+        The connect string, ``host1:2181,host2:2181[/chroot]``.
+    auth : str, optional
+        Digest credentials, ``user:password``.
+    timeout : float
+        Seconds to wait for a connection.
+
+    Yields
+    ------
+    KazooClient
+        A started client.
+
+    Raises
+    ------
+    ValueError
+        When kazoo cannot parse ``hosts``.
+    CommandError
+        When no server of ``hosts`` answers within ``timeout``.
+
+    """
+    complaints = _Complaints()
+    _LOGGER.addHandler(complaints)
+    try:
+        zk = KazooClient(
+            hosts=hosts, auth_data=[("digest", auth)] if auth else None, logger=_LOGGER
+        )
+        try:
+            with warnings.catch_warnings():
+                # A missing chroot: reading finds nothing there, which the caller reports.
+                warnings.simplefilter("ignore")
+                zk.start(timeout=timeout)
+        except KazooTimeoutError:
+            why = "; ".join(complaints.seen) or "no answer"
+            raise CommandError(
+                f"cannot reach ZooKeeper at {hosts} within {timeout:g} s: check --zookeeper ({why})"
+            ) from None
+        try:
+            yield zk
+        finally:
+            zk.stop()
+            zk.close()
+    finally:
+        _LOGGER.removeHandler(complaints)
