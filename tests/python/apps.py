@@ -30,6 +30,10 @@ class App:
         The source's ``path`` option.
     options, conf : dict
         Source options and Spark settings.
+    available_now : bool
+        Run one ``Trigger.AvailableNow`` query to its end instead of a query until stopped.
+    hold : bool
+        Wait with the query until :meth:`release`, once the executors are there.
     """
 
     started: ClassVar[list[App]] = []  # for the tests' cleanup, whatever happened
@@ -44,11 +48,14 @@ class App:
         executors: int = 0,
         checkpoint: str = "checkpoint",
         output: str = "output",
+        available_now: bool = False,
+        hold: bool = False,
     ) -> None:
         work.mkdir(parents=True, exist_ok=True)
         self.output = work / output
         self.log = work / f"{output}.driver.log"
         self.stop_file = work / f"{output}.stop"
+        self.hold_file = work / f"{output}.hold"
         command = [
             sys.executable,
             str(APP),
@@ -67,11 +74,22 @@ class App:
         ]
         command += [a for k, v in options.items() for a in ("--option", f"{k}={v}")]
         command += [a for k, v in (conf or {}).items() for a in ("--conf", f"{k}={v}")]
+        command += ["--available-now"] if available_now else []
+        command += ["--hold-file", str(self.hold_file)] if hold else []
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
         App.started.append(self)
+
+    def wait_held(self, timeout: float = 120) -> None:
+        """Wait until a held application has its executors and waits to start its query."""
+        ready = self.hold_file.with_name(f"{self.hold_file.name}.ready")
+        wait_until(ready.exists, timeout, f"{ready}")
+
+    def release(self) -> None:
+        """Let a held application start its query."""
+        self.hold_file.touch()
 
     def rows(self) -> list[dict[str, Any]]:
         """What the sink has committed so far."""

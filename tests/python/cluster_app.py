@@ -1,8 +1,11 @@
 """A streaming application for the cluster suites: the source into a JSON file sink.
 
 Run as ``python cluster_app.py --master URL --path P --checkpoint C --output O --stop-file S
-[--executors N] [--conf k=v ...] [--option k=v ...]``. It runs until the stop file appears, then
-stops the query cleanly; it exits non-zero with the query's error when the query fails.
+[--executors N] [--conf k=v ...] [--option k=v ...] [--available-now] [--hold-file H]``. It runs
+until the stop file appears, then stops the query cleanly; it exits non-zero with the query's
+error when the query fails. With ``--available-now`` it runs one ``Trigger.AvailableNow`` query to
+its end. With ``--hold-file``, once its executors are there it writes ``H.ready`` and starts the
+query when ``H`` appears.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ def main() -> None:
     parser.add_argument("--executors", type=int, default=0)
     parser.add_argument("--conf", action="append", default=[])
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--available-now", action="store_true")
+    parser.add_argument("--hold-file")
     args = parser.parse_args()
 
     builder = aof.configure(SparkSession.builder.master(args.master).appName("aof cluster test"))
@@ -47,15 +52,20 @@ def main() -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"fewer than {args.executors} executors registered")
         time.sleep(0.2)
+    if args.hold_file:
+        Path(f"{args.hold_file}.ready").touch()
+        while not Path(args.hold_file).exists():
+            time.sleep(0.05)
 
     lines = aof.read_stream(
         spark, args.path, options=aof.AofOptions.from_strings(_pairs(args.option))
     )
-    query = (
-        lines.writeStream.format("json")
-        .option("checkpointLocation", args.checkpoint)
-        .start(args.output)
-    )
+    writer = lines.writeStream.format("json").option("checkpointLocation", args.checkpoint)
+    if args.available_now:
+        writer.trigger(availableNow=True).start(args.output).awaitTermination()
+        spark.stop()
+        return
+    query = writer.start(args.output)
     stop_file = Path(args.stop_file)
     while not stop_file.exists():
         query.awaitTermination(1)  # raises the query's error when it failed

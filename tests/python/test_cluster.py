@@ -72,13 +72,14 @@ def start_app(
     name: str,
     zookeeper_address: str,
     options: dict[str, str] | None = None,
+    pattern: str = r"app\.log",
     **kwargs: object,
 ) -> App:
     source = {"zookeeper.address": zookeeper_address, "meta.store": f"/aof-test/{name}"}
     return App(
         cluster,
         work,
-        f"{cluster.mount / name}/app\\.log",
+        f"{cluster.mount / name}/{pattern}",
         {**source, **(options or {})},
         executors=EXECUTORS,
         **kwargs,  # type: ignore[arg-type]
@@ -376,3 +377,43 @@ def test_a_forged_request_cannot_make_an_endpoint_look_elsewhere(
     app.wait_rows(400)
     app.stop()
     assert_exactly_once(app.rows(), written)
+
+
+def test_available_now_waits_for_a_slow_host_and_reads_what_it_held(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    dirs = host_dirs(cluster, "slow")
+    written = {h.address: append(d / "app.log", ids(h.address, 1, 100)) for h, d in dirs}
+    # Its first answer scans 6 GiB of holes for a newline: far longer than meta.await.timeout
+    # (3 s), which once left the host out of the whole run.
+    with (dirs[0][1] / "app.log.sparse").open("wb") as huge:
+        huge.truncate(6 << 30)
+    app = start_app(
+        cluster, tmp_path, "slow", zookeeper.address, pattern=r"app\.log.*", available_now=True
+    )
+    assert app.wait_exit() == 0, app.tail()
+    assert_exactly_once(app.rows(), written)
+
+
+def test_available_now_fails_naming_a_host_that_never_answers(
+    cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    for h, d in host_dirs(cluster, "never"):
+        append(d / "app.log", ids(h.address, 1, 100))
+    options = {"start.await.timeout": "5000"}
+    app = start_app(
+        cluster, tmp_path, "never", zookeeper.address, options, available_now=True, hold=True
+    )
+    app.wait_held()
+    frozen = cluster.hosts[0]
+    stopped = frozen.signal_executors(signal.SIGSTOP)  # alive to Spark, silent to the source
+    try:
+        assert stopped
+        app.release()
+        code = app.wait_exit()
+    finally:
+        for pid in stopped:
+            os.kill(pid, signal.SIGCONT)
+    assert code != 0
+    assert f"{frozen.address} did not answer within 5000 ms (start.await.timeout)" in app.text()
+    assert app.rows() == [], "it finished without the frozen host"

@@ -20,7 +20,9 @@ _BOOLS = frozenset({"md5_check_enabled", "fail_on_data_loss"})
 _STRINGS = frozenset(
     {"zookeeper_address", "meta_store", "zookeeper_auth_user", "zookeeper_auth_password"}
 )
-_LONGS = frozenset({"bytes_max", "partition_bytes_max", "meta_await_timeout"})
+_LONGS = frozenset(
+    {"bytes_max", "partition_bytes_max", "meta_await_timeout", "start_await_timeout"}
+)
 
 
 class StartingOffsets(StrEnum):
@@ -91,6 +93,9 @@ class AofOptions:
         ZooKeeper root of the source's znodes, an absolute path.
     meta_await_timeout : int, optional
         Milliseconds the driver waits for a node's file metadata.
+    start_await_timeout : int, optional
+        Milliseconds a run's first trigger waits for every host with an executor; then
+        ``AvailableNow`` fails naming the silent ones, other triggers plan without them.
     md5_check_enabled : bool, optional
         Whether to verify each tracked file's content fingerprint.
     md5_sample_length : int, optional
@@ -122,6 +127,7 @@ class AofOptions:
     bytes_max: int | None = None
     meta_store: str | None = None
     meta_await_timeout: int | None = None
+    start_await_timeout: int | None = None
     md5_check_enabled: bool | None = None
     md5_sample_length: int | None = None
     partition_bytes_max: int | None = None

@@ -31,6 +31,7 @@ object AofOptionSpecs {
   val BytesMax: OptionSpec = spec("bytes.max")
   val MetaStore: OptionSpec = spec("meta.store")
   val MetaAwaitTimeout: OptionSpec = spec("meta.await.timeout")
+  val StartAwaitTimeout: OptionSpec = spec("start.await.timeout")
   val Md5CheckEnabled: OptionSpec = spec("md5.check.enabled")
   val Md5SampleLength: OptionSpec = spec("md5.sample.length")
   val PartitionBytesMax: OptionSpec = spec("partition.bytes.max")

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.util.{Optional, UUID}
-import java.util.concurrent.{Executors, RejectedExecutionException, TimeUnit}
+import java.util.concurrent.{Executors, RejectedExecutionException, TimeUnit, TimeoutException}
 
 import scala.collection.JavaConverters._
 import scala.concurrent.Await
@@ -117,10 +117,10 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     val reports = availableNow match {
       case Some(Some(frozen)) => frozen
       case Some(None) =>
-        val now = collect(start)
+        val now = collect(start, everyHost = true)
         availableNow = Some(Some(now))
         now
-      case None => collect(start)
+      case None => collect(start, everyHost = false)
     }
     lastReports = reports
     val bytesMax = limit match {
@@ -211,19 +211,36 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       catch { case _: RejectedExecutionException => backingUp = false }
     }
 
-  private def startEndpoints(executors: Seq[(String, String)]): Unit = {
+  /**
+   * The first launch is waited for until `deadline`, so that the first trigger (all of
+   * AvailableNow's) sees every host; later ones run on, so that a hung executor holds no
+   * trigger up.
+   */
+  private def startEndpoints(executors: Seq[(String, String)], deadline: Long): Unit = {
     val first = launching.isEmpty
     if (launching.forall(_.isCompleted)) {
       val job = EndpointLauncher.launch(spark.sparkContext, executors, spec)
       launching = Some(job)
       launched ++= executors
-      // The first launch is waited for, so that the first trigger (all of AvailableNow's) sees
-      // every host; later ones run on, so that a hung executor holds no trigger up.
-      if (first) Await.ready(job, Duration.Inf)
+      if (first) {
+        try Await.ready(job, Duration.fromNanos(math.max(0L, deadline - System.nanoTime())))
+        catch { case _: TimeoutException => log.warn("aof: some endpoints did not start in time") }
+      }
     }
   }
 
-  private def collect(start: AofOffset): Map[String, Seq[FileMeta]] = {
+  /**
+   * What the hosts report. A run's first trigger waits up to `start.await.timeout` for every
+   * host with an executor, later ones up to `meta.await.timeout`. With `everyHost` (the first
+   * trigger of `AvailableNow`, which plans all its batches from it) a host with an executor that
+   * did not answer fails the query: finishing without it would skip what it held at start.
+   */
+  private def collect(start: AofOffset, everyHost: Boolean): Map[String, Seq[FileMeta]] = {
+    val first = launching.isEmpty
+    val (waitMs, waitOption) =
+      if (first) (options.startAwaitTimeoutMs, "start.await.timeout")
+      else (options.metaAwaitTimeoutMs, "meta.await.timeout")
+    val deadline = System.nanoTime() + waitMs * 1000000L
     val coordinator = session.coordinator
     val executors = EndpointLauncher.executorsByHost(spark.sparkContext)
     val wanted = executors.keySet
@@ -234,8 +251,9 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
       .filter(e => !before(e._1) || !launched(e))
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
     val asked = coordinator.ask((before ++ wanted).map(h => h -> Planner.known(start, h)).toMap)
-    if (toLaunch.nonEmpty) startEndpoints(toLaunch)
-    val answers = coordinator.answers(asked, options.metaAwaitTimeoutMs)
+    if (toLaunch.nonEmpty) startEndpoints(toLaunch, deadline)
+    val answers =
+      coordinator.answers(asked, math.max(0L, (deadline - System.nanoTime()) / 1000000L))
     warnings.update(answers)
     val reports = answers.files
     val live = coordinator.liveHosts()
@@ -243,11 +261,19 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     if (hostsWithoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${hostsWithoutEndpoint.mkString(", ")}; their files wait")
     }
+    val unheard = wanted -- reports.keySet -- answers.unlisted.keySet
+    if (everyHost && unheard.nonEmpty) {
+      throw new IllegalStateException(
+        s"aof: ${unheard.toSeq.sorted.mkString(", ")} did not answer within $waitMs ms " +
+          s"($waitOption). Trigger.AvailableNow reads what every host with an executor holds " +
+          s"at its start, so it stops rather than finish without them: raise $waitOption, or " +
+          "find why their executors do not run.")
+    }
     val silent = live -- reports.keySet -- answers.unlisted.keySet
     if (silent.nonEmpty) {
       log.warn(
-        s"aof: ${silent.mkString(", ")} did not answer within " +
-          s"${options.metaAwaitTimeoutMs} ms (meta.await.timeout); planning without them")
+        s"aof: ${silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
+          "planning without them")
     }
     reports
   }

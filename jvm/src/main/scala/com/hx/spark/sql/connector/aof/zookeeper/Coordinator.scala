@@ -93,7 +93,9 @@ final class Coordinator(
     var answers = Map.empty[String, Seq[FileMeta]]
     var unlisted = Map.empty[String, String]
     var absent = Set.empty[String]
-    while (waiting.nonEmpty && System.nanoTime() < deadline) {
+    var looked = false // once at least: what came while the caller waited for more is taken
+    while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
+      looked = true
       var arrived = Map.empty[String, Response]
       waitFor((deadline - System.nanoTime()) / 1000000L) {
         arrived = responsesTo(waiting)
