@@ -93,8 +93,8 @@ def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:
     assert builder._options["spark.jars"] == f"/other.jar,{aof.jar_path()}"
 
 
-def test_unreachable_zookeeper_fails_without_client_stack_traces(tmp_path: Path) -> None:
-    """At Spark's usual WARN level, one clear error and none of ZooKeeper's retry warnings."""
+def _run_at_warn(tmp_path: Path, **options: str) -> subprocess.CompletedProcess[str]:
+    """One AvailableNow query in a process of its own at Spark's usual WARN level."""
     script = textwrap.dedent(
         f"""
         from pyspark.sql import SparkSession
@@ -103,17 +103,30 @@ def test_unreachable_zookeeper_fails_without_client_stack_traces(tmp_path: Path)
         builder = aof.configure(SparkSession.builder.master("local[1]"))
         spark = builder.config("spark.ui.enabled", "false").getOrCreate()
         spark.sparkContext.setLogLevel("WARN")
-        df = aof.read_stream(spark, "{tmp_path}/app.*", zookeeper_address="127.0.0.1:1")
-        query = df.writeStream.format("noop").start()
+        df = aof.read_stream(spark, "{tmp_path}/app.*", **{options!r})
+        query = df.writeStream.format("noop").trigger(availableNow=True).start()
         try:
             query.awaitTermination(120)
+            print("DONE")
         except Exception as e:
             print("FAILED", str(e).splitlines()[0])
         """
     )
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
     )
+
+
+def test_unreachable_zookeeper_fails_without_client_stack_traces(tmp_path: Path) -> None:
+    """One clear error and none of ZooKeeper's retry warnings."""
+    done = _run_at_warn(tmp_path, zookeeper_address="127.0.0.1:1")
     assert "FAILED" in done.stdout and "zookeeper.address" in done.stdout, done.stdout
     assert "cannot reach ZooKeeper at '127.0.0.1:1'" in done.stdout
+    assert "org.apache.zookeeper" not in done.stderr, done.stderr[:3000]
+
+
+def test_the_embedded_zookeeper_logs_no_stack_traces(tmp_path: Path) -> None:
+    (tmp_path / "app.log").write_text("a line\n")
+    done = _run_at_warn(tmp_path)
+    assert "DONE" in done.stdout, done.stdout + done.stderr[-3000:]
     assert "org.apache.zookeeper" not in done.stderr, done.stderr[:3000]

@@ -44,7 +44,8 @@ object DriverSession {
       runKey: String): DriverSession = {
     val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
     try {
-      val access = ZkAccess(address.getOrElse(lease.get.connectString), sessionTimeoutMs, auth)
+      val access =
+        ZkAccess(address.getOrElse(lease.get.connectString), sessionTimeoutMs, auth, lease.nonEmpty)
       val client = ZkClients.open(access, metaStore)
       try {
         val coordinator = new Coordinator(client, metaStore, runId, runKey, auth.isDefined)

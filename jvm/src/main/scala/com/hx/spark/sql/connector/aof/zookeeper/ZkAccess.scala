@@ -2,5 +2,12 @@ package com.hx.spark.sql.connector.aof.zookeeper
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
 
-/** What the driver and every endpoint need to open a ZooKeeper client of the query. */
-final case class ZkAccess(connectString: String, sessionTimeoutMs: Int, auth: Option[ZooKeeperAuth])
+/**
+ * What the driver and every endpoint need to open a ZooKeeper client of the query; `embedded`
+ * when the server is the driver's own, up by construction.
+ */
+final case class ZkAccess(
+    connectString: String,
+    sessionTimeoutMs: Int,
+    auth: Option[ZooKeeperAuth],
+    embedded: Boolean = false)

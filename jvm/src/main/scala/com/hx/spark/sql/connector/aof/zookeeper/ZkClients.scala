@@ -55,7 +55,8 @@ object ZkClients {
    * @param metaStore the source's root: with credentials, every znode made under it gets ACLs
    */
   def open(access: ZkAccess, metaStore: String): CuratorFramework = {
-    awaitListening(access.connectString)
+    // The embedded server is up, and logs a stack trace for each connection closed unspoken.
+    if (!access.embedded) awaitListening(access.connectString)
     val builder = CuratorFrameworkFactory
       .builder()
       .connectString(access.connectString)

@@ -26,12 +26,18 @@ object Queries {
       .trigger(trigger)
       .start(out.toString)
 
-  /** `processAllAvailable` with a deadline: a broken source fails the test instead of hanging. */
+  /**
+   * `processAllAvailable` with a deadline: a broken source fails the test instead of hanging.
+   * Called twice: the first call can return on a trigger that looked for data before it was
+   * called, and found none then; the second waits for one that looked after.
+   */
   def drain(query: StreamingQuery, timeoutMs: Long = 120000): Unit = {
     @volatile var error: Option[Throwable] = None
     val t = new Thread(() =>
-      try query.processAllAvailable()
-      catch { case e: Throwable => error = Some(e) })
+      try {
+        query.processAllAvailable()
+        query.processAllAvailable()
+      } catch { case e: Throwable => error = Some(e) })
     t.start()
     t.join(timeoutMs)
     if (t.isAlive) {
