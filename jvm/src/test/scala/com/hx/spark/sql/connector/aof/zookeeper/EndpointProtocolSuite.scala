@@ -214,10 +214,17 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
         n * 1000L,
         n * 999L,
         Fingerprint(1024, f"$n%032x"),
-        if (n % 2 == 0) Some(Fingerprint(10, "p")) else None)
+        if (n % 2 == 0) Some(Fingerprint(10, "p")) else None,
+        floor = if (n % 3 == 0) Some(n * 10L) else None,
+        unreadable = if (n % 5 == 0) Some("Permission denied") else None
+      )
     }
     val bytes = Messages.encode(Response("id", files), key)
     assert(Messages.decodeResponse(bytes, key) === Response("id", files))
+    Seq(
+      Response("u", Nil, unlisted = Some("/x cannot be listed")),
+      Response("a", Nil, absent = true))
+      .foreach(r => assert(Messages.decodeResponse(Messages.encode(r, key), key) === r))
     assert(bytes.length < 1000000, s"${bytes.length} bytes")
     val known = Seq(KnownFile(FileKey(1, 2), 3, Fingerprint(4, "five")))
     val request = Messages.encode(Request("r", known), key)
