@@ -101,8 +101,9 @@ class AofOptions:
     md5_sample_length : int, optional
         Bytes at the start of a file hashed for its fingerprint.
     partition_bytes_max : int, optional
-        Most bytes read by one task: longer ranges are split, small files of a host packed
-        together (each also counting Spark's ``spark.sql.files.openCostInBytes``).
+        Bytes below which a host's reading is not split over more tasks; above, it is shared
+        evenly over the host's task slots, never more tasks than slots (each file also counting
+        Spark's ``spark.sql.files.openCostInBytes``).
     line_length_max : int, optional
         Longest line in bytes; longer ones are cut.
     fail_on_data_loss : bool, optional

@@ -1,28 +1,73 @@
 package com.hx.spark.sql.connector.aof.plan
 
 /**
- * Packs a batch's ranges into tasks, as Spark packs small files: each task reads ranges of one
- * host, together at most `bytesMax` bytes where each range also counts `openCost` (opening and
- * looking up a file is not free). Ten thousand files with a line each are then a few tasks, not
- * ten thousand. Longest ranges first, so that the big ones do not each leave a task half empty.
+ * Deals a batch's ranges out as tasks, host by host. A host never gets more tasks than it has
+ * task slots: a task that waits for a slot on its own host past Spark's locality wait is sent to
+ * another host, which cannot read its files. Within that bound a host's bytes are cut into equal
+ * shares, so that its slots finish together, and no share is smaller than `bytesMin` (unless the
+ * host has less than that to read): a trickle is one task, not one per slot.
+ *
+ * Each range also weighs `openCost` bytes, as Spark's file sources count opening a file, so ten
+ * thousand files of a line each are shared out like ten thousand files, not like a few bytes.
  */
 object Tasks {
-  def pack(ranges: Seq[FileRange], bytesMax: Long, openCost: Long): Seq[Seq[FileRange]] =
-    ranges.groupBy(_.host).toSeq.sortBy(_._1).flatMap { case (_, onHost) =>
-      val tasks = Seq.newBuilder[Seq[FileRange]]
-      var task = Vector.empty[FileRange]
-      var size = 0L
-      onHost.sortBy(r => -(r.until - r.from)).foreach { r =>
-        val length = r.until - r.from
-        if (task.nonEmpty && size + length > bytesMax) {
-          tasks += task
-          task = Vector.empty
-          size = 0L
-        }
-        task :+= r
-        size += length + openCost
-      }
-      if (task.nonEmpty) tasks += task
-      tasks.result()
+
+  /**
+   * @param slots    the task slots of a host (at least one is assumed)
+   * @param bytesMin the least a task is given before a host's reading is spread over more tasks
+   * @param openCost what opening one range costs, in bytes
+   */
+  def deal(
+      ranges: Seq[FileRange],
+      slots: String => Int,
+      bytesMin: Long,
+      openCost: Long): Seq[Seq[FileRange]] =
+    ranges.groupBy(_.host).toSeq.sortBy(_._1).flatMap { case (host, onHost) =>
+      val weight = onHost.map(r => r.until - r.from + openCost).sum
+      val count = math.max(1L, math.min(slots(host).toLong, ceilDiv(weight, bytesMin)))
+      cut(onHost.sortBy(r => (r.fileId, r.from)), ceilDiv(weight, count), count.toInt, openCost)
     }
+
+  /** `ranges` in order, cut into `count` tasks of about `share` each; the last takes the rest. */
+  private def cut(
+      ranges: Seq[FileRange],
+      share: Long,
+      count: Int,
+      openCost: Long): Seq[Seq[FileRange]] = {
+    val tasks = Seq.newBuilder[Seq[FileRange]]
+    var task = Vector.empty[FileRange]
+    var filled = 0L
+    var dealt = 0
+    def close(): Unit = {
+      tasks += task
+      task = Vector.empty
+      filled = 0L
+      dealt += 1
+    }
+    ranges.foreach { whole =>
+      var rest = Option(whole)
+      while (rest.nonEmpty) {
+        val r = rest.get
+        val room = share - filled
+        val weight = r.until - r.from + openCost
+        // The last task takes the rest; an empty one takes at least a range.
+        if (weight <= room || dealt == count - 1 || task.isEmpty && room <= openCost) {
+          task :+= r
+          filled += weight
+          rest = None
+        } else if (room > openCost) {
+          // The line reader gives each line to the piece holding its first byte: any cut is exact.
+          val at = r.from + (room - openCost)
+          task :+= r.copy(until = at)
+          rest = Some(r.copy(from = at))
+          close()
+        } else close()
+      }
+      if (filled >= share && dealt < count - 1) close()
+    }
+    if (task.nonEmpty) tasks += task
+    tasks.result()
+  }
+
+  private def ceilDiv(a: Long, b: Long): Long = (a + b - 1) / b
 }

@@ -40,7 +40,6 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   private val runId = UUID.randomUUID().toString
   private val runKey = MessageSeal.newKey()
   private val spark = SparkSession.active
-  LocalityWait.warning(spark.sparkContext.getConf).foreach(log.warn)
 
   @volatile private var opened: Option[DriverSession] = None
 
@@ -54,7 +53,9 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
         options.zookeeperAuth,
         options.metaStore,
         runId,
-        runKey)
+        runKey,
+        (task, reason) => spark.sparkContext.killTaskAttempt(task, interruptThread = true, reason)
+      )
       opened = Some(s)
       s
     }
@@ -149,10 +150,10 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   override def prepareForTriggerAvailableNow(): Unit = availableNow = Some(None)
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
-    val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end), options.partitionBytesMax)
-    val openCost = FilesOpenCost.of(spark)
+    val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end))
+    val slots = SparkExecutors.slots(spark.sparkContext)
     Tasks
-      .pack(ranges, options.partitionBytesMax, openCost)
+      .deal(ranges, slots.getOrElse(_, 1), options.partitionBytesMax, FilesOpenCost.of(spark))
       .map(rs => AofInputPartition(rs, options.directory.toString): InputPartition)
       .toArray
   }

@@ -5,20 +5,18 @@ import java.nio.file.Paths
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
+import com.hx.spark.sql.connector.aof.zookeeper.EndpointSpec
+
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(
     partition: AofInputPartition,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
-    counters: ReadCounters)
+    counters: ReadCounters,
+    endpoint: EndpointSpec)
     extends PartitionReader[ColumnarBatch] {
   private val here = SparkExecutors.currentHost
-  if (here != partition.host) {
-    throw new IllegalStateException(
-      s"aof: a task for files of host ${partition.host} ran on host $here, which cannot read " +
-        "that host's files. Raise spark.locality.wait (for example to 30s) so that tasks wait " +
-        "for their own host, and make sure that host has a live executor.")
-  }
+  if (here != partition.host) MisplacedTask.handOver(partition.host, here, endpoint)
 
   private val directory = Paths.get(partition.directory)
   private val ranges = partition.ranges.iterator

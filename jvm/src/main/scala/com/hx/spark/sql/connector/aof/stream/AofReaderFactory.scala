@@ -23,7 +23,7 @@ final class AofReaderFactory(
     val task = partition.asInstanceOf[AofInputPartition]
     val host = SparkExecutors.currentHost
     if (host == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, host)
-    new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters)
+    new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters, endpoint)
   }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =

@@ -1,12 +1,14 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import org.apache.spark.{SparkContext, SparkEnv}
+import org.apache.spark.status.api.v1.ExecutorSummary
 
 /**
  * The one place where the source reaches past Spark's public API: Spark has none for an
- * executor's id or its host as the scheduler names it, nor for placing a task on one executor.
- * The source needs all three so that every executor of a host runs an endpoint (one serves, the
- * others stand by) and so that a read task can tell whether it runs on its file's host.
+ * executor's id or its host as the scheduler names it, for placing a task on one executor, nor
+ * for an executor's task slots. The source needs them so that every executor of a host runs an
+ * endpoint (one serves, the others stand by), so that a read task can tell whether it runs on its
+ * file's host, and so that no host gets more tasks than it can run at once.
  * `SparkExecutorsSuite` checks each of them on every Spark line the build tests.
  */
 object SparkExecutors {
@@ -23,6 +25,24 @@ object SparkExecutors {
       .filter(id => sc.isLocal || id.executorId != DriverId)
       .map(id => id.host -> id.executorId)
       .sorted
+
+  /**
+   * Task slots by host: each executor's cores over the cores a task takes, as the scheduler
+   * counts them (`maxTasks` of the executor summaries that Spark's status store keeps for its
+   * REST API; the public status tracker leaves them out, so the store is reached by name). An
+   * executor not in the store yet counts one slot.
+   */
+  def slots(sc: SparkContext): Map[String, Int] = {
+    val store = classOf[SparkContext].getMethod("statusStore").invoke(sc)
+    val summaries = store.getClass
+      .getMethod("executorList", classOf[Boolean])
+      .invoke(store, java.lang.Boolean.TRUE)
+      .asInstanceOf[scala.collection.Seq[ExecutorSummary]]
+    val maxTasks = summaries.map(e => e.id -> e.maxTasks).toMap
+    all(sc).groupBy(_._1).map { case (host, executors) =>
+      host -> executors.map(e => math.max(1, maxTasks.getOrElse(e._2, 1))).sum
+    }
+  }
 
   /** A preferred location that places a task on one executor (Spark's `TaskLocation` form). */
   def location(host: String, executorId: String): String = s"executor_${host}_$executorId"

@@ -6,19 +6,21 @@ import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
 
 /**
  * The driver's ZooKeeper resources for one query run, opened together and closed together: the
- * embedded server's lease (when no address is given), the client, the run's coordinator and the
- * offset backup.
+ * embedded server's lease (when no address is given), the client, the run's coordinator, the
+ * watch on misplaced tasks and the offset backup.
  */
 final class DriverSession private (
     lease: Option[EmbeddedZooKeeper.Lease],
     val access: ZkAccess,
     client: CuratorFramework,
     val coordinator: Coordinator,
+    misplaced: MisplacedTasks.Watch,
     val backup: OffsetBackup) {
 
   /** Ends the run: its endpoints stop, its znodes go, then the client and the server. */
   def close(runId: String): Unit = {
     try {
+      misplaced.close()
       coordinator.stop()
       // In local mode the endpoint shares this JVM: let it close before its server goes.
       SnifferEndpoints.stop(runId)
@@ -33,6 +35,7 @@ object DriverSession {
    * @param address  the `zookeeper.address` option; None starts the embedded server
    * @param bindHost the driver's address, where an embedded server listens for the executors
    * @param runKey   the run's secret sealing requests and responses
+   * @param kill     kills a task attempt (with the reason given) that ran on the wrong host
    */
   def open(
       address: Option[String],
@@ -41,7 +44,8 @@ object DriverSession {
       auth: Option[ZooKeeperAuth],
       metaStore: String,
       runId: String,
-      runKey: String): DriverSession = {
+      runKey: String,
+      kill: (Long, String) => Unit): DriverSession = {
     val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
     try {
       val access =
@@ -50,7 +54,10 @@ object DriverSession {
       try {
         val coordinator = new Coordinator(client, metaStore, runId, runKey, auth.isDefined)
         coordinator.start()
-        new DriverSession(lease, access, client, coordinator, new OffsetBackup(client, metaStore))
+        val misplaced = new MisplacedTasks.Watch(client, ZkPaths(metaStore, runId), runKey)
+        misplaced.start(kill)
+        val backup = new OffsetBackup(client, metaStore)
+        new DriverSession(lease, access, client, coordinator, misplaced, backup)
       } catch {
         case e: Throwable =>
           client.close()

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
  * <metaStore>/runs/<runId>/responses/<host> the host's answer to it (in full, or what changed)
  * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, at most a second old
+ * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
  * }}}
  */
 final case class ZkPaths(metaStore: String, runId: String) {
@@ -27,6 +28,7 @@ final case class ZkPaths(metaStore: String, runId: String) {
   def requests: String = s"$run/requests"
   def responses: String = s"$run/responses"
   def reports: String = s"$run/reports"
+  def misplaced: String = s"$run/misplaced"
   def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
   def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
   def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"

@@ -13,8 +13,8 @@ class RangesSuite extends AnyFunSuite {
     AofOffset(Map("h" -> HostOffsets(serial + 1, Map(file.fileId -> file))))
   }
 
-  private def spans(start: AofOffset, end: AofOffset, max: Long = 1000L): Seq[(Long, Long)] =
-    Ranges.between(start, end, max).map(r => (r.from, r.until))
+  private def spans(start: AofOffset, end: AofOffset): Seq[(Long, Long)] =
+    Ranges.between(start, end).map(r => (r.from, r.until))
 
   test("a tracked file is read from the start offset's position") {
     assert(spans(offset(0, 0, 100), offset(0, 0, 250)) === Seq((100L, 250L)))
@@ -33,11 +33,9 @@ class RangesSuite extends AnyFunSuite {
     assert(spans(offset(0, 0, 300), offset(0, 0, 200)).isEmpty)
   }
 
-  test("long ranges are cut into pieces on the same host") {
-    val ranges = Ranges.between(offset(0, 0, 100), offset(0, 0, 2600), 1000L)
-    assert(
-      ranges.map(r => (r.from, r.until)) === Seq((100L, 1100L), (1100L, 2100L), (2100L, 2600L)))
-    assert(ranges.map(_.host).toSet === Set("h"))
+  test("a long range is one range, on its host: tasks cut it") {
+    val ranges = Ranges.between(offset(0, 0, 100), offset(0, 0, 2600))
+    assert(ranges.map(r => (r.host, r.from, r.until)) === Seq(("h", 100L, 2600L)))
   }
 
   test("ranges past 2 GiB keep their positions") {

@@ -8,38 +8,101 @@ class TasksSuite extends AnyFunSuite {
   private def range(host: String, n: Int, length: Long): FileRange =
     FileRange(host, s"/l/$n", FileKey(1, n), s"$n", 0, length, Fingerprint.Empty)
 
-  // Tasks as the file numbers they read.
-  private def pack(ranges: Seq[FileRange], bytesMax: Long, openCost: Long): Seq[Seq[Int]] =
-    Tasks.pack(ranges, bytesMax, openCost).map(_.map(_.key.ino.toInt))
+  // Tasks as (file number, from, until) of the pieces they read.
+  private def deal(
+      ranges: Seq[FileRange],
+      slots: Map[String, Int],
+      bytesMin: Long,
+      openCost: Long): Seq[Seq[(Int, Long, Long)]] =
+    Tasks
+      .deal(ranges, slots.getOrElse(_, 1), bytesMin, openCost)
+      .map(_.map(r => (r.key.ino.toInt, r.from, r.until)))
+
+  private def whole(files: Int*): Seq[(Int, Long, Long)] = files.map(n => (n, 0L, 5L))
 
   private val cases = Seq(
-    // (what, ranges, bytesMax, openCost, tasks)
-    ("many small files are one task", (1 to 10).map(range("a", _, 5)), 100L, 0L, Seq(1 to 10)),
+    // (what, ranges, slots, bytesMin, openCost, tasks)
     (
-      "each file also counts its open cost",
-      (1 to 3).map(range("a", _, 1)),
-      100L,
-      50L,
-      Seq(Seq(1, 2), Seq(3))),
-    (
-      "a full range is a task of its own",
-      Seq(range("a", 1, 10), range("a", 2, 100), range("a", 3, 10)),
+      "less than bytesMin is one task, whatever the slots",
+      (1 to 9).map(range("a", _, 5)),
+      Map("a" -> 4),
       100L,
       0L,
-      Seq(Seq(2), Seq(1, 3))),
+      Seq(whole(1 to 9: _*))),
     (
-      "hosts are never mixed",
-      Seq(range("b", 1, 1), range("a", 2, 1), range("b", 3, 1)),
-      100L,
+      "more is shared evenly over the slots",
+      (1 to 8).map(range("a", _, 5)),
+      Map("a" -> 2),
+      10L,
       0L,
-      Seq(Seq(2), Seq(1, 3))),
-    ("nothing to read, no task", Nil, 100L, 0L, Nil)
+      Seq(whole(1 to 4: _*), whole(5 to 8: _*))),
+    (
+      "never more tasks than slots, however much there is",
+      Seq(range("a", 1, 1000)),
+      Map("a" -> 2),
+      10L,
+      0L,
+      Seq(Seq((1, 0L, 500L)), Seq((1, 500L, 1000L)))),
+    (
+      "no more tasks than bytesMin allows, though slots are free",
+      Seq(range("a", 1, 1000)),
+      Map("a" -> 8),
+      400L,
+      0L,
+      Seq(Seq((1, 0L, 334L)), Seq((1, 334L, 668L)), Seq((1, 668L, 1000L)))),
+    (
+      "a file is cut where a share ends, the rest starts the next task",
+      Seq(range("a", 1, 30), range("a", 2, 50), range("a", 3, 20)),
+      Map("a" -> 2),
+      10L,
+      0L,
+      Seq(Seq((1, 0L, 30L), (2, 0L, 20L)), Seq((2, 20L, 50L), (3, 0L, 20L)))),
+    (
+      "each range also weighs its open cost",
+      (1 to 4).map(range("a", _, 5)),
+      Map("a" -> 2),
+      10L,
+      95L,
+      Seq(whole(1, 2), whole(3, 4))),
+    (
+      "an open cost above a share still gives every task a range, never an empty one",
+      (1 to 2).map(range("a", _, 5)),
+      Map("a" -> 4),
+      1L,
+      100L,
+      Seq(whole(1), whole(2))),
+    (
+      "each host by its own slots; hosts are never mixed",
+      Seq(range("b", 1, 100), range("a", 2, 100), range("b", 3, 100)),
+      Map("a" -> 1, "b" -> 3),
+      10L,
+      0L,
+      Seq(
+        Seq((2, 0L, 100L)),
+        Seq((1, 0L, 67L)),
+        Seq((1, 67L, 100L), (3, 0L, 34L)),
+        Seq((3, 34L, 100L)))),
+    (
+      "a host not known counts one slot",
+      Seq(range("c", 1, 100)),
+      Map.empty[String, Int],
+      10L,
+      0L,
+      Seq(Seq((1, 0L, 100L)))),
+    ("nothing to read, no task", Nil, Map("a" -> 2), 100L, 0L, Nil)
   )
 
-  cases.foreach { case (what, ranges, bytesMax, openCost, tasks) =>
+  cases.foreach { case (what, ranges, slots, bytesMin, openCost, tasks) =>
     test(what) {
-      assert(pack(ranges, bytesMax, openCost) === tasks)
-      assert(pack(ranges, bytesMax, openCost).flatten.sorted === ranges.map(_.key.ino.toInt).sorted)
+      val dealt = deal(ranges, slots, bytesMin, openCost)
+      assert(dealt === tasks)
+      // Every byte once: the pieces of each file tile its range.
+      val pieces = dealt.flatten.groupBy(_._1).map { case (n, ps) => n -> ps.sortBy(_._2) }
+      ranges.foreach { r =>
+        val ps = pieces(r.key.ino.toInt)
+        assert(ps.head._2 === r.from && ps.last._3 === r.until)
+        ps.zip(ps.tail).foreach { case (a, b) => assert(a._3 === b._2) }
+      }
     }
   }
 }

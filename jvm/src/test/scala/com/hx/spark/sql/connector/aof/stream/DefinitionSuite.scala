@@ -15,9 +15,13 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.{NameSwapper, SparkTestKit}
+import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, ZkAccess}
 
 /** What a user sees when defining a query, before any data moves. */
 class DefinitionSuite extends AnyFunSuite with SparkTestKit {
+  // Readers that never reach ZooKeeper: it is only asked when a task runs on the wrong host.
+  private val spec =
+    EndpointSpec("r", ZkAccess("127.0.0.1:1", 1000, None), "/m", "/etc", ".*", 1, "k")
 
   test("a bad option fails at load(), naming the option") {
     val e = intercept[IllegalArgumentException] {
@@ -52,7 +56,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(df.isStreaming)
   }
 
-  test("a task on another host refuses to read, and says how to fix it") {
+  test("a reader for another host's files refuses to read, outside a task at once") {
     val counters = ReadCounters.register(spark.sparkContext)
     val range =
       FileRange(
@@ -64,9 +68,9 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         10,
         Fingerprint.Empty)
     val e = intercept[IllegalStateException](
-      new AofPartitionReader(AofInputPartition(Seq(range), "/etc"), 100, false, counters))
-    assert(e.getMessage.contains("spark.locality.wait"))
-    assert(e.getMessage.contains("some-other-host"))
+      new AofPartitionReader(AofInputPartition(Seq(range), "/etc"), 100, false, counters, spec))
+    assert(e.getMessage.contains("files of host some-other-host"))
+    assert(e.getMessage.contains("cannot read"))
   }
 
   test("a planned range reads the same bytes after a rename, and after copy and truncate") {
@@ -84,7 +88,12 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
-        new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, true, counters)
+        new AofPartitionReader(
+          AofInputPartition(Seq(range), dir.toString),
+          100,
+          true,
+          counters,
+          spec)
       try rows(reader).map(r => (r.getUTF8String(0).toString, r.getLong(3))).toList
       finally reader.close()
     }
@@ -119,7 +128,12 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline) {
         val reader =
-          new AofPartitionReader(AofInputPartition(Seq(range), dir.toString), 100, false, counters)
+          new AofPartitionReader(
+            AofInputPartition(Seq(range), dir.toString),
+            100,
+            false,
+            counters,
+            spec)
         try rows(reader).foreach(r => assert(r.getUTF8String(0).toString === "a"))
         finally reader.close()
       }

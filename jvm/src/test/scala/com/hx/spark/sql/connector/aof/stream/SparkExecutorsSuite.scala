@@ -16,6 +16,10 @@ class SparkExecutorsSuite extends AnyFunSuite with SparkTestKit {
     assert(SparkExecutors.currentHost === sc.getConf.get("spark.driver.host"))
   }
 
+  test("task slots: the local driver's cores over spark.task.cpus") {
+    assert(SparkExecutors.slots(spark.sparkContext) === Map(SparkExecutors.currentHost -> 2))
+  }
+
   test("an executor's location is the form Spark's scheduler reads as that executor") {
     // TaskLocation is Spark's own parser of preferred locations; not public, hence reflection.
     val parser = Class.forName("org.apache.spark.scheduler.TaskLocation$")
