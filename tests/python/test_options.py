@@ -60,6 +60,7 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     ({"fail_on_data_loss": 1}, "fail.on.data.loss"),
     ({"zookeeper_auth_user": "a:b", "zookeeper_auth_password": "p"}, "zookeeper.auth.user"),
     ({"zookeeper_auth_user": "alone"}, "zookeeper.auth.password"),
+    ({"node_name_env": "$NODE_NAME"}, "node.name.env"),
     ({"zookeeper_auth_password": "alone"}, "zookeeper.auth.user"),
 ]
 

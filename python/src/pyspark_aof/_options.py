@@ -18,8 +18,15 @@ _CONNECT_STRING = re.compile(rf"{_HOST_PORT}(,{_HOST_PORT})*(/\S*)?")
 _SPECS = "com/hx/spark/sql/connector/aof/config/options.json"
 _BOOLS = frozenset({"md5_check_enabled", "fail_on_data_loss"})
 _STRINGS = frozenset(
-    {"zookeeper_address", "meta_store", "zookeeper_auth_user", "zookeeper_auth_password"}
+    {
+        "zookeeper_address",
+        "meta_store",
+        "zookeeper_auth_user",
+        "zookeeper_auth_password",
+        "node_name_env",
+    }
 )
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LONGS = frozenset(
     {"bytes_max", "partition_bytes_max", "meta_await_timeout", "start_await_timeout"}
 )
@@ -89,6 +96,9 @@ class AofOptions:
         Where a file first seen by a new query starts (a member or its value).
     bytes_max : int, optional
         Most bytes read from one file in one micro-batch.
+    node_name_env : str, optional
+        Environment variable holding each executor's node name (on Kubernetes, set from
+        ``spec.nodeName``); the executors of one node then share one endpoint.
     meta_store : str, optional
         ZooKeeper root of the source's znodes, an absolute path.
     meta_await_timeout : int, optional
@@ -126,6 +136,7 @@ class AofOptions:
     zookeeper_auth_password: str | None = field(default=None, repr=False)
     starting_offsets: StartingOffsets | None = None
     bytes_max: int | None = None
+    node_name_env: str | None = None
     meta_store: str | None = None
     meta_await_timeout: int | None = None
     start_await_timeout: int | None = None
@@ -239,6 +250,8 @@ def _checked(name: str, value: Any) -> Any:
             raise fail("an absolute ZooKeeper path such as /aof/my-app")
         if name == "zookeeper_auth_user" and (not value or ":" in value):
             raise fail("a user name without ':'")
+        if name == "node_name_env" and not _ENV_NAME.fullmatch(value):
+            raise fail("the name of an environment variable, such as NODE_NAME")
         return value
     limit = _LONG_MAX if name in _LONGS else _INT_MAX
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= limit:

@@ -24,12 +24,16 @@ class Host:
     address : str
         Its loopback address, which Spark reports as the executors' host.
     files : Path
-        What this host, and only this host, sees at the cluster's ``mount`` path.
+        What this host, and only the other hosts of its node, see at the cluster's ``mount``
+        path.
+    node : str
+        The node it runs on: its address, unless several hosts share a node.
 
     """
 
     address: str
     files: Path
+    node: str
 
     def executor_pids(self) -> list[int]:
         """Process ids of the executor JVMs running on this host now."""
@@ -73,6 +77,13 @@ class LocalCluster(_process.Managed):
         executors per host.
     mount : Path, optional
         The path every host sees its own files at; ``root/data`` by default.
+    hosts_per_node : int
+        Hosts that share one node's files, as executor pods on one Kubernetes node share a
+        ``hostPath`` volume: host ``i`` is on node ``node-{i // hosts_per_node}``. With 1 (the
+        default) each host is a node of its own, named by its address.
+    node_name_env : str, optional
+        An environment variable set to the host's node name in its worker and executors, as
+        Kubernetes sets one from ``spec.nodeName``.
 
     Examples
     --------
@@ -89,12 +100,17 @@ class LocalCluster(_process.Managed):
         cores: int = 2,
         memory: str = "2g",
         mount: Path | None = None,
+        hosts_per_node: int = 1,
+        node_name_env: str | None = None,
     ) -> None:
         self.root = root
         self.mount = mount or root / "data"
-        self.hosts = [
-            Host(f"127.0.0.{i + 2}", root / "hosts" / f"127.0.0.{i + 2}") for i in range(hosts)
-        ]
+        self.hosts = []
+        for i in range(hosts):
+            address = f"127.0.0.{i + 2}"
+            node = address if hosts_per_node == 1 else f"node-{i // hosts_per_node}"
+            self.hosts.append(Host(address, root / "hosts" / node, node))
+        self._node_name_env = node_name_env
         self.master_url = ""
         self._cores = cores
         self._memory = memory
@@ -160,7 +176,12 @@ class LocalCluster(_process.Managed):
                             self.master_url,
                         ],
                         self.root / "logs" / f"worker-{host.address}.log",
-                        {**env, "SPARK_LOCAL_IP": host.address, "SPARK_LOCAL_DIRS": str(work)},
+                        {
+                            **env,
+                            "SPARK_LOCAL_IP": host.address,
+                            "SPARK_LOCAL_DIRS": str(work),
+                            **({self._node_name_env: host.node} if self._node_name_env else {}),
+                        },
                     )
                 )
             registered = [f"Registering worker {h.address}:" for h in self.hosts]

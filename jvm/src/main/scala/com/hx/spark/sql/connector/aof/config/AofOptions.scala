@@ -11,6 +11,7 @@ import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
  *
  * @param directory    the literal directory part of `path`
  * @param fileNameRegex the last component of `path`, matched against whole file names
+ * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
  */
 final case class AofOptions(
     directory: Path,
@@ -20,6 +21,7 @@ final case class AofOptions(
     zookeeperAuth: Option[ZooKeeperAuth],
     startingOffsets: StartingOffsets,
     bytesMax: Option[Long],
+    nodeNameEnv: Option[String],
     metaStore: String,
     metaAwaitTimeoutMs: Long,
     startAwaitTimeoutMs: Long,
@@ -56,6 +58,7 @@ object AofOptions {
       zookeeperAuth = reader.zookeeperAuth(),
       startingOffsets = reader.startingOffsets(),
       bytesMax = reader.get(O.BytesMax).map(reader.positiveLong(O.BytesMax, _)),
+      nodeNameEnv = reader.get(O.NodeNameEnv).map(reader.environmentVariable(O.NodeNameEnv, _)),
       metaStore = reader.metaStore(directory),
       metaAwaitTimeoutMs = reader.positiveLong(O.MetaAwaitTimeout),
       startAwaitTimeoutMs = reader.positiveLong(O.StartAwaitTimeout),
@@ -94,6 +97,10 @@ object AofOptions {
       }
       (Paths.get(dir).normalize(), regex)
     }
+
+    def environmentVariable(spec: OptionSpec, name: String): String =
+      if (name.matches("[A-Za-z_][A-Za-z0-9_]*")) name
+      else fail(spec, name, "the name of an environment variable, such as NODE_NAME")
 
     def zookeeperAddress(): Option[String] = get(O.ZookeeperAddress).map { address =>
       val hostPort = "[^,:/\\s]+:\\d{1,5}"

@@ -4,12 +4,21 @@ import org.apache.spark.sql.connector.read.InputPartition
 
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
-/** One task's share of a micro-batch: ranges of files on one host, to be read there. */
-final case class AofInputPartition(ranges: Seq[FileRange], directory: String)
+/**
+ * One task's share of a micro-batch: ranges of files on one host (a node), to be read there.
+ *
+ * @param locations the hosts of that node's executors, as Spark names them; the node itself
+ *                  unless nodes are named by `node.name.env`
+ */
+final case class AofInputPartition(
+    ranges: Seq[FileRange],
+    directory: String,
+    locations: Seq[String] = Nil)
     extends InputPartition {
   require(ranges.nonEmpty && ranges.forall(_.host == ranges.head.host), "ranges of one host")
 
   def host: String = ranges.head.host
 
-  override def preferredLocations(): Array[String] = Array(host)
+  override def preferredLocations(): Array[String] =
+    (if (locations.isEmpty) Seq(host) else locations).toArray
 }

@@ -68,14 +68,16 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     options.directory.toString,
     options.fileNameRegex,
     options.md5SampleLength,
-    runKey)
+    runKey,
+    options.nodeNameEnv)
 
   // Under Trigger.AvailableNow every batch plans against the files as they were when it began.
   @volatile private var availableNow: Option[Option[Map[String, Seq[FileMeta]]]] = None
   @volatile private var lastReports: Map[String, Seq[FileMeta]] = Map.empty
   @volatile private var hostsWithoutEndpoint: Set[String] = Set.empty
   @volatile private var plannedLoss = 0L
-  @volatile private var launching: Option[FutureAction[Seq[String]]] = None
+  @volatile private var launching: Option[FutureAction[Seq[(String, String)]]] = None
+  private val nodes = new ExecutorNodes(options.nodeNameEnv.isDefined)
   @volatile private var launched = Set.empty[(String, String)]
   @volatile private var backedUp: Option[String] = None
   @volatile private var backingUp = false
@@ -152,9 +154,14 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
     val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end))
     val slots = SparkExecutors.slots(spark.sparkContext)
+    val hosts = nodes.hostsByNode(slots.keys)
+    def slotsOf(node: String) = hosts.get(node).fold(1)(_.map(slots).sum)
+    def locations(node: String) =
+      if (options.nodeNameEnv.isEmpty) Nil else hosts.getOrElse(node, Nil)
     Tasks
-      .deal(ranges, slots.getOrElse(_, 1), options.partitionBytesMax, FilesOpenCost.of(spark))
-      .map(rs => AofInputPartition(rs, options.directory.toString): InputPartition)
+      .deal(ranges, slotsOf, options.partitionBytesMax, FilesOpenCost.of(spark))
+      .map(rs =>
+        AofInputPartition(rs, options.directory.toString, locations(rs.head.host)): InputPartition)
       .toArray
   }
 
@@ -244,25 +251,32 @@ final class AofMicroBatchStream(options: AofOptions, checkpointLocation: String)
     val deadline = System.nanoTime() + waitMs * 1000000L
     val coordinator = session.coordinator
     val executors = EndpointLauncher.executorsByHost(spark.sparkContext)
-    val wanted = executors.keySet
+    nodes.learn(launching)
     val before = coordinator.liveHosts()
     // Hosts without an endpoint, and executors that joined since (stand-bys to be).
     val toLaunch = executors.toSeq
       .flatMap { case (host, ids) => ids.map(host -> _) }
-      .filter(e => !before(e._1) || !launched(e))
+      .filter(e => !nodes.of(e._1).exists(before) || !launched(e))
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
-    val asked = coordinator.ask((before ++ wanted).map(h => h -> Planner.known(start, h)).toMap)
+    def ask(hosts: Set[String]) =
+      coordinator.ask(hosts.map(h => h -> Planner.known(start, h)).toMap)
+    val asked = ask(before ++ executors.keySet.flatMap(nodes.of))
     if (toLaunch.nonEmpty) startEndpoints(toLaunch, deadline)
-    val answers =
-      coordinator.answers(asked, math.max(0L, (deadline - System.nanoTime()) / 1000000L))
+    nodes.learn(launching)
+    val wanted = executors.keySet.flatMap(nodes.of)
+    // Executors whose node is not known yet: their launch task has not run.
+    val unknown = executors.keySet.filter(nodes.of(_).isEmpty)
+    val answers = coordinator.answers(
+      asked ++ ask(wanted -- asked.hosts),
+      math.max(0L, (deadline - System.nanoTime()) / 1000000L))
     warnings.update(answers)
     val reports = answers.files
     val live = coordinator.liveHosts()
-    hostsWithoutEndpoint = wanted -- live
+    hostsWithoutEndpoint = wanted -- live ++ unknown
     if (hostsWithoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${hostsWithoutEndpoint.mkString(", ")}; their files wait")
     }
-    val unheard = wanted -- reports.keySet -- answers.unlisted.keySet
+    val unheard = wanted -- reports.keySet -- answers.unlisted.keySet ++ unknown
     if (everyHost && unheard.nonEmpty) {
       throw new IllegalStateException(
         s"aof: ${unheard.toSeq.sorted.mkString(", ")} did not answer within $waitMs ms " +

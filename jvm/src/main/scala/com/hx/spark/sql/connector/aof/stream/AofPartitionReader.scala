@@ -15,7 +15,7 @@ final class AofPartitionReader(
     counters: ReadCounters,
     endpoint: EndpointSpec)
     extends PartitionReader[ColumnarBatch] {
-  private val here = SparkExecutors.currentHost
+  private val here = NodeName.current(endpoint.nodeNameEnv)
   if (here != partition.host) MisplacedTask.handOver(partition.host, here, endpoint)
 
   private val directory = Paths.get(partition.directory)

@@ -21,8 +21,8 @@ final class AofReaderFactory(
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val task = partition.asInstanceOf[AofInputPartition]
-    val host = SparkExecutors.currentHost
-    if (host == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, host)
+    val node = NodeName.current(endpoint.nodeNameEnv)
+    if (node == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, node)
     new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters, endpoint)
   }
 

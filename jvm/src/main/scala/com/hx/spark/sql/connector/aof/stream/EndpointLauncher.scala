@@ -9,7 +9,8 @@ import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, SnifferEndpoints}
  * Starts the endpoints with a small Spark job: one launch partition per executor, placed on that
  * executor, so that every executor of a host runs one (the host's latch makes one serve and the
  * others stand by; read tasks start them too). A launch task that lands on another host starts
- * nothing there (the endpoint would describe the wrong disk); it is tried again later.
+ * nothing there (the endpoint would describe the wrong disk); it is tried again later. Each
+ * launch task also says which node its executor is on ([[NodeName]]).
  */
 object EndpointLauncher {
 
@@ -19,12 +20,13 @@ object EndpointLauncher {
 
   /**
    * Submits the launch job and returns at once: a host whose executor hangs must not hold up the
-   * trigger. The job yields the hosts where an endpoint was started or already ran.
+   * trigger. The job yields (host, node) of the executors where an endpoint was started or
+   * already ran.
    */
   def launch(
       sc: SparkContext,
       executors: Seq[(String, String)],
-      spec: EndpointSpec): FutureAction[Seq[String]] = {
+      spec: EndpointSpec): FutureAction[Seq[(String, String)]] = {
     val hosts = executors.map(_._1).distinct.sorted
     sc.setJobDescription(s"aof: start endpoints on ${hosts.mkString(", ")}")
     try new LaunchRDD(sc, executors, spec).collectAsync()
@@ -39,7 +41,7 @@ private final class LaunchRDD(
     sc: SparkContext,
     executors: Seq[(String, String)],
     spec: EndpointSpec)
-    extends RDD[String](sc, Nil) {
+    extends RDD[(String, String)](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
     executors.zipWithIndex.map { case ((h, id), i) => LaunchPartition(i, h, id): Partition }.toArray
@@ -49,12 +51,13 @@ private final class LaunchRDD(
     if (sparkContext.isLocal) Seq(p.host) else Seq(SparkExecutors.location(p.host, p.executorId))
   }
 
-  override def compute(split: Partition, context: TaskContext): Iterator[String] = {
+  override def compute(split: Partition, context: TaskContext): Iterator[(String, String)] = {
     val here = SparkExecutors.currentHost
     if (here != split.asInstanceOf[LaunchPartition].host) Iterator.empty
     else {
-      SnifferEndpoints.ensureRunning(spec, here)
-      Iterator(here)
+      val node = NodeName.current(spec.nodeNameEnv)
+      SnifferEndpoints.ensureRunning(spec, node)
+      Iterator(here -> node)
     }
   }
 }

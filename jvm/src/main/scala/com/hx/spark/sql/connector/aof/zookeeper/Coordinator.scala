@@ -238,7 +238,11 @@ final class Coordinator(
 }
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */
-final class Asked private[zookeeper] (private[zookeeper] val sent: Map[String, Sent])
+final class Asked private[zookeeper] (private[zookeeper] val sent: Map[String, Sent]) {
+  def hosts: Set[String] = sent.keySet
+
+  def ++(other: Asked): Asked = new Asked(sent ++ other.sent)
+}
 
 /**
  * What the hosts answered: the files of those that listed their directory (`absent` those

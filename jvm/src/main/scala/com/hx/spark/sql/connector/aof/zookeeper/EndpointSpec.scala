@@ -6,6 +6,7 @@ package com.hx.spark.sql.connector.aof.zookeeper
  *
  * @param runKey the run's secret (Base64) that seals requests and responses: the endpoint obeys
  *               only requests sealed by this run's driver, whoever else can write in ZooKeeper
+ * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  */
 final case class EndpointSpec(
     runId: String,
@@ -14,6 +15,7 @@ final case class EndpointSpec(
     directory: String,
     fileNameRegex: String,
     md5SampleLength: Int,
-    runKey: String) {
+    runKey: String,
+    nodeNameEnv: Option[String] = None) {
   override def toString: String = s"EndpointSpec($runId, $directory/$fileNameRegex)"
 }

@@ -50,6 +50,7 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("zookeeper.session.timeout" -> "0") -> "zookeeper.session.timeout",
     Seq("zookeeper.auth.user" -> "a:b", "zookeeper.auth.password" -> "p") -> "zookeeper.auth.user",
     Seq("zookeeper.auth.user" -> "alone") -> "zookeeper.auth.password",
+    Seq("node.name.env" -> "$NODE_NAME") -> "node.name.env",
     Seq("zookeeper.auth.password" -> "alone") -> "zookeeper.auth.user"
   )
 

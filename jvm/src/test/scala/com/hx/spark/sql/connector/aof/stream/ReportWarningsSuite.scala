@@ -4,7 +4,7 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, FileStamp}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, FileStamp, Fingerprint}
 import com.hx.spark.sql.connector.aof.zookeeper.Answers
 
 class ReportWarningsSuite extends AnyFunSuite {
@@ -45,5 +45,19 @@ class ReportWarningsSuite extends AnyFunSuite {
       said(Answers(Map("h1" -> Nil))) === Seq(
         "INFO aof: /logs on h1 can be listed again",
         "INFO aof: h1:/logs/a.log can be read again"))
+  }
+
+  test("two hosts reporting the same file are said once, naming node.name.env") {
+    def file(ino: Long, head: String, size: Long = 10) =
+      FileMeta("/logs/a.log", FileKey(1, ino), size, size, Fingerprint(size, head), None)
+    val shared = Answers(Map("h1" -> Seq(file(5, "x")), "h2" -> Seq(file(5, "x"))))
+    val warned = said(shared, shared)
+    assert(warned.size === 1)
+    assert(warned.head.startsWith("WARN aof: hosts h1, h2 report the same file /logs/a.log"))
+    assert(warned.head.contains("set the option node.name.env"))
+    // Another content, another inode, or nothing in it yet: not one file.
+    val h3 = Seq(file(6, "y"), file(7, "x"), file(8, "", size = 0))
+    val h4 = Seq(file(6, "z"), file(9, "x"), file(8, "", size = 0))
+    assert(said(Answers(Map("h3" -> h3, "h4" -> h4))).isEmpty)
   }
 }

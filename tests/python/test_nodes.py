@@ -1,0 +1,95 @@
+"""Executors that share a node, as pods on one Kubernetes node share a ``hostPath`` volume.
+
+Two workers on their own addresses see the same files (one node's disk): with ``node.name.env``
+they are one node to the source; without it, each reads the files, and the driver says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kazoo.client import KazooClient
+
+from apps import App
+from pyspark_aof.testing import LocalCluster, ZooKeeperServer
+from pyspark_aof.testing._process import wait_until
+from sink import assert_exactly_once
+from writers import append
+
+NODE_ENV = "AOF_TEST_NODE"
+
+
+@pytest.fixture(scope="module")
+def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
+    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    root = tmp_path_factory.mktemp("node")
+    with LocalCluster(root, hosts=2, cores=1, hosts_per_node=2, node_name_env=NODE_ENV) as c:
+        yield c
+
+
+@pytest.fixture(autouse=True)
+def no_driver_left_behind() -> Iterator[None]:
+    yield
+    for app in App.started:
+        app.kill()
+    App.started.clear()
+
+
+def start(node: LocalCluster, work: Path, name: str, zk: str, options: dict[str, str]) -> App:
+    (node.hosts[0].files / name).mkdir(parents=True, exist_ok=True)
+    source = {"zookeeper.address": zk, "meta.store": f"/aof-nodes/{name}", **options}
+    # Small tasks, so that both executors of the node read.
+    source["partition.bytes.max"] = "4096"
+    return App(node, work, f"{node.mount / name}/app\\.log", source, executors=2)
+
+
+def ids(first: int, count: int) -> list[str]:
+    return [f"node-0-{n}" for n in range(first, first + count)]
+
+
+def test_executors_of_one_node_read_its_files_once_as_that_node(
+    node: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    assert {h.node for h in node.hosts} == {"node-0"}
+    log = node.hosts[0].files / "one" / "app.log"
+    app = start(node, tmp_path, "one", zookeeper.address, {"node.name.env": NODE_ENV})
+    written = append(log, ids(1, 2000))
+    app.wait_rows(2000)
+    written += append(log, ids(2001, 2000))
+    app.wait_rows(4000)
+
+    kazoo = KazooClient(hosts=zookeeper.address)
+    kazoo.start()
+    try:
+        run = f"/aof-nodes/one/runs/{kazoo.get_children('/aof-nodes/one/runs')[0]}"
+        endpoints = kazoo.get_children(f"{run}/endpoints")
+        # Both executors joined the node's latch: one serves, the other stands by.
+        candidates = kazoo.get_children(f"{run}/latches/node-0")
+    finally:
+        kazoo.stop()
+        kazoo.close()
+    app.stop()
+    assert endpoints == ["node-0"]
+    assert len(candidates) == 2
+    assert_exactly_once(app.rows(), {"node-0": written})
+    assert "report the same file" not in app.text()
+
+
+def test_without_the_option_hosts_sharing_files_are_warned_about(
+    node: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    log = node.hosts[0].files / "two" / "app.log"
+    app = start(node, tmp_path, "two", zookeeper.address, {})
+    append(log, ids(1, 100))
+    warning = "aof: hosts 127.0.0.2, 127.0.0.3 report the same file"
+    wait_until(lambda: warning in app.text(), 120, "the warning of hosts sharing files")
+    app.stop()
+    assert "set the option node.name.env" in app.text()
+    assert app.text().count(warning) == 1, "said once"
