@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import figures
 import pytest
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
@@ -140,7 +141,9 @@ def test_each_host_reads_only_its_own_files_exactly_once(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
     app = start_app(cluster, tmp_path, "own", zookeeper.address)
-    finish(app, start_writers(cluster, "own", 3000))
+    writers = start_writers(cluster, "own", 3000)
+    finish(app, writers)
+    figures.record("own: lines", sum(w.count for w in writers))
     assert {r["path"] for r in app.rows()} == {str(cluster.mount / "own" / "app.log")}
 
 
@@ -155,9 +158,7 @@ def append_padded(path: Path, ids: list[str], width: int = 1000) -> list[str]:
 def failed_tasks(app: App) -> list[str]:
     """The driver's lines for tasks that failed; a task killed to be queued again is not one."""
     return [
-        line
-        for line in app.text().splitlines()
-        if "Lost task" in line and "TaskKilled" not in line
+        line for line in app.text().splitlines() if "Lost task" in line and "TaskKilled" not in line
     ]
 
 
@@ -180,8 +181,12 @@ def start_catching_up(
 def test_a_host_with_fifty_times_the_backlog_catches_up_with_no_failed_task(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
+    started = time.monotonic()
     app, written = start_catching_up(cluster, zookeeper, tmp_path, "backlog")
     app.wait_rows(153_000, timeout=300)
+    figures.record(
+        "backlog: seconds to catch up, driver start included", time.monotonic() - started
+    )
     app.stop()
     assert_exactly_once(app.rows(), written)
     assert failed_tasks(app) == []
@@ -201,10 +206,15 @@ def test_a_task_spark_runs_on_the_wrong_host_is_queued_again_not_failed(
     executors = busy.executor_pids()
     assert executors
     os.kill(executors[0], signal.SIGKILL)
+    killed = time.monotonic()
     app.wait_rows(153_000, timeout=300)
+    figures.record(
+        "misplaced: seconds from the executor kill to every line", time.monotonic() - killed
+    )
     app.stop()
     assert_exactly_once(app.rows(), written)
     log = app.text()
+    figures.record("misplaced: attempts killed and queued again", log.count("; queued again for"))
     assert f"a task for files of host {busy.address} ran on" in log, "never placed wrong"
     assert not [line for line in failed_tasks(app) if "ExecutorLostFailure" not in line]
 
@@ -230,13 +240,18 @@ def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
     wait_until(lambda: sorted(children(kazoo, f"{run}/endpoints")) == hosts, 60, "both endpoints")
     serving = kazoo.get(f"{run}/endpoints/{host}")[0].decode()
     os.kill(int(serving.split("@")[0]), signal.SIGKILL)
+    killed = time.monotonic()
 
     def taken_over() -> bool:
         now = data(kazoo, f"{run}/endpoints/{host}")
         return now is not None and now != serving
 
     wait_until(taken_over, 60, f"another endpoint serving {host}")
+    figures.record(
+        "takeover: seconds from the kill to a stand-by serving", time.monotonic() - killed
+    )
     finish(app, writers)
+    figures.record("takeover: lines", sum(w.count for w in writers))
 
 
 def test_a_silent_host_is_left_out_and_catches_up(
@@ -260,7 +275,9 @@ def test_a_silent_host_is_left_out_and_catches_up(
     finally:
         for pid in stopped:
             os.kill(pid, signal.SIGCONT)
+    resumed = time.monotonic()
     app.wait_rows(400)
+    figures.record("silent: seconds from resuming to caught up", time.monotonic() - resumed)
     app.stop()
     assert_exactly_once(app.rows(), written)
 
@@ -287,6 +304,7 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
         link.cut()
         time.sleep(8)  # a partition twice the session timeout: ZooKeeper expires the sessions
         link.restore()
+        restored = time.monotonic()
 
         def new_sessions() -> bool:
             hosts = children(kazoo, endpoints)
@@ -294,7 +312,9 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
             return len(hosts) == 2 and all(s and s.ephemeralOwner not in owners for s in now)
 
         wait_until(new_sessions, 120, "endpoints registered again on new sessions")
+        figures.record("outage: seconds to register again", time.monotonic() - restored)
         finish(app, writers)
+        figures.record("outage: lines", sum(w.count for w in writers))
 
 
 def test_driver_killed_mid_batch_then_restarted_then_switched(
@@ -312,8 +332,10 @@ def test_driver_killed_mid_batch_then_restarted_then_switched(
     # Planned (in the offsets log) but not yet committed: the batch is running.
     wait_until(lambda: max(batches("offsets")) > max(batches("commits"), default=-1), 60, "a batch")
     app.kill()
+    killed = time.monotonic()
     restarted = start_app(cluster, tmp_path, "driver", zookeeper.address, options)
     restarted.wait_rows(len(restarted.rows()) + 300)
+    figures.record("driver: seconds from the kill to 300 new lines", time.monotonic() - killed)
     restarted.stop()
 
     # A new driver with a new checkpoint resumes from the offsets backed up in ZooKeeper.
@@ -334,6 +356,7 @@ def test_driver_killed_mid_batch_then_restarted_then_switched(
     switched.stop()
     assert switched.rows(), "the switched driver should have read the lines written meanwhile"
     assert_exactly_once(restarted.rows() + switched.rows(), written)
+    figures.record("driver: lines", total)
 
 
 def test_acls_keep_other_clients_out_of_the_source_znodes(
@@ -426,10 +449,12 @@ def test_available_now_waits_for_a_slow_host_and_reads_what_it_held(
     # (3 s), which once left the host out of the whole run.
     with (dirs[0][1] / "app.log.sparse").open("wb") as huge:
         huge.truncate(6 << 30)
+    started = time.monotonic()
     app = start_app(
         cluster, tmp_path, "slow", zookeeper.address, pattern=r"app\.log.*", available_now=True
     )
     assert app.wait_exit() == 0, app.tail()
+    figures.record("slow: seconds for the AvailableNow run", time.monotonic() - started)
     assert_exactly_once(app.rows(), written)
 
 

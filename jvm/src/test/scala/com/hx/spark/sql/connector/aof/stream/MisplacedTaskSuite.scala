@@ -48,10 +48,11 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with BeforeAndAft
       10000,
       None,
       "/misplaced",
-      "run-1",
+      "misplaced-run",
       key,
-      (task, reason) => sc.killTaskAttempt(task, interruptThread = true, reason))
-    val spec = EndpointSpec("run-1", session.access, "/misplaced", "/etc", "x", 1, key)
+      (task, reason) => sc.killTaskAttempt(task, interruptThread = true, reason)
+    )
+    val spec = EndpointSpec("misplaced-run", session.access, "/misplaced", "/etc", "x", 1, key)
     val range =
       FileRange("elsewhere", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10, Fingerprint.Empty)
     val partition = AofInputPartition(Seq(range), "/etc")
@@ -72,7 +73,7 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with BeforeAndAft
         ends.asScala.forall(e => e.reason == TaskSucceeded || e.reason.isInstanceOf[TaskKilled]))
     } finally {
       sc.removeSparkListener(listener)
-      session.close("run-1")
+      session.close("misplaced-run")
     }
   }
 

@@ -29,9 +29,11 @@ class PublicSparkApiSuite extends AnyFunSuite {
     "org.apache.spark.Partition",
     "org.apache.spark.SparkConf",
     "org.apache.spark.SparkContext",
-    "org.apache.spark.TaskContext"
+    "org.apache.spark.TaskContext",
+    "org.apache.spark.TaskKilledException"
   )
-  private val shim = "SparkExecutors.scala" -> Seq("org.apache.spark.SparkEnv")
+  private val shim = "SparkExecutors.scala" ->
+    Seq("org.apache.spark.SparkEnv", "org.apache.spark.status.api.v1.ExecutorSummary")
 
   private val sources: Seq[Path] =
     Seq("src/main/scala", "src/main/scala-spark-3", "src/main/scala-spark-4")
