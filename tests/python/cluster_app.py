@@ -46,9 +46,19 @@ def main() -> None:
     for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
-    tracker = spark.sparkContext._jsc.sc().statusTracker()
+    context = spark.sparkContext._jsc.sc()
+    tracker = context.statusTracker()
+
+    def executors() -> int:
+        # Registered with the scheduler (the status tracker) and with the block manager master,
+        # which the source lists executors from: an executor joins the second a moment after the
+        # first, and one frozen in between would not be a host with an executor to the source.
+        # Each counts the driver too.
+        listed = min(len(tracker.getExecutorInfos()), context.getExecutorMemoryStatus().size())
+        return int(listed) - 1
+
     deadline = time.monotonic() + 120
-    while len(tracker.getExecutorInfos()) - 1 < args.executors:  # the driver is listed too
+    while executors() < args.executors:
         if time.monotonic() > deadline:
             raise TimeoutError(f"fewer than {args.executors} executors registered")
         time.sleep(0.2)
