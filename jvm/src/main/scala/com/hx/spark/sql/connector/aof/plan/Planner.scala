@@ -6,21 +6,23 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
- * reported and the limits. For a tracked file (C1) the original connector's rules:
+ * reported and the limits. It follows the original connector's four conditions: C1, the start
+ * offset tracks the file (its device and inode); C2, it tracks anything on the file's host; C3,
+ * the fingerprints it kept match the node's (the same head, and the same bytes just before the
+ * position); C4, the position is within the file's length now. For a tracked file (C1):
  *
- *  - C3 (same head, and same bytes before the position) and C4 (at least as long as the
- *    position): read on, up to its last complete line and `bytes.max`.
- *  - C3 but !C4 (cut back, same head): continue at its current length.
- *  - !C3 (replaced, truncated, or an inode reused): a new file for this query, read from byte 0.
+ *  - C3 and C4: read on, up to its last complete line and `bytes.max`.
+ *  - C3 but not C4 (cut back, same head): continue at its current length.
+ *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0.
  *
- * For a file not tracked yet (!C1):
+ * For a file not tracked yet (not C1):
  *
  *  - a copy of a tracked file that no longer holds its content (logrotate's `copytruncate`)
  *    continues from that file's position; while the original still holds it (the copy being
  *    written, or not yet truncated) the copy waits, so no line is read from both;
  *  - an empty file waits until it has bytes: it may be a copy about to be written;
- *  - on a host this query has offsets for: created since, read from byte 0;
- *  - on a host seen for the first time: `starting.offsets`.
+ *  - on a host this query has offsets for (C2): created since, read from byte 0;
+ *  - on a host seen for the first time (not C2): `starting.offsets`.
  *
  * A tracked file that is gone, or replaced and not continued by a copy, loses its unread bytes.
  * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
