@@ -112,6 +112,7 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
         zookeeper_session_timeout=10000,
         starting_offsets=StartingOffsets.LATEST,
         bytes_max=1 << 20,
+        batch_bytes_max=1 << 22,
         meta_store="/aof/typed",
         meta_await_timeout=5000,
         md5_check_enabled=True,

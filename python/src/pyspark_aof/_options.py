@@ -98,6 +98,9 @@ class AofOptions:
         Where a file first seen by a new query starts (a member or its value).
     bytes_max : int, optional
         Most bytes read from one file in one micro-batch.
+    batch_bytes_max : int, optional
+        Most bytes read in one micro-batch over all hosts and files, shared fairly: a file
+        wanting less than an even share gets it whole, the others share the rest evenly.
     node_name_env : str, optional
         Environment variable holding each executor's node name (on Kubernetes, set from
         ``spec.nodeName``); the executors of one node then share one endpoint.
@@ -138,6 +141,7 @@ class AofOptions:
     zookeeper_auth_password: str | None = field(default=None, repr=False)
     starting_offsets: StartingOffsets | None = None
     bytes_max: int | None = None
+    batch_bytes_max: int | None = None
     node_name_env: str | None = None
     meta_store: str | None = None
     meta_await_timeout: int | None = None

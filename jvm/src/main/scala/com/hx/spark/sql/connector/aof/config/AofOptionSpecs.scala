@@ -39,6 +39,7 @@ object AofOptionSpecs {
   val ZookeeperAuthPassword: OptionSpec = spec("zookeeper.auth.password")
   val StartingOffsets: OptionSpec = spec("starting.offsets")
   val BytesMax: OptionSpec = spec("bytes.max")
+  val BatchBytesMax: OptionSpec = spec("batch.bytes.max")
   val NodeNameEnv: OptionSpec = spec("node.name.env")
   val MetaStore: OptionSpec = spec("meta.store")
   val MetaAwaitTimeout: OptionSpec = spec("meta.await.timeout")

@@ -54,7 +54,8 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
   }
 
   override def getDefaultReadLimit: ReadLimit =
-    options.bytesMax.fold(ReadLimit.allAvailable())(ReadMaxBytes(_))
+    if (options.bytesMax.isEmpty && options.batchBytesMax.isEmpty) ReadLimit.allAvailable()
+    else ReadMaxBytes(options.bytesMax, options.batchBytesMax)
 
   override def latestOffset(): Offset = throw new UnsupportedOperationException(
     "aof: latestOffset(start, limit) is the entry point of this source")
@@ -63,15 +64,15 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
     run.backUpSoon()
     val start = AofOffset.of(startOffset)
     val reports = run.reports(start)
-    val bytesMax = limit match {
-      case _: ReadAllAvailable => None
-      case ReadMaxBytes(n) => Some(n)
+    val (perFile, perBatch) = limit match {
+      case _: ReadAllAvailable => (None, None)
+      case ReadMaxBytes(file, batch) => (file, batch)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
     val plan = Planner.plan(
       start,
       reports,
-      PlanLimits(bytesMax, options.startingOffsets, options.md5CheckEnabled))
+      PlanLimits(perFile, options.startingOffsets, options.md5CheckEnabled, perBatch))
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
