@@ -69,7 +69,10 @@ object ZkClients {
       builder.authorization("digest", s"${a.user}:${a.password}".getBytes(UTF_8))
       builder.aclProvider(new CreatorOnlyUnder(metaStore))
     }
+    ZooKeeperLogs.quiet
     val client = builder.build()
+    client.getConnectionStateListenable.addListener(
+      ZooKeeperLogs.connectionStates(access.connectString))
     client.start()
     if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
       client.close()
