@@ -47,7 +47,8 @@ def test_set_options_are_spelled_as_the_source_reads_them() -> None:
 INVALID: list[tuple[dict[str, Any], str]] = [
     ({"starting_offsets": "middle"}, "starting.offsets"),
     ({"bytes_max": 0}, "bytes.max"),
-    ({"bytes_max": "10"}, "bytes.max"),
+    ({"bytes_max": "ten"}, "bytes.max"),
+    ({"bytes_max": 1.0}, "bytes.max"),
     ({"bytes_max": True}, "bytes.max"),
     ({"meta_await_timeout": -5}, "meta.await.timeout"),
     ({"md5_check_enabled": "yes"}, "md5.check.enabled"),
@@ -81,6 +82,13 @@ def test_changes_by_either_spelling_and_unknown_names() -> None:
         base.with_changes(bytes_maxx=1)
 
 
+def test_numbers_and_booleans_given_as_strings_are_read_as_the_jvm_reads_them() -> None:
+    # PySpark's own .option() takes strings; the JVM side accepts them, so must this side.
+    options = AofOptions(partition_bytes_max="4194304", fail_on_data_loss="TRUE")  # type: ignore[arg-type]
+    assert options == AofOptions(partition_bytes_max=4194304, fail_on_data_loss=True)
+    assert options.to_options() == {"partition.bytes.max": "4194304", "fail.on.data.loss": "true"}
+
+
 def test_options_given_as_strings_are_typed() -> None:
     given = {"bytes.max": "10", "md5.check.enabled": "False", "starting.offsets": "latest"}
     assert AofOptions.from_strings(given) == AofOptions(
@@ -104,6 +112,7 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
         zookeeper_session_timeout=10000,
         starting_offsets=StartingOffsets.LATEST,
         bytes_max=1 << 20,
+        batch_bytes_max=1 << 22,
         meta_store="/aof/typed",
         meta_await_timeout=5000,
         md5_check_enabled=True,
@@ -114,6 +123,10 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
     )
     lines = aof.read_stream(spark, f"{tmp_path}/app\\.log", options=options)
     assert lines.isStreaming
+    # As PySpark's .option() takes them: strings, accepted as the JVM side accepts them.
+    given: dict[str, Any] = {"partition.bytes.max": "4194304"}
+    as_strings = aof.read_stream(spark, f"{tmp_path}/app\\.log", **given)
+    assert as_strings.isStreaming
 
 
 def test_a_session_without_the_jar_says_how_to_add_it() -> None:

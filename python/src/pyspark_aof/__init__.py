@@ -8,6 +8,8 @@ Examples
 
 """
 
+from importlib.metadata import version
+
 from pyspark_aof._jar import configure, jar_path, maven_coordinates
 from pyspark_aof._options import AofOptions, OptionSpec, StartingOffsets, option_specs
 from pyspark_aof._stream import FORMAT, read_stream
@@ -23,4 +25,6 @@ __all__ = [
     "option_specs",
     "read_stream",
 ]
-__version__ = "0.1.0"
+# The version is written once per build tool: pyproject.toml here, build.sbt for the JARs
+# (test_packaging checks that the bundled JARs carry this one).
+__version__ = version("pyspark-aof")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
+import functools
 import json
 import re
 import zipfile
@@ -13,23 +13,7 @@ from typing import Any
 
 _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
-_HOST_PORT = r"[^,:/\s]+:\d{1,5}"
-_CONNECT_STRING = re.compile(rf"{_HOST_PORT}(,{_HOST_PORT})*(/\S*)?")
 _SPECS = "com/hx/spark/sql/connector/aof/config/options.json"
-_BOOLS = frozenset({"md5_check_enabled", "fail_on_data_loss"})
-_STRINGS = frozenset(
-    {
-        "zookeeper_address",
-        "meta_store",
-        "zookeeper_auth_user",
-        "zookeeper_auth_password",
-        "node_name_env",
-    }
-)
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_LONGS = frozenset(
-    {"bytes_max", "partition_bytes_max", "meta_await_timeout", "start_await_timeout"}
-)
 
 
 class StartingOffsets(StrEnum):
@@ -43,17 +27,27 @@ class StartingOffsets(StrEnum):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One documented option: its key, its default as documented, and one line of doc."""
+    """One documented option: its key, type and range, its default as documented, one line of doc.
+
+    ``type`` is ``int`` or ``long`` (whole numbers of at least ``min``), ``boolean``, ``choice``
+    (one of ``choices``), ``string`` (matching ``pattern`` when given; ``expected`` says what in
+    words) or ``path``.
+    """
 
     key: str
+    type: str
     default: str
     doc: str
+    min: int | None = None
+    choices: tuple[str, ...] = ()
+    pattern: str | None = None
+    expected: str | None = None
 
 
 def option_specs() -> list[OptionSpec]:
     """Return every option of the source, from the ``options.json`` inside the bundled JAR.
 
-    The JVM side reads the same file: names, defaults and docs exist once.
+    The JVM side reads the same file: names, types, ranges, defaults and docs exist once.
 
     Returns
     -------
@@ -61,10 +55,18 @@ def option_specs() -> list[OptionSpec]:
         In the order of the documented table, ``path`` first.
 
     """
+    return list(_specs())
+
+
+@functools.cache
+def _specs() -> tuple[OptionSpec, ...]:
     from pyspark_aof._jar import jar_path
 
     with zipfile.ZipFile(jar_path()) as jar:
-        return [OptionSpec(**o) for o in json.loads(jar.read(_SPECS))]
+        return tuple(
+            OptionSpec(**{**o, "choices": tuple(o.get("choices", ()))})
+            for o in json.loads(jar.read(_SPECS))
+        )
 
 
 def options_table() -> str:
@@ -96,6 +98,9 @@ class AofOptions:
         Where a file first seen by a new query starts (a member or its value).
     bytes_max : int, optional
         Most bytes read from one file in one micro-batch.
+    batch_bytes_max : int, optional
+        Most bytes read in one micro-batch over all hosts and files, shared fairly: a file
+        wanting less than an even share gets it whole, the others share the rest evenly.
     node_name_env : str, optional
         Environment variable holding each executor's node name (on Kubernetes, set from
         ``spec.nodeName``); the executors of one node then share one endpoint.
@@ -136,6 +141,7 @@ class AofOptions:
     zookeeper_auth_password: str | None = field(default=None, repr=False)
     starting_offsets: StartingOffsets | None = None
     bytes_max: int | None = None
+    batch_bytes_max: int | None = None
     node_name_env: str | None = None
     meta_store: str | None = None
     meta_await_timeout: int | None = None
@@ -188,17 +194,7 @@ class AofOptions:
             For an unknown option name or a bad value, naming the option.
 
         """
-        typed: dict[str, Any] = {}
-        for key, text in options.items():
-            name = key.replace(".", "_")
-            value: Any = text
-            if name in _BOOLS and text.lower() in ("true", "false"):
-                value = text.lower() == "true"
-            elif name not in _BOOLS | _STRINGS | {"starting_offsets"}:
-                with contextlib.suppress(ValueError):
-                    value = int(text)
-            typed[key] = value
-        return cls().with_changes(**typed)
+        return cls().with_changes(**options)
 
     def with_changes(self, **changes: Any) -> AofOptions:
         """Return a copy with ``changes`` applied; names may use dots (``"bytes.max"``).
@@ -221,39 +217,42 @@ class AofOptions:
 
 
 def _checked(name: str, value: Any) -> Any:
-    """Return ``value`` as the option ``name`` holds it, or raise ValueError naming the option."""
-    key = _key(name)
+    """Return ``value`` as the option ``name`` holds it, or raise ValueError naming the option.
+
+    Checked against the option's type and range in ``options.json``, as the JVM side checks it;
+    a string is read as the JVM reads it (``"4194304"``, ``"false"``), as PySpark passes options.
+    """
+    spec = next(o for o in _specs() if o.key == _key(name))
 
     def fail(expected: str) -> ValueError:
-        return ValueError(f"Invalid value {value!r} for option '{key}': expected {expected}.")
+        return ValueError(f"Invalid value {value!r} for option '{spec.key}': expected {expected}.")
 
-    if name in _BOOLS:
-        if not isinstance(value, bool):
-            raise fail("True or False")
-        return value
-    if name == "starting_offsets":
-        try:
-            return StartingOffsets(str(value).lower())
-        except ValueError:
-            raise fail("StartingOffsets.EARLIEST or StartingOffsets.LATEST") from None
-    if name in _STRINGS:
-        if not isinstance(value, str):
-            raise fail("a string")
-        if name == "zookeeper_address" and not _CONNECT_STRING.fullmatch(value):
-            raise fail("a connect string like host1:2181,host2:2181")
-        if name == "meta_store" and not (
-            value.startswith("/")
-            and not value.endswith("/")
-            and "//" not in value
-            and len(value) > 1
-        ):
-            raise fail("an absolute ZooKeeper path such as /aof/my-app")
-        if name == "zookeeper_auth_user" and (not value or ":" in value):
-            raise fail("a user name without ':'")
-        if name == "node_name_env" and not _ENV_NAME.fullmatch(value):
-            raise fail("the name of an environment variable, such as NODE_NAME")
-        return value
-    limit = _LONG_MAX if name in _LONGS else _INT_MAX
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= limit:
-        raise fail("a positive whole number" + (f" up to {limit}" if limit == _INT_MAX else ""))
-    return value
+    text = value.strip() if isinstance(value, str) else None
+    if spec.type == "boolean":
+        if isinstance(value, bool):
+            return value
+        if text is not None and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        raise fail("True or False")
+    if spec.type == "choice":
+        if text is None or text.lower() not in spec.choices:
+            raise fail(" or ".join(repr(c) for c in spec.choices))
+        return StartingOffsets(text.lower()) if name == "starting_offsets" else text.lower()
+    if spec.type in ("int", "long"):
+        limit = _INT_MAX if spec.type == "int" else _LONG_MAX
+        lowest = spec.min if spec.min is not None else -_LONG_MAX - 1
+        words = "a positive whole number" if lowest == 1 else f"a whole number from {lowest}"
+        words += f" up to {limit}" if spec.type == "int" else ""
+        number = value
+        if text is not None and re.fullmatch(r"[+-]?\d+", text):
+            number = int(text)
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise fail(words)
+        if not lowest <= number <= limit:
+            raise fail(words)
+        return number
+    if text is None:
+        raise fail("a string")
+    if spec.pattern is not None and not re.fullmatch(spec.pattern, text):
+        raise fail(spec.expected or f"a value matching {spec.pattern}")
+    return text

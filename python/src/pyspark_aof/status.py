@@ -9,10 +9,31 @@ from typing import Any
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
 
+# The formats are those of docs/protocol.md, whose golden files the suites of both sides decode.
 # A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
 # key; only the query's driver and endpoints can write one that they accept.
 _SEAL = 1 + 32
 _PARTS = b"aof-parts "
+
+
+def manifest(head: bytes) -> tuple[str, int, int] | None:
+    """Return the generation, count and length a value's parts manifest names, if it is one."""
+    if not head.startswith(_PARTS):
+        return None
+    generation, count, length = head[len(_PARTS) :].decode().split(" ")
+    return generation, int(count), int(length)
+
+
+def decode_sealed(message: bytes) -> dict[str, Any]:
+    """Return the JSON of a sealed request or response (the seal is not checked)."""
+    decoded: dict[str, Any] = json.loads(gzip.decompress(message[_SEAL:]))
+    return decoded
+
+
+def decode_backup(value: bytes) -> dict[str, Any]:
+    """Return the JSON of the offset backup."""
+    decoded: dict[str, Any] = json.loads(gzip.decompress(value))
+    return decoded
 
 
 def _children(zk: KazooClient, path: str) -> list[str]:
@@ -38,13 +59,14 @@ def _value(zk: KazooClient, path: str) -> bytes | None:
     ``aof-parts <generation> <count> <length>`` into the znode itself.
     """
     head = _data(zk, path)
-    if not head or not head.startswith(_PARTS):
+    named = manifest(head) if head else None
+    if named is None:
         return head or None
-    generation, count, length = head[len(_PARTS) :].decode().split(" ")
-    parts = [_data(zk, f"{path}/{generation}.{i}") for i in range(int(count))]
+    generation, count, length = named
+    parts = [_data(zk, f"{path}/{generation}.{i}") for i in range(count)]
     value = b"".join(p or b"" for p in parts)
     # Parts gone: the value was replaced during this read; the next status shows the new one.
-    return value if len(value) == int(length) else None
+    return value if len(value) == length else None
 
 
 def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
@@ -71,9 +93,7 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     if zk.exists(meta_store) is None:
         return None
     backup = _value(zk, f"{meta_store}/offsets")
-    if backup and backup[:2] == b"\x1f\x8b":  # gzip, as the source writes it
-        backup = gzip.decompress(backup)
-    offsets: dict[str, Any] = json.loads(backup)["hosts"] if backup else {}
+    offsets: dict[str, Any] = decode_backup(backup)["hosts"] if backup else {}
     positions = {
         (host, f["dev"], f["ino"]): f["pos"]
         for host, h in offsets.items()
@@ -97,7 +117,7 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
             # The endpoint's files in full (its answers carry only what changed).
             report = _value(zk, f"{base}/reports/{host}")
             if report and len(report) > _SEAL:
-                reported = json.loads(gzip.decompress(report[_SEAL:]))
+                reported = decode_sealed(report)
                 hosts[-1]["unlisted"] = reported.get("unlisted")
                 for f in reported["files"]:
                     done = positions.get((host, f["dev"], f["ino"]), 0)

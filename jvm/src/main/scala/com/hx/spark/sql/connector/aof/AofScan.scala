@@ -1,17 +1,27 @@
 package com.hx.spark.sql.connector.aof
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.Scan
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.types.StructType
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
-import com.hx.spark.sql.connector.aof.stream.AofMicroBatchStream
+import com.hx.spark.sql.connector.aof.driver.ZooKeeperRun
+import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, SparkExecutors}
 
 class AofScan(options: AofOptions) extends Scan {
   override def readSchema(): StructType = AofSchema.Schema
 
   override def description(): String = s"aof ${options.directory}/${options.fileNameRegex}"
 
-  override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream =
-    new AofMicroBatchStream(options, checkpointLocation)
+  override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream = {
+    val spark = SparkSession.active
+    val sc = spark.sparkContext
+    val bindHost = sc.getConf.get("spark.driver.host", SparkExecutors.currentHost)
+    def committed() = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation).latestJson()
+    new AofMicroBatchStream(
+      spark,
+      options,
+      new ZooKeeperRun(options, sc, bindHost, () => committed()))
+  }
 }

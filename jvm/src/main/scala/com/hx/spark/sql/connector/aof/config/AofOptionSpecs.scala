@@ -5,16 +5,26 @@ import scala.collection.JavaConverters._
 import com.fasterxml.jackson.databind.ObjectMapper
 
 /**
- * The source's options: names, defaults and one line of documentation each, read from
- * `options.json` beside this class. The Python package reads the same file (from this JAR) for
- * its typed options, and the README's table is generated from it: one list, no drift.
+ * The source's options: names, types, ranges, defaults and one line of documentation each, read
+ * from `options.json` beside this class. The Python package reads the same file (from this JAR)
+ * to check its typed options, and the README's table is generated from it: one list, no drift.
  */
 object AofOptionSpecs {
   val All: Seq[OptionSpec] = {
     val in = getClass.getResourceAsStream("options.json")
     try {
       new ObjectMapper().readTree(in).elements().asScala.toVector.map { n =>
-        OptionSpec(n.path("key").asText, n.path("default").asText, n.path("doc").asText)
+        def text(field: String) = Option(n.get(field)).map(_.asText)
+        OptionSpec(
+          key = n.path("key").asText,
+          kind = n.path("type").asText,
+          default = n.path("default").asText,
+          doc = n.path("doc").asText,
+          min = Option(n.get("min")).map(_.asLong),
+          choices = n.path("choices").elements().asScala.map(_.asText).toVector,
+          pattern = text("pattern"),
+          expected = text("expected")
+        )
       }
     } finally in.close()
   }
@@ -29,6 +39,7 @@ object AofOptionSpecs {
   val ZookeeperAuthPassword: OptionSpec = spec("zookeeper.auth.password")
   val StartingOffsets: OptionSpec = spec("starting.offsets")
   val BytesMax: OptionSpec = spec("bytes.max")
+  val BatchBytesMax: OptionSpec = spec("batch.bytes.max")
   val NodeNameEnv: OptionSpec = spec("node.name.env")
   val MetaStore: OptionSpec = spec("meta.store")
   val MetaAwaitTimeout: OptionSpec = spec("meta.await.timeout")
@@ -38,10 +49,4 @@ object AofOptionSpecs {
   val PartitionBytesMax: OptionSpec = spec("partition.bytes.max")
   val LineLengthMax: OptionSpec = spec("line.length.max")
   val FailOnDataLoss: OptionSpec = spec("fail.on.data.loss")
-
-  /** The options table in Markdown, as it appears in the README. */
-  def markdownTable: String = {
-    val header = "| option | default | meaning |\n| --- | --- | --- |\n"
-    header + All.map(o => s"| `${o.key}` | `${o.default}` | ${o.doc} |").mkString("\n") + "\n"
-  }
 }

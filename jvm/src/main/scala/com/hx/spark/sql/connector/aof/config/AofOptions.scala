@@ -21,6 +21,7 @@ final case class AofOptions(
     zookeeperAuth: Option[ZooKeeperAuth],
     startingOffsets: StartingOffsets,
     bytesMax: Option[Long],
+    batchBytesMax: Option[Long],
     nodeNameEnv: Option[String],
     metaStore: String,
     metaAwaitTimeoutMs: Long,
@@ -29,10 +30,7 @@ final case class AofOptions(
     md5SampleLength: Int,
     partitionBytesMax: Long,
     lineLengthMax: Int,
-    failOnDataLoss: Boolean) {
-
-  def fileNamePattern: Pattern = Pattern.compile(fileNameRegex)
-}
+    failOnDataLoss: Boolean)
 
 object AofOptions {
 
@@ -53,22 +51,26 @@ object AofOptions {
     AofOptions(
       directory = directory,
       fileNameRegex = regex,
-      zookeeperAddress = reader.zookeeperAddress(),
-      zookeeperSessionTimeoutMs = reader.positiveInt(O.ZookeeperSessionTimeout),
+      zookeeperAddress = reader.optional(O.ZookeeperAddress),
+      zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
       zookeeperAuth = reader.zookeeperAuth(),
       startingOffsets = reader.startingOffsets(),
-      bytesMax = reader.get(O.BytesMax).map(reader.positiveLong(O.BytesMax, _)),
-      nodeNameEnv = reader.get(O.NodeNameEnv).map(reader.environmentVariable(O.NodeNameEnv, _)),
-      metaStore = reader.metaStore(directory),
-      metaAwaitTimeoutMs = reader.positiveLong(O.MetaAwaitTimeout),
-      startAwaitTimeoutMs = reader.positiveLong(O.StartAwaitTimeout),
+      bytesMax = reader.optional(O.BytesMax).map(_.toLong),
+      batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong),
+      nodeNameEnv = reader.optional(O.NodeNameEnv),
+      metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(directory)),
+      metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
+      startAwaitTimeoutMs = reader.long(O.StartAwaitTimeout),
       md5CheckEnabled = reader.boolean(O.Md5CheckEnabled),
-      md5SampleLength = reader.positiveInt(O.Md5SampleLength),
-      partitionBytesMax = reader.positiveLong(O.PartitionBytesMax),
-      lineLengthMax = reader.positiveInt(O.LineLengthMax),
+      md5SampleLength = reader.int(O.Md5SampleLength),
+      partitionBytesMax = reader.long(O.PartitionBytesMax),
+      lineLengthMax = reader.int(O.LineLengthMax),
       failOnDataLoss = reader.boolean(O.FailOnDataLoss)
     )
   }
+
+  private def defaultMetaStore(directory: Path): String =
+    "/aof" + (if (directory.toString == "/") "" else directory.toString)
 
   private final class Reader(options: Map[String, String]) {
     def get(spec: OptionSpec): Option[String] = options.get(spec.key).map(_.trim)
@@ -98,24 +100,11 @@ object AofOptions {
       (Paths.get(dir).normalize(), regex)
     }
 
-    def environmentVariable(spec: OptionSpec, name: String): String =
-      if (name.matches("[A-Za-z_][A-Za-z0-9_]*")) name
-      else fail(spec, name, "the name of an environment variable, such as NODE_NAME")
-
-    def zookeeperAddress(): Option[String] = get(O.ZookeeperAddress).map { address =>
-      val hostPort = "[^,:/\\s]+:\\d{1,5}"
-      if (!address.matches(s"$hostPort(,$hostPort)*(/[^\\s]*)?")) {
-        fail(O.ZookeeperAddress, address, "a connect string like host1:2181,host2:2181")
-      }
-      address
-    }
-
     def zookeeperAuth(): Option[ZooKeeperAuth] =
       (get(O.ZookeeperAuthUser), get(O.ZookeeperAuthPassword)) match {
         case (None, None) => None
-        case (Some(user), Some(password)) if user.nonEmpty && !user.contains(":") =>
-          Some(ZooKeeperAuth(user, password))
-        case (Some(user), Some(_)) => fail(O.ZookeeperAuthUser, user, "a user name without ':'")
+        case (Some(user), Some(password)) =>
+          Some(ZooKeeperAuth(checked(O.ZookeeperAuthUser, user), password))
         case (user, _) =>
           val (given, missing) =
             if (user.isDefined) (O.ZookeeperAuthUser, O.ZookeeperAuthPassword)
@@ -125,42 +114,22 @@ object AofOptions {
               "digest authentication, or neither.")
       }
 
-    def startingOffsets(): StartingOffsets =
-      get(O.StartingOffsets).getOrElse(O.StartingOffsets.default).toLowerCase(Locale.ROOT) match {
-        case "earliest" => StartingOffsets.Earliest
-        case "latest" => StartingOffsets.Latest
-        case other => fail(O.StartingOffsets, other, "'earliest' or 'latest'")
-      }
-
-    def metaStore(directory: Path): String = get(O.MetaStore) match {
-      case None => "/aof" + (if (directory.toString == "/") "" else directory.toString)
-      case Some(p) =>
-        val valid = p.startsWith("/") && !p.endsWith("/") && !p.contains("//") && p.length > 1
-        if (!valid) fail(O.MetaStore, p, "an absolute ZooKeeper path such as /aof/my-app")
-        p
+    def startingOffsets(): StartingOffsets = value(O.StartingOffsets) match {
+      case "latest" => StartingOffsets.Latest
+      case _ => StartingOffsets.Earliest
     }
 
-    def boolean(spec: OptionSpec): Boolean =
-      get(spec).getOrElse(spec.default).toLowerCase(Locale.ROOT) match {
-        case "true" => true
-        case "false" => false
-        case other => fail(spec, other, "'true' or 'false'")
-      }
+    /** A value given, checked against its spec, in its normal form (`True` reads `true`). */
+    def optional(spec: OptionSpec): Option[String] = get(spec).map(checked(spec, _))
 
-    def positiveLong(spec: OptionSpec, value: String): Long =
-      scala.util
-        .Try(value.toLong)
-        .toOption
-        .filter(_ > 0)
-        .getOrElse(fail(spec, value, "a positive whole number"))
+    def long(spec: OptionSpec): Long = value(spec).toLong
+    def int(spec: OptionSpec): Int = value(spec).toInt
+    def boolean(spec: OptionSpec): Boolean = value(spec).toBoolean
 
-    def positiveLong(spec: OptionSpec): Long = positiveLong(spec, get(spec).getOrElse(spec.default))
+    /** The value given or the default, checked. */
+    private def value(spec: OptionSpec): String = checked(spec, get(spec).getOrElse(spec.default))
 
-    def positiveInt(spec: OptionSpec): Int = {
-      val value = get(spec).getOrElse(spec.default)
-      val n = positiveLong(spec, value)
-      if (n > Int.MaxValue) fail(spec, value, s"a positive whole number up to ${Int.MaxValue}")
-      n.toInt
-    }
+    private def checked(spec: OptionSpec, raw: String): String =
+      spec.check(raw).fold(fail(spec, raw, _), _.toString)
   }
 }

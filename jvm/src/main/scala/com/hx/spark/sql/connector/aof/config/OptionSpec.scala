@@ -1,11 +1,56 @@
 package com.hx.spark.sql.connector.aof.config
 
+import java.util.Locale
+
+import scala.util.Try
+
 /**
- * One documented source option. Every option the source reads is listed in `options.json`,
- * which code, the Python package and the generated options table all read: they cannot drift.
+ * One documented source option, with its type and range. Every option the source reads is
+ * listed in `options.json`, which this code, the Python package and the generated options table
+ * all read: names, defaults and what a value may be cannot drift apart.
+ *
+ * @param kind     `int`, `long` (whole numbers of at least `min`), `boolean`, `choice` (one of
+ *                 `choices`), `string` (matching `pattern`, when given) or `path`
+ * @param expected what a valid value is, in words, for a string's error message
  */
-final case class OptionSpec(key: String, default: String, doc: String) {
+final case class OptionSpec(
+    key: String,
+    kind: String,
+    default: String,
+    doc: String,
+    min: Option[Long] = None,
+    choices: Seq[String] = Nil,
+    pattern: Option[String] = None,
+    expected: Option[String] = None) {
   def sessionKey: String = OptionSpec.SessionPrefix + key
+
+  /** The value as this option holds it (Long, Int, Boolean or String), or what was expected. */
+  def check(raw: String): Either[String, Any] = {
+    val value = raw.trim
+    kind match {
+      case "int" | "long" =>
+        val max = if (kind == "int") Int.MaxValue.toLong else Long.MaxValue
+        val lowest = min.getOrElse(Long.MinValue)
+        val words =
+          (if (lowest == 1) "a positive whole number" else s"a whole number from $lowest") +
+            (if (kind == "int") s" up to $max" else "")
+        Try(value.toLong).toOption.filter(n => n >= lowest && n <= max) match {
+          case Some(n) => Right(if (kind == "int") n.toInt else n)
+          case None => Left(words)
+        }
+      case "boolean" =>
+        value.toLowerCase(Locale.ROOT) match {
+          case "true" => Right(true)
+          case "false" => Right(false)
+          case _ => Left("'true' or 'false'")
+        }
+      case "choice" =>
+        choices.find(_.equalsIgnoreCase(value)).toRight(choices.map(c => s"'$c'").mkString(" or "))
+      case _ =>
+        if (pattern.forall(value.matches)) Right(value)
+        else Left(expected.getOrElse(s"a value matching ${pattern.get}"))
+    }
+  }
 }
 
 object OptionSpec {

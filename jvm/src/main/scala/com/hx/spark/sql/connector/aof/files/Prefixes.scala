@@ -7,6 +7,8 @@ import java.security.MessageDigest
 
 import scala.annotation.tailrec
 
+import org.apache.commons.codec.binary.Hex
+
 /** Reads of a file's head and tail that the endpoint answers with. */
 object Prefixes {
   private val Chunk = 64 * 1024
@@ -56,21 +58,7 @@ object Prefixes {
       }
     }
     if (done < length) None
-    else Some(Fingerprint(length, hex(digest.digest())))
-  }
-
-  private val Digits = "0123456789abcdef".toCharArray
-
-  // Thousands of files a trigger: String.format per byte showed in profiles.
-  private def hex(bytes: Array[Byte]): String = {
-    val chars = new Array[Char](bytes.length * 2)
-    var i = 0
-    while (i < bytes.length) {
-      chars(2 * i) = Digits((bytes(i) >> 4) & 0xf)
-      chars(2 * i + 1) = Digits(bytes(i) & 0xf)
-      i += 1
-    }
-    new String(chars)
+    else Some(Fingerprint(length, Hex.encodeHexString(digest.digest())))
   }
 
   /**

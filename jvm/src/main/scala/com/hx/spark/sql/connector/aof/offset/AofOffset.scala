@@ -2,15 +2,6 @@ package com.hx.spark.sql.connector.aof.offset
 
 import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset}
 
-/**
- * Progress of one host: its files by file id, and the next serial to hand out there.
- */
-final case class HostOffsets(nextSerial: Long, files: Map[String, FileOffset])
-
-object HostOffsets {
-  val Empty: HostOffsets = HostOffsets(0L, Map.empty)
-}
-
 /** The source's offset: every host's files. Spark keeps it, as JSON, in the checkpoint. */
 final case class AofOffset(hosts: Map[String, HostOffsets]) extends StreamOffset {
   // Spark asks for it more than once per batch (and parses it back); with thousands of files

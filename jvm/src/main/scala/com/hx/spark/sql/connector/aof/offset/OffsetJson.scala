@@ -1,32 +1,52 @@
 package com.hx.spark.sql.connector.aof.offset
 
+import java.io.StringWriter
+
 import scala.collection.JavaConverters._
 
+import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
-import com.fasterxml.jackson.databind.node.ObjectNode
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.FileJson.{
+  key,
+  optionalPrint,
+  print,
+  writeKey,
+  writePrint
+}
 
 /**
- * Offsets as JSON. Written through Jackson's tree model rather than reflection so that the format
- * is explicit, sorted (equal offsets give equal text) and independent of the Scala module version
- * each Spark release ships.
+ * Offsets as JSON. Written field by field through Jackson's streaming generator rather than by
+ * reflection, so that the format is explicit, sorted (equal offsets give equal text) and
+ * independent of the Scala module version each Spark release ships.
  */
 object OffsetJson {
   val Version: Int = 1
   private val mapper = new ObjectMapper()
 
   def write(offset: AofOffset): String = {
-    val root = mapper.createObjectNode()
-    root.put("version", Version)
-    val hosts = root.putObject("hosts")
-    offset.hosts.toSeq.sortBy(_._1).foreach { case (host, h) =>
-      val hostNode = hosts.putObject(host)
-      hostNode.put("nextSerial", h.nextSerial)
-      val files = hostNode.putObject("files")
-      h.files.toSeq.sortBy(_._1).foreach { case (id, f) => writeFile(files.putObject(id), f) }
-    }
-    mapper.writeValueAsString(root)
+    val out = new StringWriter()
+    val g = mapper.getFactory.createGenerator(out)
+    try {
+      g.writeStartObject()
+      g.writeNumberField("version", Version)
+      g.writeObjectFieldStart("hosts")
+      offset.hosts.toSeq.sortBy(_._1).foreach { case (host, h) =>
+        g.writeObjectFieldStart(host)
+        g.writeNumberField("nextSerial", h.nextSerial)
+        g.writeObjectFieldStart("files")
+        h.files.toSeq.sortBy(_._1).foreach { case (id, f) =>
+          g.writeObjectFieldStart(id)
+          writeFile(g, f)
+          g.writeEndObject()
+        }
+        g.writeEndObject()
+        g.writeEndObject()
+      }
+      g.writeEndObject()
+      g.writeEndObject()
+    } finally g.close()
+    out.toString
   }
 
   def read(json: String): AofOffset = {
@@ -45,32 +65,25 @@ object OffsetJson {
     AofOffset(hosts.toMap)
   }
 
-  private def writeFile(node: ObjectNode, f: FileOffset): Unit = {
-    node.put("path", f.path)
-    node.put("dev", f.key.dev)
-    node.put("ino", f.key.ino)
-    node.put("serial", f.serial)
-    node.put("first", f.first)
-    node.put("pos", f.pos)
-    node.put("fpLength", f.fingerprint.length)
-    node.put("fpMd5", f.fingerprint.md5)
-    f.tail.foreach { t =>
-      node.put("tailLength", t.length)
-      node.put("tailMd5", t.md5)
-    }
-    node.put("seen", f.seen)
+  private def writeFile(g: JsonGenerator, f: FileOffset): Unit = {
+    g.writeStringField("path", f.path)
+    writeKey(g, f.key)
+    g.writeNumberField("serial", f.serial)
+    g.writeNumberField("first", f.first)
+    g.writeNumberField("pos", f.pos)
+    writePrint(g, "fp", f.fingerprint)
+    f.tail.foreach(writePrint(g, "tail", _))
+    g.writeNumberField("seen", f.seen)
   }
 
   private def readFile(n: JsonNode): FileOffset = FileOffset(
     path = n.path("path").asText,
-    key = FileKey(n.path("dev").asLong, n.path("ino").asLong),
+    key = key(n),
     serial = n.path("serial").asLong,
     first = n.path("first").asLong,
     pos = n.path("pos").asLong,
-    fingerprint = Fingerprint(n.path("fpLength").asLong, n.path("fpMd5").asText),
-    tail =
-      if (n.has("tailMd5")) Some(Fingerprint(n.path("tailLength").asLong, n.path("tailMd5").asText))
-      else None,
+    fingerprint = print(n, "fp"),
+    tail = optionalPrint(n, "tail"),
     seen = n.path("seen").asLong
   )
 }

@@ -5,9 +5,12 @@ import com.hx.spark.sql.connector.aof.config.StartingOffsets
 /**
  * What bounds one plan.
  *
- * @param bytesMax most bytes of one file in one micro-batch; None reads all complete lines
+ * @param bytesMax      most bytes of one file in one micro-batch; None reads all complete lines
+ * @param batchBytesMax most bytes of one micro-batch over every host and file, shared fairly
+ *                      ([[FairShare]]); None leaves the batch unbounded
  */
 final case class PlanLimits(
     bytesMax: Option[Long],
     startingOffsets: StartingOffsets,
-    md5CheckEnabled: Boolean)
+    md5CheckEnabled: Boolean,
+    batchBytesMax: Option[Long] = None)

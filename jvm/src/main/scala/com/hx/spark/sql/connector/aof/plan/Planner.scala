@@ -1,26 +1,29 @@
 package com.hx.spark.sql.connector.aof.plan
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
- * reported and the limits. For a tracked file (C1) the original connector's rules:
+ * reported and the limits. It follows the original connector's four conditions: C1, the start
+ * offset tracks the file (its device and inode); C2, it tracks anything on the file's host; C3,
+ * the fingerprints it kept match the node's (the same head, and the same bytes just before the
+ * position); C4, the position is within the file's length now. For a tracked file (C1):
  *
- *  - C3 (same head, and same bytes before the position) and C4 (at least as long as the
- *    position): read on, up to its last complete line and `bytes.max`.
- *  - C3 but !C4 (cut back, same head): continue at its current length.
- *  - !C3 (replaced, truncated, or an inode reused): a new file for this query, read from byte 0.
+ *  - C3 and C4: read on, up to its last complete line, `bytes.max` and its share of
+ *    `batch.bytes.max`.
+ *  - C3 but not C4 (cut back, same head): continue at its current length.
+ *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0.
  *
- * For a file not tracked yet (!C1):
+ * For a file not tracked yet (not C1):
  *
  *  - a copy of a tracked file that no longer holds its content (logrotate's `copytruncate`)
  *    continues from that file's position; while the original still holds it (the copy being
  *    written, or not yet truncated) the copy waits, so no line is read from both;
  *  - an empty file waits until it has bytes: it may be a copy about to be written;
- *  - on a host this query has offsets for: created since, read from byte 0;
- *  - on a host seen for the first time: `starting.offsets`.
+ *  - on a host this query has offsets for (C2): created since, read from byte 0;
+ *  - on a host seen for the first time (not C2): `starting.offsets`.
  *
  * A tracked file that is gone, or replaced and not continued by a copy, loses its unread bytes.
  * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
@@ -37,9 +40,30 @@ object Planner {
       KnownFile(f.key, f.pos, f.fingerprint, f.tail)
     }
 
+  /**
+   * With `batchBytesMax`, planned twice: once to learn what each file would read, then with the
+   * batch's bytes shared over them ([[FairShare]]).
+   */
   def plan(start: AofOffset, reports: Map[String, Seq[FileMeta]], limits: PlanLimits): Plan = {
+    val unshared = planWith(start, reports, limits, None)
+    limits.batchBytesMax.fold(unshared) { max =>
+      val wants =
+        Ranges
+          .between(start, unshared.end)
+          .map(r => (r.host, r.key) -> (r.until - r.from))
+      planWith(start, reports, limits, Some(FairShare.of(wants, max)))
+    }
+  }
+
+  /** @param shares the bytes each file (by host and key) may read, when the batch is shared */
+  private def planWith(
+      start: AofOffset,
+      reports: Map[String, Seq[FileMeta]],
+      limits: PlanLimits,
+      shares: Option[Map[(String, FileKey), Long]]): Plan = {
     val planned = reports.map { case (host, files) =>
-      host -> new HostPlanner(host, start.hosts.get(host), files, limits).plan()
+      val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
+      host -> new HostPlanner(host, start.hosts.get(host), files, limits, share).plan()
     }
     Plan(
       AofOffset(start.hosts ++ planned.map { case (host, (offsets, _)) => host -> offsets }),
@@ -55,7 +79,8 @@ object Planner {
       host: String,
       previous: Option[HostOffsets],
       files: Seq[FileMeta],
-      limits: PlanLimits) {
+      limits: PlanLimits,
+      share: Option[FileKey => Long]) {
     private val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
     private val reported = files.map(m => m.key -> m).toMap
     private var nextSerial = previous.fold(0L)(_.nextSerial)
@@ -139,8 +164,9 @@ object Planner {
       if (pos == meta.lineEnd) meta.tailAtLineEnd else None
 
     private def advance(from: Long, meta: FileMeta): Long = {
-      val cap = limits.bytesMax.fold(meta.lineEnd) { max =>
-        if (max > Long.MaxValue - from) meta.lineEnd else math.min(meta.lineEnd, from + max)
+      val maxima = limits.bytesMax.toSeq ++ share.map(_(meta.key))
+      val cap = maxima.foldLeft(meta.lineEnd) { (end, max) =>
+        if (max > Long.MaxValue - from) end else math.min(end, from + max)
       }
       math.max(from, cap)
     }

@@ -5,7 +5,7 @@ import java.nio.file.Paths
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import com.hx.spark.sql.connector.aof.zookeeper.EndpointSpec
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeName}
 
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(

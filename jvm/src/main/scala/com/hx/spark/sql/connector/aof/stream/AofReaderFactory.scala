@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, SnifferEndpoints}
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints, NodeName}
 
 /**
  * Readers of columnar batches only (see [[LineBatch]] for why).
@@ -22,7 +22,7 @@ final class AofReaderFactory(
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val task = partition.asInstanceOf[AofInputPartition]
     val node = NodeName.current(endpoint.nodeNameEnv)
-    if (node == task.host) SnifferEndpoints.ensureRunningSoon(endpoint, node)
+    if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
     new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters, endpoint)
   }
 

@@ -84,7 +84,7 @@ final class FileRangeReader(
 
   private def open(from: Long): Option[Source] = {
     val found = byKey(from).orElse(copy(from))
-    if (found.isEmpty) lost(from, s"${range.path} (file ${range.fileId}) is gone or cut short")
+    if (found.isEmpty) lost(from, "it is gone or cut short")
     found
   }
 
@@ -158,12 +158,8 @@ final class FileRangeReader(
     }
 
   private def lost(from: Long, why: String): Unit = {
-    val message = s"aof: $why; bytes $from to ${range.until} of it on ${range.host} are lost"
-    if (failOnDataLoss) {
-      throw new IllegalStateException(
-        s"$message. Set fail.on.data.loss=false to log and count such losses instead.")
-    }
-    log.warn(message)
+    val what = s"${range.host}:${range.path} (file ${range.fileId}) bytes $from to ${range.until}"
+    DataLoss.handle(s"$what; $why", failOnDataLoss, log.warn(_))
     counters.bytesLost.add(range.until - from)
   }
 }

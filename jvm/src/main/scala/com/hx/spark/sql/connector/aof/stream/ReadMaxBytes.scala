@@ -3,7 +3,8 @@ package com.hx.spark.sql.connector.aof.stream
 import org.apache.spark.sql.connector.read.streaming.ReadLimit
 
 /**
- * `bytes.max` as a read limit of its own: Spark's row and file limits mean other things, and
- * `Trigger.Once` replaces whatever the source asks for with `ReadAllAvailable`.
+ * `bytes.max` (per file) and `batch.bytes.max` (per micro-batch) as a read limit of the source's
+ * own: Spark's row and file limits mean other things, and Spark 3 has no byte limit. Spark passes
+ * it back under `AvailableNow` too; `Trigger.Once` replaces it with `ReadAllAvailable`.
  */
-final case class ReadMaxBytes(bytesPerFile: Long) extends ReadLimit
+final case class ReadMaxBytes(perFile: Option[Long], perBatch: Option[Long]) extends ReadLimit

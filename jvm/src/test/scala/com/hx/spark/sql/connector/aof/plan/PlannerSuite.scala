@@ -3,9 +3,9 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 
 class PlannerSuite extends AnyFunSuite {
   private val host = "node-1"
@@ -36,8 +36,9 @@ class PlannerSuite extends AnyFunSuite {
   private def limits(
       bytesMax: Option[Long] = None,
       starting: StartingOffsets = Earliest,
-      md5: Boolean = true) =
-    PlanLimits(bytesMax, starting, md5)
+      md5: Boolean = true,
+      batch: Option[Long] = None) =
+    PlanLimits(bytesMax, starting, md5, batch)
 
   private def plan(start: AofOffset, files: FileMeta*): Plan =
     Planner.plan(start, Map(host -> files), limits())
@@ -62,6 +63,9 @@ class PlannerSuite extends AnyFunSuite {
     Row("C1 & C3 & C4: normal, up to the last complete line", tracked(100), meta(500, 400), limits(), 0, 0, 400),
     Row("normal, bytes.max caps the batch (may cut a line)", tracked(100), meta(500, 400), limits(bytesMax = Some(150)), 0, 0, 250),
     Row("bytes.max larger than what is there", tracked(100), meta(500, 400), limits(bytesMax = Some(Long.MaxValue)), 0, 0, 400),
+    Row("batch.bytes.max caps a lone file's batch too", tracked(100), meta(500, 400), limits(batch = Some(150)), 0, 0, 250),
+    Row("bytes.max and batch.bytes.max: the smaller wins", tracked(100), meta(500, 400), limits(bytesMax = Some(50), batch = Some(150)), 0, 0, 150),
+    Row("batch.bytes.max on a replaced file", tracked(300), meta(500, 200, other), limits(batch = Some(50)), 1, 0, 50),
     Row("nothing new: the position stays", tracked(400), meta(450, 400), limits(), 0, 0, 400),
     Row("C1 & !C3: replaced, a new serial read from 0", tracked(300), meta(500, 200, other), limits(), 1, 0, 200),
     Row("C1 & !C3 with bytes.max", tracked(300), meta(500, 200, other), limits(bytesMax = Some(50)), 1, 0, 50),
@@ -127,6 +131,45 @@ class PlannerSuite extends AnyFunSuite {
   test("fixed point: bytes.max batches reach the last line under one id") {
     val end = assertFixedPoint(noHosts, Map(host -> Seq(meta(5000, 4000))), limits(Some(300)))
     assert(end.hosts(host).files.values.map(f => (f.serial, f.pos)).toSeq === Seq((0L, 4000L)))
+  }
+
+  private def fileOf(ino: Long, lineEnd: Long) =
+    FileMeta(s"/logs/app-$ino.log", FileKey(2049L, ino), lineEnd + 10, lineEnd, head, None)
+
+  private def positions(end: AofOffset): Map[(String, Long), Long] =
+    end.hosts.toSeq.flatMap { case (h, o) =>
+      o.files.values.map(f => (h, f.key.ino) -> f.pos)
+    }.toMap
+
+  test("batch.bytes.max is shared fairly: a quiet file whole, the busy ones evenly, host or not") {
+    val reports =
+      Map(host -> Seq(fileOf(1, 100), fileOf(2, 10000)), "node-2" -> Seq(fileOf(3, 10000)))
+    val end = Planner.plan(AofOffset.Empty, reports, limits(batch = Some(1000))).end
+    assert(positions(end) === Map((host, 1L) -> 100L, (host, 2L) -> 450L, ("node-2", 3L) -> 450L))
+  }
+
+  test("fixed point: batch.bytes.max batches move every file on, to every last line") {
+    // Fewer bytes than files: each file still moves at every trigger, none waits for the others.
+    val reports = Map(host -> (1L to 4L).map(i => fileOf(i, i * 7)), "node-2" -> Seq(fileOf(9, 30)))
+    val l = limits(batch = Some(3))
+    var end = Planner.plan(AofOffset.Empty, reports, l).end
+    var batches = 1
+    var next = Planner.plan(end, reports, l).end
+    while (next != end) {
+      val (before, after) = (positions(end), positions(next))
+      val unfinished = before.filter { case ((h, ino), pos) =>
+        pos < (if (ino == 9) 30 else ino * 7)
+      }
+      assert(unfinished.keySet.forall(k => after(k) > before(k)), s"batch $batches starved a file")
+      val read = unfinished.keySet.toSeq.map(k => after(k) - before(k)).sum
+      assert(read <= math.max(3, unfinished.size), s"batch $batches read $read bytes")
+      end = next
+      next = Planner.plan(end, reports, l).end
+      batches += 1
+    }
+    assert(
+      positions(end) === (1L to 4L).map(i => (host, i) -> i * 7).toMap + (("node-2", 9L) -> 30L))
+    assert(batches < 30, "the last files share what the finished ones left")
   }
 
   private def unreadable(size: Long) =

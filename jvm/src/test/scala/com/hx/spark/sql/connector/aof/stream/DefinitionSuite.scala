@@ -3,19 +3,17 @@ package com.hx.spark.sql.connector.aof.stream
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, StandardOpenOption}
-import java.util.Optional
 
 import scala.collection.JavaConverters._
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.execution.streaming.SerializedOffset
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.config.AofOptions
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.{NameSwapper, SparkTestKit}
-import com.hx.spark.sql.connector.aof.zookeeper.{EndpointSpec, ZkAccess}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /** What a user sees when defining a query, before any data moves. */
 class DefinitionSuite extends AnyFunSuite with SparkTestKit {
@@ -37,17 +35,6 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         intercept[IllegalArgumentException](spark.readStream.format("aof").load("/var/log/x.*"))
       assert(e.getMessage.contains("spark.aof.bytes.max"))
     } finally spark.conf.unset("spark.aof.bytes.max")
-  }
-
-  test("offsets Spark reads back from a checkpoint (SerializedOffset) are understood") {
-    // After a restart, Spark 3.5 passes the last consumed offset to metrics() as it read it.
-    val options = AofOptions.parse(Map("path" -> s"${newDir("logs")}/app.*"), Map.empty)
-    val stream =
-      new AofMicroBatchStream(options, newDir("checkpoint").resolve("sources/0").toString)
-    val json = """{"version":1,"hosts":{"h":{"nextSerial":1,"files":{}}}}"""
-    val metrics = stream.metrics(Optional.of(SerializedOffset(json)))
-    assert(metrics.get("filesTracked") === "0")
-    stream.stop()
   }
 
   test("the schema is value, host, path, offset, file_id") {

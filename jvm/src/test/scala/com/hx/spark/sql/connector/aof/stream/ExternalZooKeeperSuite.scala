@@ -7,9 +7,10 @@ import scala.collection.JavaConverters._
 import org.apache.curator.framework.CuratorFramework
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
+import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit, ZooKeeperProcess}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
-import com.hx.spark.sql.connector.aof.zookeeper.{SnifferEndpoints, ZkClients, ZooKeeperProcess}
 
 /** Local mode against a ZooKeeper server in its own process, as on a cluster. */
 class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
@@ -49,7 +50,7 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
     assert(children("/it/writers/runs").nonEmpty, "the run registered no znodes")
     query.stop()
     assertExactlyOnce(spark, out, ids)
-    eventually("endpoints stopped")(SnifferEndpoints.runningCount == 0)
+    eventually("endpoints stopped")(NodeEndpoints.runningCount == 0)
     eventually("run znodes removed")(children("/it/writers/runs").isEmpty)
     eventually("ZooKeeper client threads closed")(sendThreads() == threadsBefore)
     assert(children("/it/writers").contains("offsets"), "the offset backup must stay")

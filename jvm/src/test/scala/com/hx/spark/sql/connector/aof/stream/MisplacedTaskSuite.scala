@@ -10,16 +10,12 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.driver.DriverSession
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.plan.FileRange
-import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
-import com.hx.spark.sql.connector.aof.zookeeper.{
-  DriverSession,
-  EndpointSpec,
-  MessageSeal,
-  MisplacedTasks,
-  ZooKeeperProcess
-}
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks}
+import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperProcess}
 
 /**
  * A read task on a host other than its files' is killed by the driver and queued again, never

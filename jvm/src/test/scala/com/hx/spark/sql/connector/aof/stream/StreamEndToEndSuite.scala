@@ -6,6 +6,8 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.Ranges
 import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
@@ -145,6 +147,29 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assert(query.awaitTermination(120000), "AvailableNow did not stop by itself")
     assert(query.recentProgress.count(_.numInputRows > 0) > 1)
     assertExactlyOnce(spark, out, ids)
+  }
+
+  test("Trigger.AvailableNow shares batch.bytes.max fairly: a quiet file is read at once") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val quiet = LogWriter.append(dir.resolve("app-q.log"), (1 to 10).map(n => s"q-$n"))
+    val busy = LogWriter.append(dir.resolve("app-b.log"), (1 to 1000).map(n => f"b-$n%04d"))
+    val query = start(dir, ckpt, out, Map("batch.bytes.max" -> "1000"), Trigger.AvailableNow())
+    assert(query.awaitTermination(120000), "AvailableNow did not stop by itself")
+    val batches = query.recentProgress.filter(_.numInputRows > 0)
+    assert(batches.length >= 7, "7 KB of lines in batches of 1,000 bytes")
+    def offset(json: String) = Option(json).fold(AofOffset.Empty)(AofOffset.fromJson)
+    val planned = batches.map { b =>
+      val source = b.sources.head
+      Ranges
+        .between(offset(source.startOffset), offset(source.endOffset))
+        .map(r => r.until - r.from)
+        .sum
+    }
+    assert(planned.max <= 1000, planned.toSeq)
+    val first = offset(batches.head.sources.head.endOffset).hosts.values.head
+    val quietSize = Files.size(dir.resolve("app-q.log"))
+    assert(first.files.values.exists(f => f.path.endsWith("app-q.log") && f.pos == quietSize))
+    assertExactlyOnce(spark, out, quiet ++ busy)
   }
 
   test("Trigger.Once reads everything in one batch, ignoring bytes.max") {

@@ -1,0 +1,56 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import java.util.concurrent.{Executors, RejectedExecutionException, TimeUnit}
+import java.util.concurrent.atomic.AtomicBoolean
+
+import org.slf4j.LoggerFactory
+
+/**
+ * Copies the checkpoint's last committed offsets to the backup in ZooKeeper when they changed.
+ * Read from the checkpoint rather than taken from `commit`, which Spark calls only when the next
+ * batch starts: so the backup trails the sink by at most a trigger, also after a crash. Off the
+ * trigger's path: with thousands of files the offsets are megabytes to read and compress.
+ *
+ * @param committed the checkpoint's last committed offsets as JSON, if any
+ */
+final class CommittedBackup(committed: () => Option[String]) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val underWay = new AtomicBoolean(false)
+  private val pool = Executors.newSingleThreadExecutor { r =>
+    val t = new Thread(r, "aof-offset-backup")
+    t.setDaemon(true)
+    t
+  }
+  @volatile private var backedUp: Option[String] = None
+
+  /** Backs up in the background, unless a backup is under way or this was stopped. */
+  def soon(to: => OffsetBackup): Unit =
+    if (!pool.isShutdown && underWay.compareAndSet(false, true)) {
+      try {
+        val backup = to // on the caller's thread: the stream's session, which `stop` locks
+        pool.execute(() =>
+          try now(backup)
+          finally underWay.set(false))
+      } catch {
+        case e: Throwable =>
+          underWay.set(false)
+          if (!e.isInstanceOf[RejectedExecutionException]) throw e
+      }
+    }
+
+  /** Backs up here and now. */
+  def now(to: OffsetBackup): Unit =
+    try {
+      val latest = committed()
+      if (latest.nonEmpty && latest != backedUp) {
+        to.write(latest.get)
+        backedUp = latest
+      }
+    } catch { case e: Exception => log.warn(s"aof: could not back up the committed offsets: $e") }
+
+  /** Lets a backup under way finish. */
+  def stop(): Unit = {
+    pool.shutdown()
+    pool.awaitTermination(30, TimeUnit.SECONDS)
+  }
+}

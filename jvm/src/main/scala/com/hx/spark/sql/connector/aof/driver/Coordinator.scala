@@ -1,0 +1,258 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import java.util.UUID
+import java.util.concurrent.TimeUnit
+
+import scala.collection.JavaConverters._
+import scala.collection.mutable
+import scala.util.{Failure, Success, Try}
+
+import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.recipes.cache.{
+  ChildData,
+  PathChildrenCache,
+  PathChildrenCacheEvent,
+  PathChildrenCacheListener
+}
+import org.apache.curator.framework.recipes.nodes.PersistentNode
+import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.protocol.{
+  Delta,
+  Exchange,
+  Messages,
+  Request,
+  Response,
+  ZkPaths,
+  ZnodeValues
+}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+
+/**
+ * The driver's side of the ZooKeeper exchange for one query run: owns the run's znodes, knows
+ * which hosts have a live endpoint, and gathers the hosts' answers to a request within a timeout.
+ * Waiting is driven by ZooKeeper watches, not by polling.
+ */
+final class Coordinator(
+    client: CuratorFramework,
+    metaStore: String,
+    runId: String,
+    runKey: String,
+    restricted: Boolean) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val paths = ZkPaths(metaStore, runId)
+  private val changed = new Object
+  private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
+  private val responses = new PathChildrenCache(client, paths.responses, true)
+  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
+  // Each host's last complete exchange; only `collect`'s caller touches it.
+  private val held = mutable.Map.empty[String, Exchange]
+  // Comes back by itself after a session expiry; endpoints end when it is gone for good.
+  private val driver =
+    new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
+
+  def start(): Unit = {
+    if (restricted) ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets))
+    removeFinishedRuns()
+    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses)
+      .foreach(ZkClients.ensure(client, _))
+    driver.start()
+    if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
+    }
+    val wake = new PathChildrenCacheListener {
+      override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
+        changed.synchronized(changed.notifyAll())
+    }
+    endpoints.getListenable.addListener(wake)
+    responses.getListenable.addListener(wake)
+    // Not waited for: the run is new, so both start empty; what comes later wakes `waitFor`.
+    endpoints.start(PathChildrenCache.StartMode.NORMAL)
+    responses.start(PathChildrenCache.StartMode.NORMAL)
+  }
+
+  def liveHosts(): Set[String] =
+    endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet
+
+  /**
+   * Sends each host its request. A host whose endpoint is still starting answers the request it
+   * finds when it starts serving. A host that answered the last request gets the change from it.
+   * While ZooKeeper cannot be reached nothing is sent, rather than failing the query.
+   */
+  def ask(requests: Map[String, Seq[KnownFile]]): Asked =
+    if (!client.getZookeeperClient.isConnected) {
+      log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
+      new Asked(Map.empty)
+    } else {
+      new Asked(requests.flatMap { case (host, known) =>
+        send(host, known, held.get(host)).map(host -> _)
+      })
+    }
+
+  /**
+   * The answers to `asked` that arrive within the timeout. A host that does not answer in time,
+   * or could not list its directory, is left out of `files`; its planning waits for a later
+   * trigger. A host that cannot answer with a change (a new endpoint) asks for the request in
+   * full, which is sent within the same timeout.
+   */
+  def answers(asked: Asked, timeoutMs: Long): Answers = {
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    var waiting = asked.sent
+    var answers = Map.empty[String, Seq[FileMeta]]
+    var unlisted = Map.empty[String, String]
+    var absent = Set.empty[String]
+    var looked = false // once at least: what came while the caller waited for more is taken
+    while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
+      looked = true
+      var arrived = Map.empty[String, Response]
+      waitFor((deadline - System.nanoTime()) / 1000000L) {
+        arrived = responsesTo(waiting)
+        arrived.nonEmpty
+      }
+      arrived.foreach { case (host, response) =>
+        val sent = waiting(host)
+        waiting -= host
+        (response.unlisted, answered(sent, response)) match {
+          case (Some(why), _) =>
+            unlisted += host -> why
+            held(host) = Exchange(sent.id, sent.known, Nil)
+          case (None, Some(files)) =>
+            answers += host -> files
+            if (response.absent) absent += host
+            held(host) = Exchange(sent.id, sent.known, files)
+          case (None, None) =>
+            log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
+            send(host, sent.known, None).foreach(s => waiting += host -> s)
+        }
+      }
+    }
+    Answers(answers, unlisted, absent)
+  }
+
+  /** The request sent, in full or as the change from `base`, unless it could not be sent. */
+  private def send(host: String, known: Seq[KnownFile], base: Option[Exchange]): Option[Sent] = {
+    val id = UUID.randomUUID().toString
+    val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
+    val request = change.fold(Request(id, known)) { case (b, d) =>
+      Request(id, d.changed, Some(b.id), d.removed)
+    }
+    try {
+      ZnodeValues.put(client, paths.request(host), Messages.encode(request, runKey))
+      Some(Sent(id, known, change.map(_._1)))
+    } catch {
+      case e: Exception =>
+        log.warn(s"aof: could not send the request to $host: $e")
+        None
+    }
+  }
+
+  /** The host's files in full, or None when it needs the request in full. */
+  private def answered(sent: Sent, response: Response): Option[Seq[FileMeta]] =
+    (response.base, sent.base) match {
+      case _ if response.needsFull => None
+      case (None, _) => Some(response.files)
+      case (Some(b), Some(e)) if b == e.id =>
+        Some(Delta.applied(e.files, Delta(response.files, response.gone))(_.key))
+      case _ => None
+    }
+
+  /**
+   * Ends the run: endpoints see the driver node go and stop; then the run's znodes go. What is
+   * left when ZooKeeper cannot be reached is removed by the next driver on the same store.
+   */
+  def stop(): Unit =
+    try {
+      driver.close()
+      waitFor(10000)(liveHosts().isEmpty)
+      endpoints.close()
+      responses.close()
+      val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
+      while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
+        if (!removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
+      }
+    } catch {
+      case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
+    }
+
+  private def responsesTo(waiting: Map[String, Sent]): Map[String, Response] =
+    responses.getCurrentData.asScala.flatMap { d =>
+      val host = ZkPaths.decode(name(d.getPath))
+      waiting.get(host) match {
+        case Some(sent) => decoded(host, d).filter(_.id == sent.id).map(host -> _)
+        case _ => None
+      }
+    }.toMap
+
+  /**
+   * Each version of a host's response is decoded once: the answer to the previous request is
+   * still there when a trigger starts waiting, and with ten thousand files decoding it again
+   * costs as much as the answer awaited.
+   */
+  private def decoded(host: String, d: ChildData): Option[Response] = {
+    val version = d.getStat.getMzxid
+    lastDecoded.get(host) match {
+      case Some((v, response)) if v == version => response
+      case _ =>
+        // Whatever else wrote there, a response that does not decode is no answer. One whose
+        // parts are gone is none either: it was replaced, and its next version is read in turn.
+        val value = Try(ZnodeValues.resolve(client, d.getPath, d.getData))
+        val response = value.map(_.map(Messages.decodeResponse(_, runKey))) match {
+          case Success(r) => r
+          case Failure(e) =>
+            log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
+            None
+        }
+        lastDecoded(host) = version -> response
+        response
+    }
+  }
+
+  private def waitFor(timeoutMs: Long)(condition: => Boolean): Boolean = {
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    changed.synchronized {
+      var ok = condition
+      while (!ok && System.nanoTime() < deadline) {
+        changed.wait(math.max(1L, (deadline - System.nanoTime()) / 1000000L))
+        ok = condition
+      }
+      ok
+    }
+  }
+
+  /** Runs of earlier drivers that died without cleaning up: their driver node is gone. */
+  private def removeFinishedRuns(): Unit = {
+    val runs =
+      try client.getChildren.forPath(paths.runs).asScala
+      catch { case _: KeeperException.NoNodeException => Nil }
+    runs.filter(_ != runId).foreach { run =>
+      val other = ZkPaths(metaStore, run)
+      if (client.checkExists().forPath(other.driver) == null) {
+        log.info(s"aof: removing the znodes of finished run $run")
+        try if (!removed(other.run)) log.debug(s"aof: run $run not removed yet")
+        catch { case e: KeeperException => log.debug(s"aof: run $run not removed yet: $e") }
+      }
+    }
+  }
+
+  /**
+   * Deletes a run's znodes in one multi-op, where deleting a znode at a time waits for each; false
+   * when one changed meanwhile (a stand-by endpoint still closing, say).
+   */
+  private def removed(run: String): Boolean =
+    try ZKUtil.deleteRecursive(client.getZookeeperClient.getZooKeeper, run, 1000)
+    catch { case _: KeeperException.NoNodeException => false }
+
+  private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
+}
+
+/** The requests of one [[Coordinator.ask]], whose answers are awaited. */
+final class Asked private[driver] (private[driver] val sent: Map[String, Sent]) {
+  def hosts: Set[String] = sent.keySet
+
+  def ++(other: Asked): Asked = new Asked(sent ++ other.sent)
+}
+
+/** A request on its way: its id, the files it named in full, the exchange it is a change from. */
+private final case class Sent(id: String, known: Seq[KnownFile], base: Option[Exchange])

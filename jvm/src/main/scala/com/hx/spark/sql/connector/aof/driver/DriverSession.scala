@@ -1,0 +1,75 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import org.apache.curator.framework.CuratorFramework
+
+import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
+import com.hx.spark.sql.connector.aof.protocol.ZkPaths
+import com.hx.spark.sql.connector.aof.zookeeper.{EmbeddedZooKeeper, ZkAccess, ZkClients}
+
+/**
+ * The driver's ZooKeeper resources for one query run, opened together and closed together: the
+ * embedded server's lease (when no address is given), the client, the run's coordinator, the
+ * watch on misplaced tasks and the offset backup.
+ */
+final class DriverSession private (
+    lease: Option[EmbeddedZooKeeper.Lease],
+    val access: ZkAccess,
+    client: CuratorFramework,
+    val coordinator: Coordinator,
+    misplaced: MisplacedTaskWatch,
+    val backup: OffsetBackup) {
+
+  /** Ends the run: its endpoints stop, its znodes go, then the client and the server. */
+  def close(runId: String): Unit = {
+    try {
+      misplaced.close()
+      coordinator.stop()
+      // In local mode the endpoint shares this JVM: let it close before its server goes.
+      NodeEndpoints.stop(runId)
+      client.close()
+    } finally lease.foreach(_.release())
+  }
+}
+
+object DriverSession {
+
+  /**
+   * @param address  the `zookeeper.address` option; None starts the embedded server
+   * @param bindHost the driver's address, where an embedded server listens for the executors
+   * @param runKey   the run's secret sealing requests and responses
+   * @param kill     kills a task attempt (with the reason given) that ran on the wrong host
+   */
+  def open(
+      address: Option[String],
+      bindHost: String,
+      sessionTimeoutMs: Int,
+      auth: Option[ZooKeeperAuth],
+      metaStore: String,
+      runId: String,
+      runKey: String,
+      kill: (Long, String) => Unit): DriverSession = {
+    val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
+    try {
+      val access =
+        ZkAccess(address.getOrElse(lease.get.connectString), sessionTimeoutMs, auth, lease.nonEmpty)
+      val client = ZkClients.open(access, metaStore)
+      try {
+        val coordinator = new Coordinator(client, metaStore, runId, runKey, auth.isDefined)
+        coordinator.start()
+        val misplaced = new MisplacedTaskWatch(client, ZkPaths(metaStore, runId), runKey)
+        misplaced.start(kill)
+        val backup = new OffsetBackup(client, metaStore)
+        new DriverSession(lease, access, client, coordinator, misplaced, backup)
+      } catch {
+        case e: Throwable =>
+          client.close()
+          throw e
+      }
+    } catch {
+      case e: Throwable =>
+        lease.foreach(_.release())
+        throw e
+    }
+  }
+}

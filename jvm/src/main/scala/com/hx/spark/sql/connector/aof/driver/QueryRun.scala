@@ -1,0 +1,44 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
+import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.offset.AofOffset
+
+/**
+ * The driver's side of one query run, apart from Spark: what the hosts hold at each trigger, the
+ * endpoints that tell it, and the offset backup. The stream only translates Spark's calls into
+ * these, as Spark's Kafka source does with its offset reader: [[ZooKeeperRun]] serves them
+ * through ZooKeeper, and the stream's suite serves them from memory.
+ */
+trait QueryRun {
+
+  /** The offsets backed up in ZooKeeper by an earlier run of the query, as JSON, if any. */
+  def backedUp(): Option[String]
+
+  /**
+   * The hosts' files for a trigger that starts at `start`, by host. After
+   * [[freezeAtNextTrigger]], every trigger gets the next one's.
+   */
+  def reports(start: AofOffset): Map[String, Seq[FileMeta]]
+
+  /** Under `Trigger.AvailableNow`: every batch plans against the files as they were at its start. */
+  def freezeAtNextTrigger(): Unit
+
+  /** Copies the checkpoint's last committed offsets to the backup, off the caller's thread. */
+  def backUpSoon(): Unit
+
+  /** What the last trigger planned with. */
+  def lastReports: Map[String, Seq[FileMeta]]
+
+  /** Hosts with an executor but no endpoint serving them, at the last trigger. */
+  def hostsWithoutEndpoint: Set[String]
+
+  /** Spark's hosts of each node, for the hosts given. */
+  def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]]
+
+  /** What the read tasks carry to start (or join) their node's endpoint. */
+  def endpoint: EndpointSpec
+
+  /** Ends the run: a last backup, then its endpoints and znodes go. */
+  def stop(): Unit
+}

@@ -1,0 +1,67 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import com.hx.spark.sql.connector.aof.files.FileMeta
+
+/**
+ * Says each problem the nodes report when it starts, and when it ends: a directory that does not
+ * exist (at start, a typo in `path` is the likely cause) or cannot be listed, a file that cannot
+ * be read; and, once for each pair, two hosts that see the same files. Said at every trigger they
+ * would bury the rest of the log. A host that did not answer changes nothing.
+ */
+final class ReportWarnings(directory: String, warn: String => Unit, info: String => Unit) {
+  private var problems = Map.empty[String, String]
+  private var unreadable = Map.empty[String, Map[String, String]]
+  private var sharing = Set.empty[Seq[String]]
+
+  def update(answers: Answers): Unit = {
+    warnShared(answers.files)
+    val now = answers.unlisted.map { case (host, why) =>
+      host -> s"on $host, $why; its files are read once it can be listed"
+    } ++ answers.absent.map { host =>
+      host -> (s"$directory does not exist on $host (check `path` for a typo); it is looked " +
+        "for at every trigger and its files are read once it appears")
+    }
+    now.foreach { case (host, what) => if (!problems.get(host).contains(what)) warn(s"aof: $what") }
+    val answered = answers.files.keySet ++ answers.unlisted.keySet
+    answered.filter(h => problems.contains(h) && !now.contains(h)).foreach { host =>
+      info(s"aof: $directory on $host can be listed again")
+    }
+    problems = problems -- answered ++ now
+
+    answers.files.foreach { case (host, files) =>
+      val found = files.flatMap(f => f.unreadable.map(f.path -> _)).toMap
+      val before = unreadable.getOrElse(host, Map.empty)
+      found.filter { case (path, why) => !before.get(path).contains(why) }.foreach {
+        case (path, why) =>
+          warn(
+            s"aof: cannot read $host:$path ($why); its position is kept, and it is read on " +
+              "from there once it can be")
+      }
+      before.keys.filterNot(found.contains).foreach(p => info(s"aof: $host:$p can be read again"))
+      unreadable += host -> found
+    }
+  }
+
+  /**
+   * Two hosts that report one file (its device, inode and content the same) see one disk: each
+   * reads its lines. So do executor pods on one Kubernetes node with a `hostPath` volume, unless
+   * `node.name.env` makes them one node.
+   */
+  private def warnShared(files: Map[String, Seq[FileMeta]]): Unit = {
+    val seen = for {
+      (host, metas) <- files.toSeq
+      f <- metas if f.unreadable.isEmpty && f.size > 0
+    } yield ((f.key, f.fingerprint), (host, f.path))
+    seen.groupBy(_._1).values.map(_.map(_._2)).foreach { copies =>
+      val hosts = copies.map(_._1).distinct.sorted
+      if (hosts.size > 1 && !sharing(hosts)) {
+        sharing += hosts
+        warn(
+          s"aof: hosts ${hosts.mkString(", ")} report the same file ${copies.head._2} (same " +
+            "device, inode and content): they see one disk, and each reads its lines. If they " +
+            "are executors on one node (Kubernetes pods sharing a hostPath volume), set the " +
+            "option node.name.env to an environment variable holding the node's name.")
+      }
+    }
+  }
+}

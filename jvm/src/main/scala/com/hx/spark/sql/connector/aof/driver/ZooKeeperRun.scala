@@ -1,0 +1,95 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import java.util.UUID
+
+import org.apache.spark.SparkContext
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.config.AofOptions
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
+import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.protocol.MessageSeal
+
+/**
+ * A query run served through ZooKeeper: its session (opened at the first call that needs it, so
+ * that defining a query touches no server), the endpoints it launches with Spark jobs, and the
+ * backup of the checkpoint's committed offsets.
+ *
+ * @param bindHost  the driver's address, where an embedded ZooKeeper listens for the executors
+ * @param committed the checkpoint's last committed offsets as JSON, if any
+ */
+final class ZooKeeperRun(
+    options: AofOptions,
+    sc: SparkContext,
+    bindHost: String,
+    committed: () => Option[String])
+    extends QueryRun {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val runId = UUID.randomUUID().toString
+  private val runKey = MessageSeal.newKey()
+  @volatile private var opened: Option[DriverSession] = None
+
+  private def session: DriverSession = synchronized {
+    opened.getOrElse {
+      val s = DriverSession.open(
+        options.zookeeperAddress,
+        bindHost,
+        options.zookeeperSessionTimeoutMs,
+        options.zookeeperAuth,
+        options.metaStore,
+        runId,
+        runKey,
+        (task, reason) => sc.killTaskAttempt(task, interruptThread = true, reason)
+      )
+      opened = Some(s)
+      s
+    }
+  }
+
+  private val hosts = new HostReports(
+    () => EndpointLauncher.executorsByHost(sc),
+    executors => EndpointLauncher.launch(sc, executors, endpoint),
+    options.nodeNameEnv.isDefined,
+    options.startAwaitTimeoutMs,
+    options.metaAwaitTimeoutMs,
+    new ReportWarnings(options.directory.toString, log.warn(_), log.info(_))
+  )
+  private val backup = new CommittedBackup(committed)
+
+  override def backedUp(): Option[String] = session.backup.read()
+
+  override def reports(start: AofOffset): Map[String, Seq[FileMeta]] =
+    hosts.forTrigger(session.coordinator, start)
+
+  override def freezeAtNextTrigger(): Unit = hosts.freezeAtNextTrigger()
+
+  override def backUpSoon(): Unit = backup.soon(session.backup)
+
+  override def lastReports: Map[String, Seq[FileMeta]] = hosts.lastReports
+
+  override def hostsWithoutEndpoint: Set[String] = hosts.hostsWithoutEndpoint
+
+  override def hostsByNode(all: Iterable[String]): Map[String, Seq[String]] =
+    hosts.hostsByNode(all)
+
+  override def endpoint: EndpointSpec = EndpointSpec(
+    runId,
+    session.access,
+    options.metaStore,
+    options.directory.toString,
+    options.fileNameRegex,
+    options.md5SampleLength,
+    runKey,
+    options.nodeNameEnv)
+
+  override def stop(): Unit = synchronized {
+    hosts.stop()
+    backup.stop()
+    opened.foreach { s =>
+      backup.now(s.backup)
+      s.close(runId)
+    }
+    opened = None
+  }
+}

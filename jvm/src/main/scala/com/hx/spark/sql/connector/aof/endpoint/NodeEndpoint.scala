@@ -1,0 +1,176 @@
+package com.hx.spark.sql.connector.aof.endpoint
+
+import java.lang.management.ManagementFactory
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Paths
+import java.util.concurrent.{Executors, TimeUnit}
+
+import scala.util.{Failure, Success, Try}
+
+import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
+import org.apache.curator.framework.recipes.leader.{LeaderLatch, LeaderLatchListener}
+import org.apache.curator.framework.recipes.nodes.PersistentNode
+import org.apache.zookeeper.CreateMode
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnlistedDirectory}
+import com.hx.spark.sql.connector.aof.protocol.{
+  Delta,
+  Exchange,
+  Messages,
+  Request,
+  Response,
+  ZkPaths,
+  ZnodeValues
+}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+
+/**
+ * A node's daemon for one query run: answers the driver's requests with what its directory holds.
+ * All endpoints of a host join one leader latch; the leader registers and serves, the others
+ * stand by and take over when it goes. It ends itself when the run's driver node disappears.
+ *
+ * Every ZooKeeper event is handed to one worker thread, so answers never run concurrently and
+ * closing never happens on one of Curator's own threads.
+ */
+final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val paths = ZkPaths(spec.metaStore, spec.runId)
+  private val worker = Executors.newSingleThreadExecutor { r =>
+    val t = new Thread(r, s"aof-endpoint-$host")
+    t.setDaemon(true)
+    t
+  }
+  private val client = ZkClients.open(spec.zk, spec.metaStore)
+  private val scanner =
+    new DirectoryScanner(Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
+  private val me = ManagementFactory.getRuntimeMXBean.getName
+  private val driver = new NodeCache(client, paths.driver)
+  private val requests = new NodeCache(client, paths.request(host))
+  private val latch = new LeaderLatch(client, paths.latch(host), me)
+  private val report = new EndpointReport(client, paths.report(host), spec.runKey, host)
+  private var registration: Option[PersistentNode] = None
+  private var lastAnswered = ""
+  private var last: Option[Exchange] = None
+  private var lastRejected = ""
+  private var closed = false
+
+  def start(): Unit = {
+    driver.getListenable.addListener(new NodeCacheListener {
+      override def nodeChanged(): Unit = if (driver.getCurrentData == null) submit(close())
+    })
+    driver.start(true)
+    if (driver.getCurrentData == null) {
+      log.info(s"aof: run ${spec.runId} is over before its endpoint on $host started")
+      submit(close())
+      return
+    }
+    latch.addListener(new LeaderLatchListener {
+      override def isLeader(): Unit = submit(serve())
+      override def notLeader(): Unit = submit(standBy())
+    })
+    requests.getListenable.addListener(new NodeCacheListener {
+      override def nodeChanged(): Unit = submit(answer())
+    })
+    requests.start(true)
+    latch.start()
+  }
+
+  private def submit(task: => Unit): Unit =
+    if (!worker.isShutdown) {
+      worker.execute { () =>
+        try if (!closed) task
+        catch { case e: Exception => log.warn(s"aof: endpoint on $host: $e", e) }
+      }
+    }
+
+  private def serve(): Unit = {
+    // Comes back by itself after a session expiry, so a reconnected host is live again.
+    val node = new PersistentNode(
+      client,
+      CreateMode.EPHEMERAL,
+      false,
+      paths.endpoint(host),
+      me.getBytes(UTF_8))
+    node.start()
+    registration = Some(node)
+    log.info(s"aof: endpoint $me serves ${spec.directory} on $host for run ${spec.runId}")
+    answer()
+  }
+
+  private def standBy(): Unit = {
+    registration.foreach(_.close())
+    registration = None
+  }
+
+  private def answer(): Unit = {
+    val data =
+      if (registration.isEmpty) None
+      else
+        Option(requests.getCurrentData).flatMap(d =>
+          ZnodeValues.resolve(client, d.getPath, d.getData))
+    if (data.isEmpty) return
+    Try(Messages.decodeRequest(data.get, spec.runKey)) match {
+      case Failure(e) =>
+        val what = s"$e"
+        if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
+        lastRejected = what
+      case Success(request) if request.id != lastAnswered =>
+        val response = Messages.encode(respond(request), spec.runKey)
+        ZnodeValues.put(client, paths.response(host), response)
+        lastAnswered = request.id
+      case Success(_) => ()
+    }
+  }
+
+  /** In full to a request in full, else as the change from the answer to the request's base. */
+  private def respond(request: Request): Response = {
+    val base = request.base.map(b => last.filter(_.id == b))
+    if (base.contains(None)) Response(request.id, Nil, needsFull = true)
+    else {
+      val before = base.flatten
+      val known = before.fold(request.known) { e =>
+        Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
+      }
+      val (files, unlisted) =
+        try scanner.scan(known) -> None
+        catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
+      last = Some(Exchange(request.id, known, files))
+      val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
+      // An idle host's list is not written again each second.
+      if (!change.exists(_._2.isEmpty))
+        report.publish(Response(request.id, files, unlisted = unlisted))
+      val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
+      if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted)
+      else
+        change.fold(Response(request.id, files, absent = absent)) { case (b, d) =>
+          Response(request.id, d.changed, Some(b), d.removed, absent = absent)
+        }
+    }
+  }
+
+  // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
+  // later start for the run on this JVM a no-op, and the host would stay without an endpoint.
+  private def close(): Unit = if (!closed) {
+    closed = true
+    try {
+      standBy()
+      // An endpoint that found no driver node never started its latch, which then refuses close.
+      if (latch.getState == LeaderLatch.State.STARTED) latch.close()
+      requests.close()
+      driver.close()
+      report.close()
+      client.close()
+    } finally {
+      worker.shutdown()
+      onClosed()
+      log.info(s"aof: endpoint on $host for run ${spec.runId} stopped")
+    }
+  }
+
+  /** Stops now, from any thread; waits a little for the worker to finish. */
+  def shutdown(): Unit = {
+    submit(close())
+    worker.awaitTermination(10, TimeUnit.SECONDS)
+  }
+}

@@ -1,0 +1,264 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.channels.FileChannel
+import java.nio.file.{
+  AccessDeniedException,
+  FileSystemException,
+  Files,
+  NoSuchFileException,
+  NotDirectoryException,
+  Path,
+  StandardOpenOption
+}
+import java.util.regex.Pattern
+
+import scala.collection.JavaConverters._
+import scala.collection.mutable
+
+import org.slf4j.LoggerFactory
+
+/**
+ * A node's view of its directory: the files whose names match the pattern, plus tracked files that
+ * were renamed to names it no longer matches (so they are drained). It only ever looks inside its
+ * own directory; the driver's request can name keys and positions, never paths.
+ *
+ * It remembers where each file's last complete line ended, so that a file without newlines is
+ * scanned once rather than on every trigger.
+ *
+ * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
+ * driver keeps its position), and a directory it cannot list fails the whole look with
+ * [[UnlistedDirectory]] (the driver keeps the host's offsets). Either would otherwise be read
+ * again from its start once visible, under a new id. A directory that does not exist holds no
+ * files.
+ */
+final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLength: Int) {
+  import DirectoryScanner.{reason, Scan}
+
+  private val log = LoggerFactory.getLogger(getClass)
+  private val pattern = Pattern.compile(fileNameRegex)
+  private val scanned = mutable.Map.empty[FileKey, Scan]
+  // What each tracked file looked like, and what was answered for it: answered again without
+  // reading while its stamp and the driver's question stay the same (most files, most triggers).
+  private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
+  // Files that could not be read, with why: each is logged when it starts and when it ends.
+  private val unreadable = mutable.Map.empty[FileKey, String]
+
+  /** The files to report, given what the driver tracks on this node. */
+  def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
+    val knownByKey = known.map(k => k.key -> k).toMap
+    val seen = mutable.Set.empty[FileKey]
+    var seenKnown = 0
+    def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
+      paths.flatMap { path =>
+        try {
+          val stamp = FileStamp.of(path)
+          val key = stamp.key
+          if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
+          else {
+            val meta = readable(path, stamp)(describeAgain(path, stamp, knownByKey.get(key), known))
+            // Seen only once described: one renamed away meanwhile is looked for again.
+            if (meta.nonEmpty) {
+              seen += key
+              if (knownByKey.contains(key)) seenKnown += 1
+            }
+            meta
+          }
+        } catch {
+          case _: NoSuchFileException => None // renamed or removed since it was listed
+          case e: IOException =>
+            // Without its key nothing can be said of the file, not even that it is still there.
+            throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
+        }
+      }
+    val matched = (p: Path, key: FileKey) =>
+      knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
+    var metas = describeAll(listDirectory(), matched)
+    // A rotation renaming files while we list can hide a tracked file from one listing; taken
+    // as deleted, it would be read again from 0 when it shows up under its next name.
+    var passes = 0
+    while (passes < 3 && seenKnown < knownByKey.size) {
+      passes += 1
+      metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
+    }
+    scanned --= scanned.keys.filterNot(seen.contains).toList
+    described --= described.keys.filterNot(seen.contains).toList
+    unreadable --= unreadable.keys.filterNot(seen.contains).toList
+    metas
+  }
+
+  /** `describe`'s answer, or the file reported unreadable when reading it fails. */
+  private def readable(path: Path, stamp: FileStamp)(
+      describe: => Option[FileMeta]): Option[FileMeta] = {
+    val meta =
+      try describe
+      catch {
+        case e: NoSuchFileException => throw e
+        case e: IOException =>
+          Some(FileMeta.unreadable(path.toString, stamp, reason(e)))
+      }
+    val now = meta.flatMap(_.unreadable)
+    if (now != unreadable.get(stamp.key)) {
+      now match {
+        case Some(why) =>
+          // The driver says it where users look; said here too for the node's own log.
+          log.info(s"aof: cannot read $path ($why); its position is kept until it can be read")
+          unreadable(stamp.key) = why
+        case None if meta.nonEmpty =>
+          log.info(s"aof: $path can be read again")
+          unreadable -= stamp.key
+        case None => ()
+      }
+    }
+    meta
+  }
+
+  private def describeAgain(
+      path: Path,
+      stamp: FileStamp,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): Option[FileMeta] = {
+    val earlier = for {
+      k <- asked
+      (s, question, meta) <- described.get(stamp.key) if s == stamp && question == k
+    } yield meta.copy(path = path.toString)
+    earlier.orElse {
+      val meta = describe(path, stamp.key, asked, known)
+      // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
+      // write from the one it shows.
+      val nowNanos = System.currentTimeMillis() * 1000000L
+      val settled = nowNanos - math.max(stamp.modifiedNanos, stamp.changedNanos) > 100000000L
+      for (m <- meta; k <- asked if settled) described(stamp.key) = (stamp, k, m)
+      meta
+    }
+  }
+
+  /** Whether the directory is there: a node without it has no files yet, not unknown ones. */
+  def directoryExists: Boolean = Files.isDirectory(directory)
+
+  private def listDirectory(): Seq[Path] = {
+    val stream =
+      try Files.list(directory)
+      catch {
+        case _: NoSuchFileException => return Seq.empty
+        case _: NotDirectoryException =>
+          throw new UnlistedDirectory(s"$directory is not a directory")
+        case e: IOException =>
+          throw new UnlistedDirectory(s"$directory cannot be listed (${reason(e)})")
+      }
+    // Paths compare by their bytes, without the String per comparison a sort by name costs.
+    try stream.sorted().iterator().asScala.toVector
+    finally stream.close()
+  }
+
+  private def describe(
+      path: Path,
+      key: FileKey,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): Option[FileMeta] = {
+    val channel = FileChannel.open(path, StandardOpenOption.READ)
+    // A rotation renames files in quick succession: the name stated a moment ago may be another
+    // file's by the time it is opened, and that file's bytes are not this key's.
+    try if (FileKey.of(path) != key) None else Some(describeOpen(channel, path, key, asked, known))
+    finally channel.close()
+  }
+
+  private def describeOpen(
+      channel: FileChannel,
+      path: Path,
+      key: FileKey,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): FileMeta = {
+    val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
+    val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
+      Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
+    }
+    val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
+    // The driver's floor holds only for the content it was planned against: a replaced or
+    // truncated file is scanned from its start.
+    val floor = asked
+      .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
+      .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
+      .fold(0L)(_.floor)
+    val (lineEnd, tailAtLineEnd) = lineEndAfter(channel, key, size, fingerprint, floor)
+    val copyOf =
+      if (asked.nonEmpty) None
+      else
+        known.filter(isCopy(channel, size, fingerprint, _)).sortBy(-_.floor).headOption.map(_.key)
+    FileMeta(
+      path.toString,
+      key,
+      size,
+      lineEnd,
+      fingerprint,
+      probe,
+      asked.map(_.floor),
+      tailAtFloor,
+      tailAtLineEnd,
+      copyOf)
+  }
+
+  /**
+   * The end of the last complete line at or after `floor`, and the tail before it. What an
+   * earlier call scanned is not scanned again while the file still holds what it held then: a
+   * long line being written costs one pass in all, not one per trigger.
+   */
+  private def lineEndAfter(
+      channel: FileChannel,
+      key: FileKey,
+      size: Long,
+      head: Fingerprint,
+      floor: Long): (Long, Option[Fingerprint]) = {
+    val earlier = scanned.get(key).filter { s =>
+      s.from <= floor && floor <= s.size && s.size <= size && samePrefix(s.head, head, channel) &&
+      s.tails.forall { case (end, t) => tail(channel, end) == t }
+    }
+    val found = Prefixes
+      .lastLineEnd(channel, earlier.fold(floor)(_.size), size)
+      .orElse(earlier.flatMap(_.lastEnd))
+    val tails = (size +: found.toSeq).map(end => end -> tail(channel, end))
+    scanned(key) = Scan(earlier.fold(floor)(_.from), size, found, head, tails)
+    val lineEnd = found.filter(_ >= floor).getOrElse(floor)
+    (lineEnd, tails.collectFirst { case (`lineEnd`, t) => t }.getOrElse(tail(channel, lineEnd)))
+  }
+
+  private def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
+    Prefixes.tail(channel, end, sampleLength.toLong)
+
+  /**
+   * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
+   * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
+   * front to back, so one caught half-written is shorter than `k`'s position. Only a file with a
+   * whole sample can be told from others that merely share its first lines (a header), which
+   * would otherwise wait for as long as that file holds.
+   */
+  private def isCopy(channel: FileChannel, size: Long, head: Fingerprint, k: KnownFile): Boolean =
+    k.floor > 0 && k.fingerprint.length == sampleLength && head == k.fingerprint &&
+      (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
+
+  private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
+    if (old.length == now.length) old == now
+    else Prefixes.md5(channel, old.length).contains(old)
+}
+
+private object DirectoryScanner {
+
+  /** What failed, in the system's words: "Permission denied", "Input/output error". */
+  def reason(e: IOException): String = e match {
+    case _: AccessDeniedException => "Permission denied"
+    case f: FileSystemException if f.getReason != null => f.getReason
+    case other => other.toString
+  }
+
+  /**
+   * What a scan of `[from, size)` found: the end of the last line there, if any. It holds while
+   * the file keeps its head and the bytes before each of `tails`' positions; a file rewritten in
+   * place under the same head shows there.
+   */
+  final case class Scan(
+      from: Long,
+      size: Long,
+      lastEnd: Option[Long],
+      head: Fingerprint,
+      tails: Seq[(Long, Option[Fingerprint])])
+}

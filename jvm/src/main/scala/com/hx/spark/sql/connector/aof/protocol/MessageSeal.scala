@@ -1,0 +1,44 @@
+package com.hx.spark.sql.connector.aof.protocol
+
+import java.security.{MessageDigest, SecureRandom}
+import java.util.Base64
+import javax.crypto.Mac
+import javax.crypto.spec.SecretKeySpec
+
+/**
+ * Seals a message with an HMAC of the run's secret: `version (1 byte) | HMAC-SHA256 | payload`.
+ * ZooKeeper may be writable by others (no ACLs, or a shared user); a sealed request can only come
+ * from the run's driver and a sealed response only from one of its endpoints.
+ */
+object MessageSeal {
+  private val Version: Byte = 1
+  private val MacLength = 32
+
+  def newKey(): String = {
+    val key = new Array[Byte](32)
+    new SecureRandom().nextBytes(key)
+    Base64.getEncoder.encodeToString(key)
+  }
+
+  def seal(payload: Array[Byte], key: String): Array[Byte] =
+    Array(Version) ++ mac(payload, key) ++ payload
+
+  /** The payload, or an IllegalArgumentException when the seal is not the run's. */
+  def open(message: Array[Byte], key: String): Array[Byte] = {
+    require(
+      message.length > 1 + MacLength && message(0) == Version,
+      "aof: not a sealed message of this version")
+    val payload = message.drop(1 + MacLength)
+    val expected = mac(payload, key)
+    require(
+      MessageDigest.isEqual(expected, message.slice(1, 1 + MacLength)),
+      "aof: message not sealed by this query run")
+    payload
+  }
+
+  private def mac(payload: Array[Byte], key: String): Array[Byte] = {
+    val mac = Mac.getInstance("HmacSHA256")
+    mac.init(new SecretKeySpec(Base64.getDecoder.decode(key), "HmacSHA256"))
+    mac.doFinal(payload)
+  }
+}

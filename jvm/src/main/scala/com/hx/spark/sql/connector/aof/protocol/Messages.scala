@@ -1,0 +1,183 @@
+package com.hx.spark.sql.connector.aof.protocol
+
+import scala.collection.JavaConverters._
+
+import com.fasterxml.jackson.core.JsonGenerator
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.FileJson.{
+  key,
+  optionalPrint,
+  print,
+  writeKey,
+  writePrint
+}
+
+/**
+ * The driver's request to a node: the files it tracks there. In full, or with `base` as the
+ * change from its request `base`, which the node answered last: `known` the files new or
+ * changed since, `forgotten` those no longer tracked.
+ */
+final case class Request(
+    id: String,
+    known: Seq[KnownFile],
+    base: Option[String] = None,
+    forgotten: Seq[FileKey] = Nil)
+
+/**
+ * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
+ * `base`: `files` new or changed since, `gone` those no longer there. `needsFull` when the request
+ * was a change from one this node did not answer (it took over from another, or its answer came
+ * too late): it asks for the request in full. `unlisted` says why the node could not list its
+ * directory, when it could not: its files are then unknown, and `files` is empty. `absent` when
+ * the directory does not exist (yet): the node has no files.
+ */
+final case class Response(
+    id: String,
+    files: Seq[FileMeta],
+    base: Option[String] = None,
+    gone: Seq[FileKey] = Nil,
+    needsFull: Boolean = false,
+    unlisted: Option[String] = None,
+    absent: Boolean = false)
+
+/**
+ * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
+ * (1 MB by default), a larger message goes in parts (see [[ZnodeValues]]). Written field by field
+ * through Jackson's streaming generator (a tree of ten thousand files costs more to build than to
+ * write), read through its tree model, and sealed with the run's key (see [[MessageSeal]]).
+ */
+object Messages {
+  private val mapper = new ObjectMapper()
+  // Bounds what a compressed message may expand to: a node's two hundred thousand files or so.
+  private val MaxJsonBytes = 64L << 20
+
+  def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
+    gzip { g =>
+      g.writeStringField("id", request.id)
+      request.base.foreach(g.writeStringField("base", _))
+      writeKeys(g, "forgotten", request.forgotten)
+      g.writeArrayFieldStart("known")
+      request.known.foreach { k =>
+        g.writeStartObject()
+        writeKey(g, k.key)
+        g.writeNumberField("floor", k.floor)
+        writePrint(g, "fp", k.fingerprint)
+        k.tail.foreach(writePrint(g, "tail", _))
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    },
+    runKey
+  )
+
+  def decodeRequest(bytes: Array[Byte], runKey: String): Request = {
+    val root = gunzip(MessageSeal.open(bytes, runKey))
+    Request(
+      root.path("id").asText,
+      root.path("known").elements().asScala.toVector.map { n =>
+        KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
+      },
+      base(root),
+      keys(root, "forgotten")
+    )
+  }
+
+  def encode(response: Response, runKey: String): Array[Byte] = MessageSeal.seal(
+    gzip { g =>
+      g.writeStringField("id", response.id)
+      response.base.foreach(g.writeStringField("base", _))
+      writeKeys(g, "gone", response.gone)
+      if (response.needsFull) g.writeBooleanField("needsFull", true)
+      response.unlisted.foreach(g.writeStringField("unlisted", _))
+      if (response.absent) g.writeBooleanField("absent", true)
+      g.writeArrayFieldStart("files")
+      response.files.foreach { f =>
+        g.writeStartObject()
+        g.writeStringField("path", f.path)
+        writeKey(g, f.key)
+        g.writeNumberField("size", f.size)
+        g.writeNumberField("lineEnd", f.lineEnd)
+        writePrint(g, "fp", f.fingerprint)
+        f.probe.foreach(writePrint(g, "probe", _))
+        f.floor.foreach(g.writeNumberField("floor", _))
+        f.tailAtFloor.foreach(writePrint(g, "tailAtFloor", _))
+        f.tailAtLineEnd.foreach(writePrint(g, "tailAtLineEnd", _))
+        f.copyOf.foreach { k =>
+          g.writeNumberField("copyOfDev", k.dev)
+          g.writeNumberField("copyOfIno", k.ino)
+        }
+        f.unreadable.foreach(g.writeStringField("unreadable", _))
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    },
+    runKey
+  )
+
+  def decodeResponse(bytes: Array[Byte], runKey: String): Response = {
+    val root = gunzip(MessageSeal.open(bytes, runKey))
+    Response(
+      root.path("id").asText,
+      root
+        .path("files")
+        .elements()
+        .asScala
+        .toVector
+        .map { n =>
+          FileMeta(
+            n.path("path").asText,
+            key(n),
+            n.path("size").asLong,
+            n.path("lineEnd").asLong,
+            print(n, "fp"),
+            optionalPrint(n, "probe"),
+            if (n.has("floor")) Some(n.path("floor").asLong) else None,
+            optionalPrint(n, "tailAtFloor"),
+            optionalPrint(n, "tailAtLineEnd"),
+            if (n.has("copyOfIno"))
+              Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
+            else None,
+            text(n, "unreadable")
+          )
+        },
+      base(root),
+      keys(root, "gone"),
+      root.path("needsFull").asBoolean(false),
+      text(root, "unlisted"),
+      root.path("absent").asBoolean(false)
+    )
+  }
+
+  private def writeKeys(g: JsonGenerator, name: String, keys: Seq[FileKey]): Unit =
+    if (keys.nonEmpty) {
+      g.writeArrayFieldStart(name)
+      keys.foreach { k =>
+        g.writeStartObject()
+        writeKey(g, k)
+        g.writeEndObject()
+      }
+      g.writeEndArray()
+    }
+  private def keys(root: JsonNode, name: String): Seq[FileKey] =
+    root.path(name).elements().asScala.map(key).toVector
+
+  private def base(root: JsonNode): Option[String] = text(root, "base")
+
+  private def text(n: JsonNode, name: String): Option[String] =
+    if (n.has(name)) Some(n.path(name).asText) else None
+
+  /** One JSON object, its fields written by `fields`, compressed. */
+  private def gzip(fields: JsonGenerator => Unit): Array[Byte] = Gzip.compress { out =>
+    val g = mapper.getFactory.createGenerator(out)
+    try {
+      g.writeStartObject()
+      fields(g)
+      g.writeEndObject()
+    } finally g.close()
+  }
+
+  private def gunzip(bytes: Array[Byte]): JsonNode =
+    mapper.readTree(Gzip.decompress(bytes, MaxJsonBytes))
+}

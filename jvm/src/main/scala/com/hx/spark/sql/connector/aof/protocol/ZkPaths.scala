@@ -1,0 +1,42 @@
+package com.hx.spark.sql.connector.aof.protocol
+
+import java.net.{URLDecoder, URLEncoder}
+import java.nio.charset.StandardCharsets.UTF_8
+
+/**
+ * The source's znodes. Everything of one query run lives under `runs/<runId>`, so a run is removed
+ * in one go and a new driver never mistakes an old run's endpoints for its own:
+ *
+ * {{{
+ * <metaStore>/offsets                       the offset backup
+ * <metaStore>/runs/<runId>/driver           ephemeral: the run is alive while it exists
+ * <metaStore>/runs/<runId>/latches/<host>   one leader among the endpoints of a host
+ * <metaStore>/runs/<runId>/endpoints/<host> ephemeral: the host's serving endpoint
+ * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
+ * <metaStore>/runs/<runId>/responses/<host> the host's answer to it (in full, or what changed)
+ * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, at most a second old
+ * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
+ * }}}
+ */
+final case class ZkPaths(metaStore: String, runId: String) {
+  def offsets: String = s"$metaStore/offsets"
+  def runs: String = s"$metaStore/runs"
+  def run: String = s"$runs/$runId"
+  def driver: String = s"$run/driver"
+  def latches: String = s"$run/latches"
+  def endpoints: String = s"$run/endpoints"
+  def requests: String = s"$run/requests"
+  def responses: String = s"$run/responses"
+  def reports: String = s"$run/reports"
+  def misplaced: String = s"$run/misplaced"
+  def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
+  def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
+  def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"
+  def response(host: String): String = s"$responses/${ZkPaths.encode(host)}"
+  def report(host: String): String = s"$reports/${ZkPaths.encode(host)}"
+}
+
+object ZkPaths {
+  def encode(host: String): String = URLEncoder.encode(host, UTF_8.name)
+  def decode(node: String): String = URLDecoder.decode(node, UTF_8.name)
+}

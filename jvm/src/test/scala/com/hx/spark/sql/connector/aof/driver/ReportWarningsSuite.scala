@@ -1,0 +1,62 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, FileStamp, Fingerprint}
+
+class ReportWarningsSuite extends AnyFunSuite {
+  private val said = mutable.ArrayBuffer.empty[String]
+  private val warnings =
+    new ReportWarnings("/logs", m => said += s"WARN $m", m => said += s"INFO $m")
+
+  private def unreadable(path: String) =
+    FileMeta.unreadable(
+      path,
+      FileStamp(FileKey(1, path.length), 10, 0, 0, true),
+      "Permission denied")
+
+  private def said(answers: Answers*): Seq[String] = {
+    said.clear()
+    answers.foreach(warnings.update)
+    said.toList
+  }
+
+  test("each problem is said when it starts and when it ends, never at every trigger") {
+    val absent = Answers(Map("h1" -> Nil), absent = Set("h1"))
+    assert(
+      said(absent, absent) === Seq(
+        "WARN aof: /logs does not exist on h1 (check `path` for a typo); it is looked for at " +
+          "every trigger and its files are read once it appears"))
+    val locked = Answers(Map("h1" -> Seq(unreadable("/logs/a.log"))))
+    assert(
+      said(locked, locked, Answers(Map.empty)) === Seq(
+        "INFO aof: /logs on h1 can be listed again",
+        "WARN aof: cannot read h1:/logs/a.log (Permission denied); its position is kept, and it " +
+          "is read on from there once it can be"
+      ))
+    val unlisted = Answers(Map.empty, unlisted = Map("h1" -> "/logs cannot be listed (x)"))
+    assert(
+      said(unlisted, unlisted) === Seq(
+        "WARN aof: on h1, /logs cannot be listed (x); its files are read once it can be listed"))
+    assert(
+      said(Answers(Map("h1" -> Nil))) === Seq(
+        "INFO aof: /logs on h1 can be listed again",
+        "INFO aof: h1:/logs/a.log can be read again"))
+  }
+
+  test("two hosts reporting the same file are said once, naming node.name.env") {
+    def file(ino: Long, head: String, size: Long = 10) =
+      FileMeta("/logs/a.log", FileKey(1, ino), size, size, Fingerprint(size, head), None)
+    val shared = Answers(Map("h1" -> Seq(file(5, "x")), "h2" -> Seq(file(5, "x"))))
+    val warned = said(shared, shared)
+    assert(warned.size === 1)
+    assert(warned.head.startsWith("WARN aof: hosts h1, h2 report the same file /logs/a.log"))
+    assert(warned.head.contains("set the option node.name.env"))
+    // Another content, another inode, or nothing in it yet: not one file.
+    val h3 = Seq(file(6, "y"), file(7, "x"), file(8, "", size = 0))
+    val h4 = Seq(file(6, "z"), file(9, "x"), file(8, "", size = 0))
+    assert(said(Answers(Map("h3" -> h3, "h4" -> h4))).isEmpty)
+  }
+}

@@ -1,0 +1,293 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+
+import org.scalatest.LoneElement
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.testkit.NameSwapper
+
+class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
+
+  private def withDir[T](body: Path => T): T = {
+    val dir = Files.createTempDirectory("scan-")
+    try body(dir)
+    finally {
+      Files.list(dir).forEach(p => Files.deleteIfExists(p))
+      Files.deleteIfExists(dir)
+    }
+  }
+
+  private def write(file: Path, text: String): Path =
+    Files.write(file, text.getBytes(UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+
+  private def known(meta: FileMeta): KnownFile =
+    KnownFile(meta.key, meta.lineEnd, meta.fingerprint, meta.tailAtLineEnd)
+
+  test("a directory that is not there holds no files; one that cannot be listed is unknown") {
+    withDir { dir =>
+      val scanner = new DirectoryScanner(dir.resolve("later"), "app.*", 1024)
+      assert(scanner.scan(Nil).isEmpty)
+      assert(!scanner.directoryExists)
+      // A path through a file: root passes permission checks, so this is what fails to list.
+      val file = write(dir.resolve("app.log"), "aaaa\n")
+      val unlisted =
+        intercept[UnlistedDirectory](new DirectoryScanner(file, "app.*", 1024).scan(Nil))
+      assert(unlisted.reason === s"$file is not a directory")
+    }
+  }
+
+  test("an answer kept for an unchanged file is not kept once it is rewritten or renamed") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")
+      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val first = scanner.scan(Nil).loneElement
+      Thread.sleep(150) // file times tick coarsely: only a settled file's answer is kept
+      val asked = Seq(known(first))
+      assert(scanner.scan(asked).loneElement === scanner.scan(asked).loneElement)
+      // Rewritten in place, same size: its stamp changes, so it is read again.
+      val raf = new java.io.RandomAccessFile(file.toFile, "rw")
+      try raf.write("cccc\n".getBytes(UTF_8))
+      finally raf.close()
+      val again = scanner.scan(asked).loneElement
+      assert(again.size === first.size)
+      assert(again.fingerprint !== first.fingerprint)
+      Thread.sleep(150)
+      val renamed = Files.move(file, dir.resolve("app.log.1"))
+      assert(scanner.scan(Seq(known(again))).loneElement.path === renamed.toString)
+    }
+  }
+
+  test("files renamed while they are described are each reported, with their own bytes") {
+    withDir { dir =>
+      write(dir.resolve("app.log"), "a\n" * 100)
+      write(dir.resolve("app.log.1"), "b\n" * 100)
+      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val first = scanner.scan(Nil)
+      val heads = first.map(m => m.key -> m.fingerprint).toMap
+      val swapper = new NameSwapper(dir.resolve("app.log"), dir.resolve("app.log.1"), 10)
+      try {
+        val deadline = System.nanoTime() + 5L * 1000 * 1000 * 1000
+        while (System.nanoTime() < deadline) {
+          val found = scanner.scan(first.map(known))
+          assert(found.map(_.key).toSet === heads.keySet)
+          found.foreach(m => assert(m.fingerprint === heads(m.key), s"${m.path} ${m.key}"))
+        }
+      } finally swapper.close()
+    }
+  }
+
+  test("a symbolic link is not followed: its target's lines would be read twice") {
+    withDir { dir =>
+      val target = write(dir.resolve("app.log.1"), "a\n")
+      Files.createSymbolicLink(dir.resolve("app.log"), target.getFileName)
+      val found = new DirectoryScanner(dir, "app\\.log.*", 1024).scan(Nil).loneElement
+      assert(found.path === target.toString)
+    }
+  }
+
+  test("only files whose whole name matches, no directories") {
+    withDir { dir =>
+      Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n =>
+        write(dir.resolve(n), "a\n"))
+      Files.createDirectory(dir.resolve("app.log.d"))
+      val names = new DirectoryScanner(dir, "app\\.log.*", 1024)
+        .scan(Nil)
+        .map(m => Path.of(m.path).getFileName.toString)
+      assert(names === Seq("app.log", "app.log.1"))
+    }
+  }
+
+  test("size, end of the last complete line, and a growing-prefix fingerprint") {
+    withDir { dir =>
+      write(dir.resolve("app.log"), "one\ntwo\nthr")
+      val meta = new DirectoryScanner(dir, "app.log", 1024).scan(Nil).head
+      assert((meta.size, meta.lineEnd) === ((11L, 8L)))
+      assert(meta.fingerprint.length === 11L)
+      val short = new DirectoryScanner(dir, "app.log", 4).scan(Nil).head
+      assert(short.fingerprint.length === 4L)
+    }
+  }
+
+  test("a tracked file renamed to a name the pattern misses is still reported; untracked is not") {
+    withDir { dir =>
+      val scanner = new DirectoryScanner(dir, "app\\.log", 1024)
+      val first = scanner.scan(Nil).headOption
+      assert(first.isEmpty)
+      write(dir.resolve("app.log"), "a\n")
+      val tracked = scanner.scan(Nil).head
+      Files.move(dir.resolve("app.log"), dir.resolve("rotated.1"))
+      write(dir.resolve("stranger.1"), "b\n")
+      val after = scanner.scan(Seq(known(tracked)))
+      assert(after.map(_.path) === Seq(dir.resolve("rotated.1").toString))
+      assert(after.head.key === tracked.key)
+    }
+  }
+
+  test("a shorter fingerprint the driver saw is probed again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "ab\n")
+      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val small = scanner.scan(Nil).head
+      write(file, "cd\n")
+      val grown = scanner.scan(Seq(known(small))).head
+      assert(grown.fingerprint.length === 6L)
+      assert(grown.probe === Some(small.fingerprint))
+    }
+  }
+
+  test("the end of the last line follows a growing file across calls") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "a\nb")
+      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val m1 = scanner.scan(Nil).head
+      assert(m1.lineEnd === 2L)
+      write(file, "bbbbbb") // still no newline: the end stays
+      val m2 = scanner.scan(Seq(known(m1))).head
+      assert(m2.lineEnd === 2L)
+      write(file, "\nc\nd")
+      assert(scanner.scan(Seq(known(m2))).head.lineEnd === 12L)
+    }
+  }
+
+  test("a file replaced under the same name and inode is scanned from its start again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "first content line\nsecond line\n")
+      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val before = scanner.scan(Nil).head
+      Files.write(file, "new\nxx".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      val after = scanner.scan(Seq(known(before))).head
+      assert(after.key === before.key)
+      assert((after.size, after.lineEnd) === ((6L, 4L)))
+      assert(after.fingerprint !== before.fingerprint)
+    }
+  }
+
+  test("a file replaced by another under the same name is scanned from its start") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "one\ntwo\nthree")
+      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val before = scanner.scan(Nil).loneElement
+      val next = write(dir.resolve("next.tmp"), "x\n" + "y" * 40)
+      Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+      val after = scanner.scan(Seq(known(before))).loneElement
+      assert(after.key !== before.key)
+      assert((after.size, after.lineEnd) === ((42L, 2L)))
+    }
+  }
+
+  test("content rewritten in place under the same head and grown is scanned again") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "HEAD\nab\ncd")
+      val scanner = new DirectoryScanner(dir, "app.log", 4)
+      assert(scanner.scan(Nil).loneElement.lineEnd === 8L)
+      Files.write(file, "HEAD\nabcdefghij".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      // Byte 8 is inside a line now: ending a range there would split it.
+      assert(scanner.scan(Nil).loneElement.lineEnd === 5L)
+    }
+  }
+
+  test("the end of the last line is looked for from the driver's floor, while that holds") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "a\nbbbb")
+      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val first = scanner.scan(Nil).loneElement
+      assert(first.lineEnd === 2L)
+      // A driver that stopped inside a line (bytes.max) is answered from there on.
+      val floor = KnownFile(first.key, 4L, first.fingerprint)
+      assert(scanner.scan(Seq(floor)).loneElement.lineEnd === 4L)
+      write(file, "\ncc")
+      assert(scanner.scan(Seq(floor)).loneElement.lineEnd === 7L)
+      // A floor planned against other content counts for nothing.
+      val other = KnownFile(first.key, 4L, Fingerprint(6L, "0" * 32))
+      val fresh = new DirectoryScanner(dir, "app.log", 1024)
+      Files.write(file, "a\nbbbb".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
+      assert(fresh.scan(Seq(floor)).loneElement.lineEnd === 4L)
+      assert(fresh.scan(Seq(other)).loneElement.lineEnd === 2L)
+    }
+  }
+
+  test("prefix hashes and line ends at the edges") {
+    withDir { dir =>
+      val file = write(dir.resolve("f"), "abc\ndef")
+      val channel = java.nio.channels.FileChannel.open(file)
+      try {
+        assert(Prefixes.md5(channel, 0) === Some(Fingerprint.Empty))
+        assert(Prefixes.md5(channel, 8).isEmpty)
+        assert(Prefixes.lastLineEnd(channel, 0, 7) === Some(4L))
+        assert(Prefixes.lastLineEnd(channel, 3, 7) === Some(4L))
+        assert(Prefixes.lastLineEnd(channel, 4, 7) === None)
+        assert(Prefixes.lastLineEnd(channel, 0, 3) === None)
+      } finally channel.close()
+    }
+  }
+
+  test("a copy of a tracked file is recognised by its head and the bytes before the position") {
+    withDir { dir =>
+      val original = write(dir.resolve("app.log"), "header\n" + "line\n" * 400)
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 64)
+      val tracked = scanner.scan(Nil).head
+      Files.copy(original, dir.resolve("app.log.1"))
+      write(dir.resolve("app.log.1"), "after the copy\n")
+      // Same head, other content before the position: not a copy.
+      write(dir.resolve("app.log.2"), "header\n" + "LINE\n" * 400)
+      // The beginning of a copy, as a reader catches one being written.
+      Files.write(dir.resolve("app.log.3"), ("header\n" + "line\n" * 100).getBytes(UTF_8))
+      Files.write(original, Array.emptyByteArray, StandardOpenOption.TRUNCATE_EXISTING)
+      val byName =
+        scanner.scan(Seq(known(tracked))).map(m => Path.of(m.path).getFileName.toString -> m).toMap
+      assert(byName("app.log.1").copyOf === Some(tracked.key))
+      assert(byName("app.log.2").copyOf === None)
+      assert(byName("app.log.3").copyOf === Some(tracked.key))
+      assert(byName("app.log").copyOf === None)
+      assert(byName("app.log").tailAtFloor === None) // shorter than the floor now
+    }
+  }
+
+  test("the tail before the floor and before the last line end are reported") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), "abc\ndef\n")
+      val scanner = new DirectoryScanner(dir, "app.log", 3)
+      val first = scanner.scan(Nil).head
+      val channel = java.nio.channels.FileChannel.open(file)
+      try assert(first.tailAtLineEnd === Prefixes.tail(channel, 8, 3))
+      finally channel.close()
+      write(file, "ghi\n")
+      val next = scanner.scan(Seq(known(first))).head
+      assert(next.tailAtFloor === first.tailAtLineEnd)
+      assert(next.lineEnd === 12L)
+    }
+  }
+
+  private val limits = PlanLimits(None, StartingOffsets.Earliest, md5CheckEnabled = true)
+
+  test("a real reused inode: same key, other content, so the planner makes it a new file") {
+    withDir { dir =>
+      val scanner = new DirectoryScanner(dir, "app\\.log", 1024)
+      write(dir.resolve("app.log"), "first file\n" * 200)
+      val old = scanner.scan(Nil).head
+      val start = Planner.plan(AofOffset.Empty, Map("h" -> Seq(old)), limits).end
+      Files.delete(dir.resolve("app.log"))
+      // Filesystems hand a freed inode out again soon; try a few files until one gets it.
+      val reused = (1 to 50).iterator
+        .map { n =>
+          val p = write(dir.resolve(s"spare-$n"), "")
+          if (FileKey.of(p) == old.key) Some(p) else None
+        }
+        .collectFirst { case Some(p) => p }
+      assume(reused.nonEmpty, "this filesystem did not reuse the inode")
+      Files.move(reused.get, dir.resolve("app.log"))
+      write(dir.resolve("app.log"), "second file\n" * 200)
+      val known = Planner.known(start, "h")
+      val now = scanner.scan(known).filter(_.path.endsWith("app.log"))
+      assert(now.map(_.key) === Seq(old.key))
+      val end = Planner.plan(start, Map("h" -> now), limits).end
+      val file = end.hosts("h").files.values.loneElement
+      assert((file.serial, file.first, file.pos) === ((1L, 0L, 2400L)))
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package com.hx.spark.sql.connector.aof.protocol
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Paths}
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.driver.OffsetBackup
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+
+/**
+ * The formats of `docs/protocol.md`, held to golden files that the Python suites decode too: a
+ * change here fails this suite until the files are written again (`AOF_WRITE_GOLDEN=1`), and then
+ * the Python suites say whether `pyspark-aof status` still reads them.
+ */
+class GoldenFilesSuite extends AnyFunSuite {
+  private val dir = Paths.get("../docs/protocol")
+  private val write = sys.env.contains("AOF_WRITE_GOLDEN")
+  private val mapper = new ObjectMapper()
+  private val key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+  private def md5(c: Char) = c.toString * 32
+
+  private val request = Request(
+    "request-2",
+    Seq(
+      KnownFile(
+        FileKey(2049, 12),
+        4096,
+        Fingerprint(1024, md5('a')),
+        Some(Fingerprint(1024, md5('b')))),
+      KnownFile(FileKey(2049, 13), 0, Fingerprint(0, md5('c')), None)
+    ),
+    Some("request-1"),
+    Seq(FileKey(2049, 11))
+  )
+
+  private val response = Response(
+    "request-2",
+    Seq(
+      FileMeta(
+        "/var/log/app/app.log",
+        FileKey(2049, 12),
+        9000,
+        8990,
+        Fingerprint(1024, md5('a')),
+        Some(Fingerprint(100, md5('d'))),
+        Some(4096L),
+        Some(Fingerprint(1024, md5('b'))),
+        Some(Fingerprint(1024, md5('e')))
+      ),
+      FileMeta(
+        "/var/log/app/app.log.1",
+        FileKey(2049, 14),
+        4096,
+        4096,
+        Fingerprint(1024, md5('a')),
+        None,
+        copyOf = Some(FileKey(2049, 12))),
+      FileMeta(
+        "/var/log/app/locked.log",
+        FileKey(2049, 15),
+        10,
+        0,
+        Fingerprint.Empty,
+        None,
+        unreadable = Some("Permission denied"))
+    ),
+    Some("request-1"),
+    Seq(FileKey(2049, 11)),
+    unlisted = Some("not listed: an example of the field")
+  )
+
+  private val offsets = AofOffset(
+    Map(
+      "10.0.0.7" -> HostOffsets(
+        3,
+        Seq(
+          FileOffset(
+            "/var/log/app/app.log",
+            FileKey(2049, 12),
+            2,
+            0,
+            4096,
+            Fingerprint(1024, md5('a')),
+            Some(Fingerprint(1024, md5('b'))),
+            9000),
+          FileOffset("/var/log/app/new.log", FileKey(2049, 16), 0, 0, 0, Fingerprint(0, md5('c')))
+        )
+          .map(f => f.fileId -> f)
+          .toMap
+      )))
+
+  private val manifest = ("4f3a", 3, 2500000)
+
+  private def golden(name: String, bytes: => Array[Byte]): Array[Byte] = {
+    val file = dir.resolve(name)
+    if (write) Files.write(file, bytes)
+    Files.readAllBytes(file)
+  }
+
+  private def tree(bytes: Array[Byte]): JsonNode = mapper.readTree(bytes)
+  private def payload(sealedMessage: Array[Byte]): JsonNode =
+    tree(Gzip.decompress(MessageSeal.open(sealedMessage, key), Long.MaxValue))
+
+  test("the run key of the golden messages") {
+    assert(new String(golden("key.txt", key.getBytes(UTF_8)), UTF_8).trim === key)
+  }
+
+  test("a request: what this build writes, as the golden file holds it") {
+    val sealedMessage = golden("request.bin", Messages.encode(request, key))
+    assert(Messages.decodeRequest(sealedMessage, key) === request)
+    val json = golden("request.json", mapper.writeValueAsBytes(payload(sealedMessage)))
+    assert(payload(sealedMessage) === tree(json))
+    assert(payload(Messages.encode(request, key)) === tree(json))
+  }
+
+  test("a response: what this build writes, as the golden file holds it") {
+    val sealedMessage = golden("response.bin", Messages.encode(response, key))
+    assert(Messages.decodeResponse(sealedMessage, key) === response)
+    val json = golden("response.json", mapper.writeValueAsBytes(payload(sealedMessage)))
+    assert(payload(sealedMessage) === tree(json))
+    assert(payload(Messages.encode(response, key)) === tree(json))
+  }
+
+  test("the offset backup: the checkpoint's JSON, compressed") {
+    val backup = golden("offsets.bin", OffsetBackup.encode(offsets.json()))
+    assert(AofOffset.fromJson(OffsetBackup.decode(backup)) === offsets)
+    val json = golden("offsets.json", offsets.json().getBytes(UTF_8))
+    assert(tree(OffsetBackup.decode(backup).getBytes(UTF_8)) === tree(json))
+    assert(tree(offsets.json().getBytes(UTF_8)) === tree(json))
+  }
+
+  test("a value in parts: the manifest in its znode") {
+    val (generation, count, length) = manifest
+    val head = golden("manifest.bin", ZnodeValues.manifest(generation, count, length))
+    assert(ZnodeValues.parsed(head) === Some(manifest))
+    golden("manifest.json", s"""["$generation", $count, $length]""".getBytes(UTF_8))
+    assert(ZnodeValues.parsed(Messages.encode(request, key)) === None)
+  }
+
+}

@@ -1,0 +1,126 @@
+package com.hx.spark.sql.connector.aof.protocol
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Files
+import java.security.MessageDigest
+
+import scala.collection.JavaConverters._
+import scala.util.Random
+
+import org.apache.curator.framework.CuratorFramework
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
+import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
+
+/** Values larger than a znode takes, against a real ZooKeeper server in its own process. */
+class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
+  private val root = Files.createTempDirectory("aof-values-")
+  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
+  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/values")
+
+  override protected def afterAll(): Unit = {
+    NodeEndpoints.stop("many-files")
+    client.close()
+    zk.stop()
+  }
+
+  private def bytes(n: Int, seed: Int): Array[Byte] = {
+    val b = new Array[Byte](n)
+    new Random(seed).nextBytes(b)
+    b
+  }
+
+  private def parts(path: String): Seq[String] =
+    client.getChildren.forPath(path).asScala.toSeq.sorted
+
+  private def md5(s: String): String =
+    MessageDigest.getInstance("MD5").digest(s.getBytes(UTF_8)).map(b => f"${b & 0xff}%02x").mkString
+
+  test("a value larger than a znode takes is written in parts and read back whole") {
+    val large = bytes(2 * ZnodeValues.PartBytes + 5, 1)
+    ZnodeValues.put(client, "/values/large", large)
+    assert(parts("/values/large").size === 3)
+    assert(client.getData.forPath("/values/large").length < 100) // the manifest only
+    assert(ZnodeValues.get(client, "/values/large").map(_.toSeq) === Some(large.toSeq))
+  }
+
+  test("a new value leaves no parts of the old one behind") {
+    val path = "/values/replaced"
+    ZnodeValues.put(client, path, bytes(ZnodeValues.PartBytes + 1, 2))
+    val first = parts(path)
+    val next = bytes(3 * ZnodeValues.PartBytes, 3)
+    ZnodeValues.put(client, path, next)
+    assert(parts(path).size === 3)
+    assert(parts(path).intersect(first).isEmpty)
+    assert(ZnodeValues.get(client, path).map(_.toSeq) === Some(next.toSeq))
+    ZnodeValues.put(client, path, "small".getBytes(UTF_8))
+    assert(parts(path).isEmpty)
+    assert(ZnodeValues.get(client, path).map(new String(_, UTF_8)) === Some("small"))
+  }
+
+  test("a manifest whose parts are gone, and an empty znode, are no value") {
+    val path = "/values/superseded"
+    ZnodeValues.put(client, path, bytes(ZnodeValues.PartBytes + 1, 4))
+    val seen = client.getData.forPath(path) // as a cache holds it while the value is replaced
+    ZnodeValues.put(client, path, bytes(ZnodeValues.PartBytes + 1, 5))
+    assert(ZnodeValues.resolve(client, path, seen) === None)
+    assert(ZnodeValues.resolve(client, path, Array.emptyByteArray) === None)
+    assert(ZnodeValues.get(client, "/values/never-written") === None)
+  }
+
+  test("a node with 40,000 files: its request, answer and report each take several znodes") {
+    val dir = Files.createDirectories(root.resolve("many"))
+    (1 to 40000).foreach(n => Files.write(dir.resolve(f"app-$n%05d.log"), s"line $n\n".getBytes))
+    val key = MessageSeal.newKey()
+    val coordinator = new Coordinator(client, "/values/many", "many-files", key, false)
+    coordinator.start()
+    val spec =
+      EndpointSpec("many-files", zk.access, "/values/many", dir.toString, "app.*", 1024, key)
+    NodeEndpoints.ensureRunning(spec, "host-a")
+    awaitHosts(coordinator, Set("host-a"), 10000)
+    val files = collect(coordinator, Map("host-a" -> Nil), 30000)("host-a")
+    assert(files.size === 40000)
+    val paths = ZkPaths("/values/many", "many-files")
+    assert(parts(paths.response("host-a")).size >= 2)
+    // Every file read to its end: the request and the answer name each file as changed.
+    val known = files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, f.tailAtLineEnd))
+    val answer = collect(coordinator, Map("host-a" -> known), 30000)("host-a")
+    assert(parts(paths.request("host-a")).size >= 2)
+    assert(parts(paths.response("host-a")).size >= 2)
+    assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> Some(f.size)).toMap)
+    eventually("a report", 20000)(ZnodeValues.get(client, paths.report("host-a")).nonEmpty)
+    val report = ZnodeValues.get(client, paths.report("host-a")).get
+    assert(Messages.decodeResponse(report, key).files.size === 40000)
+    coordinator.stop()
+  }
+
+  test("the offset backup of 30,000 files reads back; a value it did not write is refused") {
+    val files = (1 to 30000).map { n =>
+      val f = FileOffset(
+        s"/var/log/app/service-$n.log",
+        FileKey(2049, 100000L + n),
+        0,
+        0,
+        n * 1000L,
+        Fingerprint(1024, md5(s"head $n")),
+        Some(Fingerprint(1024, md5(s"tail $n"))),
+        n * 1000L)
+      f.fileId -> f
+    }
+    val offset = AofOffset(Map("host-a" -> HostOffsets(10000, files.toMap)))
+    val backup = new OffsetBackup(client, "/values/backup")
+    backup.write(offset.json())
+    assert(parts("/values/backup/offsets").nonEmpty)
+    assert(backup.read().map(AofOffset.fromJson) === Some(offset))
+    client.setData().forPath("/values/backup/offsets", """{"hosts":{}}""".getBytes(UTF_8))
+    intercept[java.util.zip.ZipException](backup.read())
+  }
+}

@@ -1,0 +1,55 @@
+"""The formats of docs/protocol.md, read from the golden files the Scala suites check too.
+
+The Scala side writes and reads these values; ``pyspark-aof status`` only reads them. A change to
+a format on the Scala side changes the golden files (its suite fails until they are written
+again), and then these tests say whether ``status`` still reads them.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from pathlib import Path
+
+from pyspark_aof import status
+
+GOLDEN = Path(__file__).parents[2] / "docs" / "protocol"
+
+
+def golden_json(name: str) -> object:
+    return json.loads((GOLDEN / name).read_text())
+
+
+def test_a_sealed_message_is_a_version_an_hmac_of_the_run_key_and_gzip_json() -> None:
+    key = base64.b64decode((GOLDEN / "key.txt").read_text().strip())
+    for name in ("request", "response"):
+        message = (GOLDEN / f"{name}.bin").read_bytes()
+        assert message[0] == 1
+        expected = hmac.new(key, message[33:], hashlib.sha256).digest()
+        assert hmac.compare_digest(message[1:33], expected)
+        assert status.decode_sealed(message) == golden_json(f"{name}.json")
+
+
+def test_status_finds_the_report_fields_it_shows() -> None:
+    report = status.decode_sealed((GOLDEN / "response.bin").read_bytes())
+    shown = {"path", "dev", "ino", "size", "lineEnd"}
+    assert all(shown <= f.keys() for f in report["files"])
+    assert any("unreadable" in f for f in report["files"])
+    assert "unlisted" in report
+
+
+def test_status_reads_the_offset_backup() -> None:
+    backup = status.decode_backup((GOLDEN / "offsets.bin").read_bytes())
+    assert backup == golden_json("offsets.json")
+    assert backup["version"] == 1
+    for host in backup["hosts"].values():
+        assert all({"path", "dev", "ino", "pos"} <= f.keys() for f in host["files"].values())
+
+
+def test_a_parts_manifest_names_generation_count_and_length() -> None:
+    named = status.manifest((GOLDEN / "manifest.bin").read_bytes())
+    assert named is not None
+    assert list(named) == golden_json("manifest.json")
+    assert status.manifest(b"\x01not a manifest") is None
