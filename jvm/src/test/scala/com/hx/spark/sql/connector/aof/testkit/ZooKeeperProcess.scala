@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.testkit
 
-import java.net.{InetSocketAddress, ServerSocket, Socket}
+import java.net.ServerSocket
 import java.nio.file.{Files, Path}
 
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
@@ -17,9 +17,10 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
       java,
       "-Xmx256m",
       "-Dzookeeper.admin.enableServer=false",
+      "-Dzookeeper.forceSync=no", // a test server: no fsync waits on a busy disk
       "-cp",
       System.getProperty("java.class.path"),
-      "org.apache.zookeeper.server.ZooKeeperServerMain",
+      ZooKeeperProcessMain.getClass.getName.stripSuffix("$"),
       port.toString,
       dataDir.toString
     )
@@ -31,31 +32,24 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
   val connectString: String = s"127.0.0.1:$port"
   val access: ZkAccess = ZkAccess(connectString, 30000, None)
 
-  awaitListening()
+  awaitServing()
 
   def stop(): Unit = {
     process.destroy()
     process.waitFor()
   }
 
-  private def awaitListening(): Unit = {
+  private def awaitServing(): Unit = {
     val deadline = System.currentTimeMillis() + 30000
-    while (!accepts()) {
+    def output: String = Files.readString(log)
+    while (!output.linesIterator.contains(ZooKeeperProcessMain.Ready)) {
       if (!process.isAlive || System.currentTimeMillis() > deadline) {
         process.destroyForcibly()
-        throw new IllegalStateException(s"ZooKeeper did not start:\n${Files.readString(log)}")
+        throw new IllegalStateException(s"ZooKeeper did not start:\n$output")
       }
       Thread.sleep(50)
     }
   }
-
-  private def accepts(): Boolean =
-    try {
-      val socket = new Socket()
-      try socket.connect(new InetSocketAddress("127.0.0.1", port), 200)
-      finally socket.close()
-      true
-    } catch { case _: java.io.IOException => false }
 }
 
 object ZooKeeperProcess {

@@ -1,0 +1,28 @@
+package com.hx.spark.sql.connector.aof.testkit
+
+import java.io.File
+import java.net.InetSocketAddress
+
+import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
+
+/**
+ * The main of a `ZooKeeperProcess`: a standalone server that prints "serving" once it serves.
+ * ZooKeeper's own `ZooKeeperServerMain` accepts connections before its database is loaded and
+ * answers them "not running"; a client that came that early (a readiness probe, the suite's
+ * first client) sometimes found the server unusable for the next 20 s (NPEs in its connection
+ * cleanup, logged by the server). Waiting for this line, nothing connects before it serves.
+ */
+object ZooKeeperProcessMain {
+  val Ready: String = "serving"
+
+  def main(args: Array[String]): Unit = {
+    val Array(port, dataDir) = args
+    val server = new ZooKeeperServer(new File(dataDir), new File(dataDir), 2000)
+    val factory =
+      ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port.toInt), 0)
+    factory.startup(server)
+    println(Ready)
+    System.out.flush()
+    factory.join()
+  }
+}
