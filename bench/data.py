@@ -51,10 +51,16 @@ def repeat_log(source: Path, path: Path, size_bytes: int) -> None:
                 shutil.copyfileobj(chunk, out, 1 << 24)
 
 
-def write_many(directory: Path, count: int) -> None:
-    """``count`` small log files of one line each (for the planning cost)."""
-    directory.mkdir(parents=True, exist_ok=True)
+def many_file(directory: Path, i: int, directories: int = 1) -> Path:
+    """Return the ``i``-th file of :func:`write_many`, in ``directory`` or ``directory/dNNNN/``."""
+    parent = directory if directories == 1 else directory / f"d{i % directories:04d}"
+    return parent / f"app-{i:05d}.log"
+
+
+def write_many(directory: Path, count: int, directories: int = 1) -> None:
+    """``count`` small log files of one line each (for the planning cost), over ``directories``."""
     for i in range(count):
-        f = directory / f"app-{i:05d}.log"
+        f = many_file(directory, i, directories)
         if not f.exists():
+            f.parent.mkdir(parents=True, exist_ok=True)
             f.write_text(_line(i))

@@ -18,6 +18,7 @@ from kazoo.client import KazooClient
 from pyspark.sql import DataFrame, SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof.tail import missing_directory
 from pyspark_aof.testing import ZooKeeperServer
 from pyspark_aof.testing._process import free_port, wait_until
 from writers import append
@@ -374,6 +375,13 @@ def test_tail_warns_once_of_a_missing_directory_and_waits_for_it(
     assert code == 0, errors
     assert errors == f"pyspark-aof tail: warning: {logs} does not exist (yet); watching for it\n"
     assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
+
+
+def test_a_pattern_is_watched_for_from_its_literal_start(tmp_path: Path) -> None:
+    pattern = f"{tmp_path}/pods/*_*/{{app,side}}/0\\.log"
+    assert missing_directory(pattern) == f"{tmp_path}/pods does not exist (yet)"
+    (tmp_path / "pods").mkdir()
+    assert missing_directory(pattern) is None  # no pod yet is no reason to warn
 
 
 def test_tail_stops_quietly_when_its_reader_goes(tmp_path: Path) -> None:

@@ -163,7 +163,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     tail.add_argument(
         "path",
         type=_tail_path,
-        help=r"absolute path, last component a regex: /var/log/app\.log.*",
+        help=r"absolute path, last component a regex, globs before it: /var/log/*/app\.log.*",
     )
     tail.add_argument(
         "--zookeeper",

@@ -34,7 +34,8 @@ def read_stream(
         A session whose classpath holds the connector (see :func:`configure`).
     path : str
         Absolute path whose last component is a Java regex on file names,
-        for example ``/var/log/app/service\\.log.*``.
+        for example ``/var/log/app/service\\.log.*``; its directories may hold globs
+        (``*`` within a component, ``**`` for any depth): ``/var/log/pods/*/*/0\\.log``.
     options : AofOptions, optional
         Typed source options; ``None`` fields keep the source's defaults.
     **kwargs

@@ -43,8 +43,9 @@ def _lag(progress: dict[str, object] | None) -> str:
 def missing_directory(path: str) -> str | None:
     """Say why the directory of ``path`` cannot be watched yet, or return ``None`` when it can.
 
-    The directory is the part of ``path`` before its last ``/``, normalised as the source does;
-    the source waits for it to appear.
+    The directory is the part of ``path`` before its last ``/``, normalised as the source does,
+    up to its first component with a wildcard (``*``, ``?``, ``[`` or ``{``); the source waits
+    for it to appear.
 
     Parameters
     ----------
@@ -58,6 +59,9 @@ def missing_directory(path: str) -> str | None:
 
     """
     directory = posixpath.normpath(posixpath.dirname(path) or "/")
+    parts = directory.split("/")
+    literal = next((i for i, p in enumerate(parts) if any(c in p for c in "*?[{")), len(parts))
+    directory = "/".join(parts[:literal]) or "/"
     if posixpath.isdir(directory):
         return None
     state = "is not a directory" if posixpath.exists(directory) else "does not exist (yet)"

@@ -1,15 +1,16 @@
 package com.hx.spark.sql.connector.aof.config
 
-import java.nio.file.{Path, Paths}
+import java.nio.file.{FileSystems, Path, Paths}
 import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
+import com.hx.spark.sql.connector.aof.files.DirectoryGlob
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
  *
- * @param directory    the literal directory part of `path`
+ * @param directory    the directory part of `path`, which may hold wildcards ([[DirectoryGlob]])
  * @param fileNameRegex the last component of `path`, matched against whole file names
  * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
  */
@@ -96,6 +97,13 @@ object AofOptions {
       catch {
         case e: PatternSyntaxException =>
           fail(O.Path, raw, s"a valid Java regex as the last component (${e.getDescription})")
+      }
+      dir.split('/').filter(DirectoryGlob.hasWildcard).foreach { component =>
+        try FileSystems.getDefault.getPathMatcher("glob:" + component)
+        catch {
+          case e: PatternSyntaxException =>
+            fail(O.Path, raw, s"a valid glob in each directory component (${e.getDescription})")
+        }
       }
       (Paths.get(dir).normalize(), regex)
     }

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
-import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
 
@@ -53,7 +53,8 @@ final class ZooKeeperRun(
     options.nodeNameEnv.isDefined,
     options.startAwaitTimeoutMs,
     options.metaAwaitTimeoutMs,
-    new ReportWarnings(options.directory.toString, log.warn(_), log.info(_))
+    // What a node found missing: for a pattern, where its wildcards start.
+    new ReportWarnings(DirectoryGlob.of(options.directory).root.toString, log.warn(_), log.info(_))
   )
   private val backup = new CommittedBackup(committed)
 

@@ -19,9 +19,10 @@ import scala.collection.mutable
 import org.slf4j.LoggerFactory
 
 /**
- * A node's view of its directory: the files whose names match the pattern, plus tracked files that
- * were renamed to names it no longer matches (so they are drained). It only ever looks inside its
- * own directory; the driver's request can name keys and positions, never paths.
+ * A node's view of its directories (one, or those a [[DirectoryGlob]] names): the files whose
+ * names match the pattern, plus tracked files that were renamed to names it no longer matches (so
+ * they are drained). It only ever looks inside its own directories; the driver's request can name
+ * keys and positions, never paths.
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
  * scanned once rather than on every trigger.
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory
 final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLength: Int) {
   import DirectoryScanner.{reason, Scan}
 
+  private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
   private val scanned = mutable.Map.empty[FileKey, Scan]
@@ -133,18 +135,30 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
     }
   }
 
-  /** Whether the directory is there: a node without it has no files yet, not unknown ones. */
-  def directoryExists: Boolean = Files.isDirectory(directory)
+  /**
+   * Whether the directory is there (for a pattern, where its wildcards start): a node without it
+   * has no files yet, not unknown ones.
+   */
+  def directoryExists: Boolean = Files.isDirectory(glob.root)
 
-  private def listDirectory(): Seq[Path] = {
+  private def listDirectory(): Seq[Path] =
+    if (!DirectoryGlob.isPattern(directory)) list(directory, fromPattern = false)
+    else glob.directories().flatMap(list(_, fromPattern = true))
+
+  /**
+   * The directory's entries. One a pattern named may go before it is listed (a pod's, say): its
+   * files went with it. The `path` directory itself must be a directory when it exists.
+   */
+  private def list(dir: Path, fromPattern: Boolean): Seq[Path] = {
     val stream =
-      try Files.list(directory)
+      try Files.list(dir)
       catch {
         case _: NoSuchFileException => return Seq.empty
+        case _: NotDirectoryException if fromPattern => return Seq.empty
         case _: NotDirectoryException =>
-          throw new UnlistedDirectory(s"$directory is not a directory")
+          throw new UnlistedDirectory(s"$dir is not a directory")
         case e: IOException =>
-          throw new UnlistedDirectory(s"$directory cannot be listed (${reason(e)})")
+          throw new UnlistedDirectory(s"$dir cannot be listed (${reason(e)})")
       }
     // Paths compare by their bytes, without the String per comparison a sort by name costs.
     try stream.sorted().iterator().asScala.toVector

@@ -10,10 +10,7 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * @param locations the hosts of that node's executors, as Spark names them; the node itself
  *                  unless nodes are named by `node.name.env`
  */
-final case class AofInputPartition(
-    ranges: Seq[FileRange],
-    directory: String,
-    locations: Seq[String] = Nil)
+final case class AofInputPartition(ranges: Seq[FileRange], locations: Seq[String] = Nil)
     extends InputPartition {
   require(ranges.nonEmpty && ranges.forall(_.host == ranges.head.host), "ranges of one host")
 

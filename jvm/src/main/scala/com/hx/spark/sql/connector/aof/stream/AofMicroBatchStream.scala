@@ -92,8 +92,7 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
     Tasks
       .deal(ranges, slotsOf, options.partitionBytesMax, FilesOpenCost.of(spark))
-      .map(rs =>
-        AofInputPartition(rs, options.directory.toString, locations(rs.head.host)): InputPartition)
+      .map(rs => AofInputPartition(rs, locations(rs.head.host)): InputPartition)
       .toArray
   }
 

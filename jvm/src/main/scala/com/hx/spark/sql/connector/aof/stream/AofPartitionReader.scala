@@ -1,7 +1,5 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.nio.file.Paths
-
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
@@ -18,7 +16,6 @@ final class AofPartitionReader(
   private val here = NodeName.current(endpoint.nodeNameEnv)
   if (here != partition.host) MisplacedTask.handOver(partition.host, here, endpoint)
 
-  private val directory = Paths.get(partition.directory)
   private val ranges = partition.ranges.iterator
   private var current: Option[FileRangeReader] = None
   private val batch = new LineBatch()
@@ -29,7 +26,7 @@ final class AofPartitionReader(
       current = None
       if (!ranges.hasNext) return false
       val range = ranges.next()
-      current = Some(new FileRangeReader(range, directory, lineLengthMax, failOnDataLoss, counters))
+      current = Some(new FileRangeReader(range, lineLengthMax, failOnDataLoss, counters))
     }
     true
   }

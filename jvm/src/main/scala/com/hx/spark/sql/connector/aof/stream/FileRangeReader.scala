@@ -23,7 +23,6 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  */
 final class FileRangeReader(
     range: FileRange,
-    directory: Path,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters)
@@ -111,7 +110,7 @@ final class FileRangeReader(
         )
     }
 
-  /** Another file in the directory that starts like this one and holds the whole range. */
+  /** Another file in its directory that starts like this one and holds the whole range. */
   private def copy(from: Long): Option[Source] = {
     def open(p: Path) =
       try Some(FileChannel.open(p, StandardOpenOption.READ))
@@ -149,13 +148,16 @@ final class FileRangeReader(
     try Some(FileKey.of(p))
     catch { case _: IOException => None }
 
-  private def files(): Seq[Path] =
+  /** The files beside the planned one: a rotation renames and copies within a directory. */
+  private def files(): Seq[Path] = {
+    val directory = Paths.get(range.path).getParent
     if (!Files.isDirectory(directory)) Nil
     else {
       val listing = Files.list(directory)
       try listing.iterator().asScala.filter(Files.isRegularFile(_)).toVector
       finally listing.close()
     }
+  }
 
   private def lost(from: Long, why: String): Unit = {
     val what = s"${range.host}:${range.path} (file ${range.fileId}) bytes $from to ${range.until}"

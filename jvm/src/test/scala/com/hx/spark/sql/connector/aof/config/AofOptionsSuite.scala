@@ -69,6 +69,13 @@ class AofOptionsSuite extends AnyFunSuite {
     }
   }
 
+  test("the directory part of path may hold wildcards; a bad glob is refused naming path") {
+    val options = parse("path" -> "/var/log/pods/*_*/{app,side}/**/0\\.log.*")()
+    assert(options.directory.toString === "/var/log/pods/*_*/{app,side}/**")
+    val e = intercept[IllegalArgumentException](parse("path" -> "/var/log/[pods/0.log")())
+    assert(e.getMessage.contains("'path'") && e.getMessage.contains("glob"), e.getMessage)
+  }
+
   test("ZooKeeper credentials are kept together and never printed") {
     val o = parse(path, "zookeeper.auth.user" -> "aof", "zookeeper.auth.password" -> "s3cret")()
     assert(o.zookeeperAuth === Some(ZooKeeperAuth("aof", "s3cret")))

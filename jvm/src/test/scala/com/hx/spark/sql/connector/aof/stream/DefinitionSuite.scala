@@ -55,7 +55,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         10,
         Fingerprint.Empty)
     val e = intercept[IllegalStateException](
-      new AofPartitionReader(AofInputPartition(Seq(range), "/etc"), 100, false, counters, spec))
+      new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, spec))
     assert(e.getMessage.contains("files of host some-other-host"))
     assert(e.getMessage.contains("cannot read"))
   }
@@ -75,12 +75,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
-        new AofPartitionReader(
-          AofInputPartition(Seq(range), dir.toString),
-          100,
-          true,
-          counters,
-          spec)
+        new AofPartitionReader(AofInputPartition(Seq(range)), 100, true, counters, spec)
       try rows(reader).map(r => (r.getUTF8String(0).toString, r.getLong(3))).toList
       finally reader.close()
     }
@@ -115,12 +110,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline) {
         val reader =
-          new AofPartitionReader(
-            AofInputPartition(Seq(range), dir.toString),
-            100,
-            false,
-            counters,
-            spec)
+          new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, spec)
         try rows(reader).foreach(r => assert(r.getUTF8String(0).toString === "a"))
         finally reader.close()
       }

@@ -51,7 +51,7 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with BeforeAndAft
     val spec = EndpointSpec("misplaced-run", session.access, "/misplaced", "/etc", "x", 1, key)
     val range =
       FileRange("elsewhere", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10, Fingerprint.Empty)
-    val partition = AofInputPartition(Seq(range), "/etc")
+    val partition = AofInputPartition(Seq(range))
     val counters = ReadCounters.register(sc)
     try {
       val job = sc
