@@ -45,11 +45,14 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
   private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
   // Files that could not be read, with why: each is logged when it starts and when it ends.
   private val unreadable = mutable.Map.empty[FileKey, String]
+  // Compressed files the pattern takes in, as last looked at: never read, said once.
+  private val compressed = mutable.Map.empty[FileKey, FileStamp]
 
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
     val seen = mutable.Set.empty[FileKey]
+    val compressedNow = mutable.Set.empty[FileKey]
     var seenKnown = 0
     def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
       paths.flatMap { path =>
@@ -57,7 +60,10 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
           val stamp = FileStamp.of(path)
           val key = stamp.key
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
-          else {
+          else if (knownByKey.get(key).forall(_.floor == 0) && isCompressed(path, stamp)) {
+            compressedNow += key
+            None
+          } else {
             val meta = readable(path, stamp)(describeAgain(path, stamp, knownByKey.get(key), known))
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
@@ -86,8 +92,28 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
     unreadable --= unreadable.keys.filterNot(seen.contains).toList
+    compressed --= compressed.keys.filterNot(compressedNow.contains).toList
     metas
   }
+
+  /**
+   * Whether the file holds compressed bytes, which are no lines. Looked at until a line of it is
+   * read: a file that starts empty may be a compressor's output a moment later.
+   */
+  private def isCompressed(path: Path, stamp: FileStamp): Boolean =
+    compressed.get(stamp.key).contains(stamp) || {
+      val format =
+        try Compression.of(path)
+        catch {
+          case e: NoSuchFileException => throw e
+          case _: IOException => None // `readable` says why it cannot be read
+        }
+      format.foreach { f =>
+        if (!compressed.contains(stamp.key)) log.info(s"aof: $path is $f-compressed; not read")
+        compressed(stamp.key) = stamp
+      }
+      format.nonEmpty
+    }
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
   private def readable(path: Path, stamp: FileStamp)(

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path, StandardOpenOption}
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 
 import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
@@ -288,6 +288,27 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val end = Planner.plan(start, Map("h" -> now), limits).end
       val file = end.hosts("h").files.values.loneElement
       assert((file.serial, file.first, file.pos) === ((1L, 0L, 2400L)))
+    }
+  }
+
+  test("a compressed file is never listed, even one that was an empty file a moment before") {
+    withDir { dir =>
+      val gzipped = new java.io.ByteArrayOutputStream()
+      val gzip = new java.util.zip.GZIPOutputStream(gzipped)
+      gzip.write(("a line\n" * 100).getBytes(UTF_8))
+      gzip.close()
+      Files.write(dir.resolve("app.log.1.gz"), gzipped.toByteArray)
+      write(dir.resolve("app.log"), "BZh9 is how this line starts\n")
+      val empty = Files.createFile(dir.resolve("app.log.2.gz"))
+      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val first = scanner.scan(Nil)
+      assert(
+        first.map(m => Paths.get(m.path).getFileName.toString).toSet ===
+          Set("app.log", "app.log.2.gz"))
+      // The compressor writes into the file it made: tracked at byte 0, it is looked at again.
+      Files.write(empty, gzipped.toByteArray)
+      val again = scanner.scan(first.map(known))
+      assert(again.map(m => Paths.get(m.path).getFileName.toString) === Seq("app.log"))
     }
   }
 }

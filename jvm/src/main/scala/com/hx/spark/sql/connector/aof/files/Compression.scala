@@ -1,0 +1,44 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.nio.file.{Path, StandardOpenOption}
+
+/**
+ * Compressed files, told by their first bytes (the formats' magic numbers): what a rotation's
+ * `compress` leaves, gzip by default or another `compresscmd` (bzip2, xz, zstd, lz4). Their bytes
+ * are not lines: read as text, they would be rows of binary noise.
+ */
+object Compression {
+  private def bytes(values: Int*): Seq[Byte] = values.map(_.toByte)
+
+  private val Magics: Seq[(String, Seq[Seq[Byte]])] = Seq(
+    "gzip" -> Seq(bytes(0x1f, 0x8b, 0x08)),
+    // "BZh", a block size digit, then a block's or the end of stream's own magic.
+    "bzip2" -> ('1' to '9').flatMap { digit =>
+      val head = "BZh".map(_.toInt) :+ digit.toInt
+      Seq(head ++ Seq(0x31, 0x41, 0x59, 0x26, 0x53, 0x59), head ++ Seq(0x17, 0x72, 0x45, 0x38))
+        .map(b => bytes(b: _*))
+    },
+    "xz" -> Seq(bytes(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)),
+    "zstd" -> Seq(bytes(0x28, 0xb5, 0x2f, 0xfd)),
+    "lz4" -> Seq(bytes(0x04, 0x22, 0x4d, 0x18))
+  )
+  private val Longest = Magics.flatMap(_._2).map(_.length).max
+
+  /** The format whose magic number `head` starts with. */
+  def of(head: Seq[Byte]): Option[String] =
+    Magics.collectFirst { case (format, magics) if magics.exists(head.startsWith(_)) => format }
+
+  /** The format of the file at `path`, from its first bytes. */
+  @throws[IOException]
+  def of(path: Path): Option[String] = {
+    val channel = FileChannel.open(path, StandardOpenOption.READ)
+    try {
+      val head = ByteBuffer.allocate(Longest)
+      while (head.hasRemaining && channel.read(head, head.position().toLong) > 0) ()
+      of(head.array().toSeq.take(head.position()))
+    } finally channel.close()
+  }
+}
