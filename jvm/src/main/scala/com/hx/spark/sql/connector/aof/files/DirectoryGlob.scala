@@ -32,6 +32,9 @@ final class DirectoryGlob private (val root: Path, components: Seq[String]) {
 
   private val steps: Seq[Component] = components.map(Component.of)
 
+  /** Whether any component holds a wildcard: else `root` is the one directory named. */
+  def isPattern: Boolean = components.nonEmpty
+
   /** The directories named, in no particular order; a directory that goes meanwhile is left out. */
   def directories(): Seq[Path] =
     steps
@@ -51,10 +54,6 @@ object DirectoryGlob {
   }
 
   def hasWildcard(component: String): Boolean = component.exists(c => WildcardChars.contains(c))
-
-  /** Whether a `path` option's directory part holds a wildcard. */
-  def isPattern(directory: Path): Boolean =
-    directory.iterator().asScala.exists(n => hasWildcard(n.toString))
 
   private sealed trait Component {
     def expand(dir: Path): Seq[Path]

@@ -45,14 +45,19 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
   private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
   // Files that could not be read, with why: each is logged when it starts and when it ends.
   private val unreadable = mutable.Map.empty[FileKey, String]
-  // Compressed files the pattern takes in, as last looked at: never read, said once.
-  private val compressed = mutable.Map.empty[FileKey, FileStamp]
+  // What each file not yet read from was found to be (a compression format, or none) at its
+  // stamp: looked at again only once it changes. Compressed files are never read, said once.
+  private val compression = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
 
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
     val seen = mutable.Set.empty[FileKey]
-    val compressedNow = mutable.Set.empty[FileKey]
+    val lookedAt = mutable.Set.empty[FileKey]
+    def compressed(path: Path, stamp: FileStamp): Boolean = {
+      lookedAt += stamp.key
+      isCompressed(path, stamp)
+    }
     var seenKnown = 0
     def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
       paths.flatMap { path =>
@@ -60,10 +65,8 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
           val stamp = FileStamp.of(path)
           val key = stamp.key
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
-          else if (knownByKey.get(key).forall(_.floor == 0) && isCompressed(path, stamp)) {
-            compressedNow += key
-            None
-          } else {
+          else if (knownByKey.get(key).forall(_.floor == 0) && compressed(path, stamp)) None
+          else {
             val meta = readable(path, stamp)(describeAgain(path, stamp, knownByKey.get(key), known))
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
@@ -92,7 +95,7 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
     unreadable --= unreadable.keys.filterNot(seen.contains).toList
-    compressed --= compressed.keys.filterNot(compressedNow.contains).toList
+    compression --= compression.keys.filterNot(lookedAt.contains).toList
     metas
   }
 
@@ -100,20 +103,23 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
    * Whether the file holds compressed bytes, which are no lines. Looked at until a line of it is
    * read: a file that starts empty may be a compressor's output a moment later.
    */
-  private def isCompressed(path: Path, stamp: FileStamp): Boolean =
-    compressed.get(stamp.key).contains(stamp) || {
-      val format =
+  private def isCompressed(path: Path, stamp: FileStamp): Boolean = {
+    val earlier = compression.get(stamp.key)
+    val format = earlier.collect { case (`stamp`, f) => f }.getOrElse {
+      val found =
         try Compression.of(path)
         catch {
           case e: NoSuchFileException => throw e
           case _: IOException => None // `readable` says why it cannot be read
         }
-      format.foreach { f =>
-        if (!compressed.contains(stamp.key)) log.info(s"aof: $path is $f-compressed; not read")
-        compressed(stamp.key) = stamp
+      if (found.nonEmpty && earlier.forall(_._2.isEmpty)) {
+        log.info(s"aof: $path is ${found.get}-compressed; not read")
       }
-      format.nonEmpty
+      compression(stamp.key) = (stamp, found)
+      found
     }
+    format.nonEmpty
+  }
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
   private def readable(path: Path, stamp: FileStamp)(
@@ -168,7 +174,7 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
   def directoryExists: Boolean = Files.isDirectory(glob.root)
 
   private def listDirectory(): Seq[Path] =
-    if (!DirectoryGlob.isPattern(directory)) list(directory, fromPattern = false)
+    if (!glob.isPattern) list(directory, fromPattern = false)
     else glob.directories().flatMap(list(_, fromPattern = true))
 
   /**
