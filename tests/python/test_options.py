@@ -63,6 +63,9 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     ({"zookeeper_auth_user": "alone"}, "zookeeper.auth.password"),
     ({"node_name_env": "$NODE_NAME"}, "node.name.env"),
     ({"zookeeper_auth_password": "alone"}, "zookeeper.auth.user"),
+    ({"multiline_start": ""}, "multiline.start"),
+    ({"multiline_continuation": 5}, "multiline.continuation"),
+    ({"multiline_bytes_max": 0}, "multiline.bytes.max"),
 ]
 
 
@@ -70,6 +73,11 @@ INVALID: list[tuple[dict[str, Any], str]] = [
 def test_a_bad_value_is_refused_naming_the_option(values: dict[str, Any], key: str) -> None:
     with pytest.raises(ValueError, match=f"'{key}'"):
         AofOptions(**values)
+
+
+def test_a_regex_is_kept_as_given() -> None:
+    # A continuation regex of one space: trimming it would make it match every line.
+    assert AofOptions(multiline_continuation="^ ").to_options() == {"multiline.continuation": "^ "}
 
 
 def test_changes_by_either_spelling_and_unknown_names() -> None:

@@ -78,12 +78,41 @@ def test_latest_skips_what_existed(spark: SparkSession, tmp_path: Path) -> None:
     assert_exactly_once(spark, tmp_path / "out", fresh)
 
 
+def test_stack_traces_are_records(spark: SparkSession, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    trace = "a-2 ERROR failed\njava.io.IOException: disk\n\tat a.B.c(B.java:1)\n\t... 2 more"
+    records = ["a-1 started", trace, "a-3 done"]
+    (logs / "app-a.log").write_text("".join(r + "\n" for r in records))
+    query = (
+        aof.read_stream(
+            spark,
+            f"{logs}/app-.*\\.log",
+            multiline_continuation=r"^(\s|java\.)",
+            multiline_flush_timeout=1,  # the last record is complete once the file is quiet
+        )
+        .writeStream.format("parquet")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start(str(tmp_path / "out"))
+    )
+    query.awaitTermination(120)
+    rows = spark.read.parquet(str(tmp_path / "out")).orderBy("offset").collect()
+    assert [(r["value"], r["offset"]) for r in rows] == [
+        (records[0], 0),
+        (trace, len(records[0]) + 1),
+        (records[2], len(records[0]) + len(trace) + 2),
+    ]
+
+
 def test_a_bad_option_fails_when_the_query_is_defined(spark: SparkSession) -> None:
     with pytest.raises(ValueError, match=r"'starting\.offsets'"):
         aof.read_stream(spark, "/var/log/x.*", starting_offsets="middle")
     # What Python cannot check (the path) the source refuses when the query is defined.
     with pytest.raises(IllegalArgumentException, match=r"'path'"):
         aof.read_stream(spark, "relative/x.*")
+    with pytest.raises(IllegalArgumentException, match=r"'multiline\.start'"):
+        aof.read_stream(spark, "/var/log/x.*", multiline_start="^(unclosed")
 
 
 def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:

@@ -81,7 +81,7 @@ def _key(name: str) -> str:
 
 @dataclass(frozen=True)
 class AofOptions:
-    """Every option of the source but ``path``, typed; ``None`` keeps the source's default.
+    r"""Every option of the source but ``path``, typed; ``None`` keeps the source's default.
 
     Bad values raise :class:`ValueError` naming the option, before anything reaches the JVM.
     The defaults and meanings are those of :func:`option_specs` (the README's table).
@@ -121,6 +121,16 @@ class AofOptions:
         Spark's ``spark.sql.files.openCostInBytes``).
     line_length_max : int, optional
         Longest line in bytes; longer ones are cut.
+    multiline_start : str, optional
+        Java regex found in the first line of each multi-line record (a timestamp, say); the
+        source then reads records, each line that does not match continuing the one before.
+    multiline_continuation : str, optional
+        Java regex found in each continuation line of a record (``^\s`` for the indented lines
+        of a Java stack trace); other lines start a record. Instead of ``multiline_start``.
+    multiline_bytes_max : int, optional
+        Largest record in bytes: a line that would take a record past it starts the next one.
+    multiline_flush_timeout : int, optional
+        Milliseconds without a write after which a file's last record is complete.
     fail_on_data_loss : bool, optional
         Fail the query when bytes go unread, instead of logging and counting them.
 
@@ -150,6 +160,10 @@ class AofOptions:
     md5_sample_length: int | None = None
     partition_bytes_max: int | None = None
     line_length_max: int | None = None
+    multiline_start: str | None = None
+    multiline_continuation: str | None = None
+    multiline_bytes_max: int | None = None
+    multiline_flush_timeout: int | None = None
     fail_on_data_loss: bool | None = None
 
     def __post_init__(self) -> None:
@@ -227,6 +241,11 @@ def _checked(name: str, value: Any) -> Any:
     def fail(expected: str) -> ValueError:
         return ValueError(f"Invalid value {value!r} for option '{spec.key}': expected {expected}.")
 
+    if spec.type == "regex":
+        # Java compiles it when the query is defined; its spaces are part of it.
+        if not isinstance(value, str) or not value:
+            raise fail("a Java regex that is not empty")
+        return value
     text = value.strip() if isinstance(value, str) else None
     if spec.type == "boolean":
         if isinstance(value, bool):

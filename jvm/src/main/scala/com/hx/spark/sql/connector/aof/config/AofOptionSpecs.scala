@@ -48,5 +48,9 @@ object AofOptionSpecs {
   val Md5SampleLength: OptionSpec = spec("md5.sample.length")
   val PartitionBytesMax: OptionSpec = spec("partition.bytes.max")
   val LineLengthMax: OptionSpec = spec("line.length.max")
+  val MultilineStart: OptionSpec = spec("multiline.start")
+  val MultilineContinuation: OptionSpec = spec("multiline.continuation")
+  val MultilineBytesMax: OptionSpec = spec("multiline.bytes.max")
+  val MultilineFlushTimeout: OptionSpec = spec("multiline.flush.timeout")
   val FailOnDataLoss: OptionSpec = spec("fail.on.data.loss")
 }

@@ -5,7 +5,7 @@ import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.DirectoryGlob
+import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, RecordRule}
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
@@ -13,6 +13,7 @@ import com.hx.spark.sql.connector.aof.files.DirectoryGlob
  * @param directory    the directory part of `path`, which may hold wildcards ([[DirectoryGlob]])
  * @param fileNameRegex the last component of `path`, matched against whole file names
  * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
+ * @param records      how lines group into multi-line records, when they do
  */
 final case class AofOptions(
     directory: Path,
@@ -31,7 +32,8 @@ final case class AofOptions(
     md5SampleLength: Int,
     partitionBytesMax: Long,
     lineLengthMax: Int,
-    failOnDataLoss: Boolean)
+    failOnDataLoss: Boolean,
+    records: Option[RecordRule] = None)
 
 object AofOptions {
 
@@ -49,6 +51,9 @@ object AofOptions {
     val merged = fromSession ++ explicit.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     val reader = new Reader(merged)
     val (directory, regex) = reader.path()
+    val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
+    val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
+    val lineLengthMax = reader.int(O.LineLengthMax)
     AofOptions(
       directory = directory,
       fileNameRegex = regex,
@@ -56,8 +61,8 @@ object AofOptions {
       zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
       zookeeperAuth = reader.zookeeperAuth(),
       startingOffsets = reader.startingOffsets(),
-      bytesMax = reader.optional(O.BytesMax).map(_.toLong),
-      batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong),
+      bytesMax = bytesMax,
+      batchBytesMax = batchBytesMax,
       nodeNameEnv = reader.optional(O.NodeNameEnv),
       metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(directory)),
       metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
@@ -65,8 +70,9 @@ object AofOptions {
       md5CheckEnabled = reader.boolean(O.Md5CheckEnabled),
       md5SampleLength = reader.int(O.Md5SampleLength),
       partitionBytesMax = reader.long(O.PartitionBytesMax),
-      lineLengthMax = reader.int(O.LineLengthMax),
-      failOnDataLoss = reader.boolean(O.FailOnDataLoss)
+      lineLengthMax = lineLengthMax,
+      failOnDataLoss = reader.boolean(O.FailOnDataLoss),
+      records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
     )
   }
 
@@ -121,6 +127,37 @@ object AofOptions {
             s"Option '${given.key}' is set but '${missing.key}' is not: set both for ZooKeeper " +
               "digest authentication, or neither.")
       }
+
+    /**
+     * @param limit the smallest byte limit of a batch, if any: a node looks for record ends a
+     *              few times that far ahead, not through a whole backlog at every trigger
+     */
+    def records(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
+      // Not trimmed: a regex's spaces are part of it.
+      def regex(spec: OptionSpec) = options.get(spec.key).map(checked(spec, _))
+      val rule = (regex(O.MultilineStart), regex(O.MultilineContinuation)) match {
+        case (Some(_), Some(_)) =>
+          throw new IllegalArgumentException(
+            s"Options '${O.MultilineStart.key}' and '${O.MultilineContinuation.key}' are both " +
+              "set: set one, the regex of a record's first lines or of its continuation lines.")
+        case (start, continuation) => start.map(_ -> true).orElse(continuation.map(_ -> false))
+      }
+      val tuning = Seq(O.MultilineBytesMax, O.MultilineFlushTimeout).filter(get(_).nonEmpty)
+      if (rule.isEmpty && tuning.nonEmpty) {
+        throw new IllegalArgumentException(
+          s"Option '${tuning.head.key}' applies to multi-line records only: set " +
+            s"'${O.MultilineStart.key}' or '${O.MultilineContinuation.key}' too, or remove it.")
+      }
+      rule.map { case (pattern, starts) =>
+        RecordRule(
+          pattern,
+          starts,
+          int(O.MultilineBytesMax),
+          long(O.MultilineFlushTimeout),
+          lineLengthMax,
+          limit.filter(_ < Long.MaxValue / 4).map(_ * 4))
+      }
+    }
 
     def startingOffsets(): StartingOffsets = value(O.StartingOffsets) match {
       case "latest" => StartingOffsets.Latest

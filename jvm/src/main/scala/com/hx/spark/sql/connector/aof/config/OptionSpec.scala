@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.config
 
 import java.util.Locale
+import java.util.regex.{Pattern, PatternSyntaxException}
 
 import scala.util.Try
 
@@ -10,7 +11,8 @@ import scala.util.Try
  * all read: names, defaults and what a value may be cannot drift apart.
  *
  * @param kind     `int`, `long` (whole numbers of at least `min`), `boolean`, `choice` (one of
- *                 `choices`), `string` (matching `pattern`, when given) or `path`
+ *                 `choices`), `string` (matching `pattern`, when given), `regex` (a Java regex,
+ *                 taken as given: its spaces count) or `path`
  * @param expected what a valid value is, in words, for a string's error message
  */
 final case class OptionSpec(
@@ -43,6 +45,13 @@ final case class OptionSpec(
           case "true" => Right(true)
           case "false" => Right(false)
           case _ => Left("'true' or 'false'")
+        }
+      case "regex" =>
+        try {
+          Pattern.compile(raw)
+          if (raw.isEmpty) Left("a Java regex that is not empty") else Right(raw)
+        } catch {
+          case e: PatternSyntaxException => Left(s"a valid Java regex (${e.getDescription})")
         }
       case "choice" =>
         choices.find(_.equalsIgnoreCase(value)).toRight(choices.map(c => s"'$c'").mkString(" or "))

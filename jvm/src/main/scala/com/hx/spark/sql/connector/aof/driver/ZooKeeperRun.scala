@@ -82,7 +82,9 @@ final class ZooKeeperRun(
     options.fileNameRegex,
     options.md5SampleLength,
     runKey,
-    options.nodeNameEnv)
+    options.nodeNameEnv,
+    options.records
+  )
 
   override def stop(): Unit = synchronized {
     hosts.stop()

@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
+import com.hx.spark.sql.connector.aof.files.RecordRule
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -9,6 +10,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param runKey the run's secret (Base64) that seals requests and responses: the endpoint obeys
  *               only requests sealed by this run's driver, whoever else can write in ZooKeeper
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
+ * @param records     how lines group into multi-line records, when they do
  */
 final case class EndpointSpec(
     runId: String,
@@ -18,6 +20,7 @@ final case class EndpointSpec(
     fileNameRegex: String,
     md5SampleLength: Int,
     runKey: String,
-    nodeNameEnv: Option[String] = None) {
+    nodeNameEnv: Option[String] = None,
+    records: Option[RecordRule] = None) {
   override def toString: String = s"EndpointSpec($runId, $directory/$fileNameRegex)"
 }

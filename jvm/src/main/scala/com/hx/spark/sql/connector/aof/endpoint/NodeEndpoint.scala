@@ -42,8 +42,11 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     t
   }
   private val client = ZkClients.open(spec.zk, spec.metaStore)
-  private val scanner =
-    new DirectoryScanner(Paths.get(spec.directory), spec.fileNameRegex, spec.md5SampleLength)
+  private val scanner = new DirectoryScanner(
+    Paths.get(spec.directory),
+    spec.fileNameRegex,
+    spec.md5SampleLength,
+    spec.records)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new NodeCache(client, paths.request(host))

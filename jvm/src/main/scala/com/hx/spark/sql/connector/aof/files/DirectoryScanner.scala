@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory
  * keys and positions, never paths.
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
- * scanned once rather than on every trigger.
+ * scanned once rather than on every trigger. With a [[RecordRule]] it reports where complete
+ * records end instead ([[RecordEnds]]), found from the driver's position.
  *
  * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
  * driver keeps its position), and a directory it cannot list fails the whole look with
@@ -33,7 +34,11 @@ import org.slf4j.LoggerFactory
  * again from its start once visible, under a new id. A directory that does not exist holds no
  * files.
  */
-final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLength: Int) {
+final class DirectoryScanner(
+    directory: Path,
+    fileNameRegex: String,
+    sampleLength: Int,
+    records: Option[RecordRule] = None) {
   import DirectoryScanner.{reason, Scan}
 
   private val glob = DirectoryGlob.of(directory)
@@ -157,15 +162,18 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
       (s, question, meta) <- described.get(stamp.key) if s == stamp && question == k
     } yield meta.copy(path = path.toString)
     earlier.orElse {
-      val meta = describe(path, stamp.key, asked, known)
+      val meta = describe(path, stamp, asked, known)
       // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
-      // write from the one it shows.
-      val nowNanos = System.currentTimeMillis() * 1000000L
-      val settled = nowNanos - math.max(stamp.modifiedNanos, stamp.changedNanos) > 100000000L
+      // write from the one it shows. A file's last record waits for its flush time to pass.
+      val settled = quietMs(stamp) > math.max(100L, records.fold(0L)(_.flushMs))
       for (m <- meta; k <- asked if settled) described(stamp.key) = (stamp, k, m)
       meta
     }
   }
+
+  /** Milliseconds since the file was last written or changed. */
+  private def quietMs(stamp: FileStamp): Long =
+    System.currentTimeMillis() - math.max(stamp.modifiedNanos, stamp.changedNanos) / 1000000L
 
   /**
    * Whether the directory is there (for a pattern, where its wildcards start): a node without it
@@ -199,22 +207,25 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
 
   private def describe(
       path: Path,
-      key: FileKey,
+      stamp: FileStamp,
       asked: Option[KnownFile],
       known: Seq[KnownFile]): Option[FileMeta] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
-    try if (FileKey.of(path) != key) None else Some(describeOpen(channel, path, key, asked, known))
-    finally channel.close()
+    try {
+      if (FileKey.of(path) != stamp.key) None
+      else Some(describeOpen(channel, path, stamp, asked, known))
+    } finally channel.close()
   }
 
   private def describeOpen(
       channel: FileChannel,
       path: Path,
-      key: FileKey,
+      stamp: FileStamp,
       asked: Option[KnownFile],
       known: Seq[KnownFile]): FileMeta = {
+    val key = stamp.key
     val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
     val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
@@ -226,7 +237,15 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
       .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
       .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
       .fold(0L)(_.floor)
-    val (lineEnd, tailAtLineEnd) = lineEndAfter(channel, key, size, fingerprint, floor)
+    val ((lineEnd, tailAtLineEnd), cuts) = records match {
+      case None => (lineEndAfter(channel, key, size, fingerprint, floor), Nil)
+      case Some(rule) =>
+        // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
+        val window = asked.flatMap(_ => rule.scanWindow)
+        val flushed = quietMs(stamp) >= rule.flushMs
+        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window)
+        ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
+    }
     val copyOf =
       if (asked.nonEmpty) None
       else
@@ -241,7 +260,8 @@ final class DirectoryScanner(directory: Path, fileNameRegex: String, sampleLengt
       asked.map(_.floor),
       tailAtFloor,
       tailAtLineEnd,
-      copyOf)
+      copyOf,
+      cuts = cuts)
   }
 
   /**

@@ -5,7 +5,8 @@ package com.hx.spark.sql.connector.aof.files
  *
  * @param size        bytes in the file now
  * @param lineEnd     end of the last complete line (just after its `\n`) at or after the floor the
- *                    driver asked about; bytes past it belong to a line still being written
+ *                    driver asked about; bytes past it belong to a line still being written. With
+ *                    multi-line records, the end of the last complete record ([[RecordEnds]])
  * @param fingerprint MD5 of the first `min(sample length, size)` bytes
  * @param probe       MD5 of a shorter prefix the driver asked for (the length it last saw)
  * @param floor       the position the driver asked about (its offset in the file); None when it
@@ -17,6 +18,8 @@ package com.hx.spark.sql.connector.aof.files
  * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
  *                    file holds too, or that it is the beginning of: a copy, complete or being
  *                    written, as logrotate's `copytruncate` makes
+ * @param cuts        with multi-line records, record starts before `lineEnd` where a batch may
+ *                    end early ([[RecordEnds]])
  * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
  *                    only `path`, `key` and `size` are known then, and the driver keeps its
  *                    position, so that it goes on from there once the file can be read again
@@ -32,7 +35,8 @@ final case class FileMeta(
     tailAtFloor: Option[Fingerprint] = None,
     tailAtLineEnd: Option[Fingerprint] = None,
     copyOf: Option[FileKey] = None,
-    unreadable: Option[String] = None)
+    unreadable: Option[String] = None,
+    cuts: Seq[Long] = Nil)
 
 object FileMeta {
 

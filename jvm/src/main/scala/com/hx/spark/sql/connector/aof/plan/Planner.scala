@@ -11,8 +11,8 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * the fingerprints it kept match the node's (the same head, and the same bytes just before the
  * position); C4, the position is within the file's length now. For a tracked file (C1):
  *
- *  - C3 and C4: read on, up to its last complete line, `bytes.max` and its share of
- *    `batch.bytes.max`.
+ *  - C3 and C4: read on, up to its last complete line (or record), `bytes.max` and its share
+ *    of `batch.bytes.max`.
  *  - C3 but not C4 (cut back, same head): continue at its current length.
  *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0.
  *
@@ -168,7 +168,12 @@ object Planner {
       val cap = maxima.foldLeft(meta.lineEnd) { (end, max) =>
         if (max > Long.MaxValue - from) end else math.min(end, from + max)
       }
-      math.max(from, cap)
+      if (cap <= from || cap >= meta.lineEnd || !limits.wholeRecords) math.max(from, cap)
+      else {
+        // The last record start within the limit; at least one record, so a file always moves.
+        val starts = meta.cuts.filter(c => c > from && c < meta.lineEnd)
+        starts.filter(_ <= cap).lastOption.orElse(starts.headOption).getOrElse(meta.lineEnd)
+      }
     }
   }
 

@@ -7,6 +7,9 @@ package com.hx.spark.sql.connector.aof.plan
  * shares, so that its slots finish together, and no share is smaller than `bytesMin` (unless the
  * host has less than that to read): a trickle is one task, not one per slot.
  *
+ * With multi-line records a range is never cut: only its own start and end are known to be
+ * record starts.
+ *
  * Each range also weighs `openCost` bytes, as Spark's file sources count opening a file, so ten
  * thousand files of a line each are shared out like ten thousand files, not like a few bytes.
  */
@@ -16,16 +19,19 @@ object Tasks {
    * @param slots    the task slots of a host (at least one is assumed)
    * @param bytesMin the least a task is given before a host's reading is spread over more tasks
    * @param openCost what opening one range costs, in bytes
+   * @param cuttable  whether a range may be cut between tasks (lines: yes; records: no)
    */
   def deal(
       ranges: Seq[FileRange],
       slots: String => Int,
       bytesMin: Long,
-      openCost: Long): Seq[Seq[FileRange]] =
+      openCost: Long,
+      cuttable: Boolean = true): Seq[Seq[FileRange]] =
     ranges.groupBy(_.host).toSeq.sortBy(_._1).flatMap { case (host, onHost) =>
       val weight = onHost.map(r => r.until - r.from + openCost).sum
       val count = math.max(1L, math.min(slots(host).toLong, ceilDiv(weight, bytesMin)))
-      cut(onHost.sortBy(r => (r.fileId, r.from)), ceilDiv(weight, count), count.toInt, openCost)
+      val sorted = onHost.sortBy(r => (r.fileId, r.from))
+      cut(sorted, ceilDiv(weight, count), count.toInt, openCost, cuttable)
     }
 
   /** `ranges` in order, cut into `count` tasks of about `share` each; the last takes the rest. */
@@ -33,7 +39,8 @@ object Tasks {
       ranges: Seq[FileRange],
       share: Long,
       count: Int,
-      openCost: Long): Seq[Seq[FileRange]] = {
+      openCost: Long,
+      cuttable: Boolean): Seq[Seq[FileRange]] = {
     val tasks = Seq.newBuilder[Seq[FileRange]]
     var task = Vector.empty[FileRange]
     var filled = 0L
@@ -51,11 +58,12 @@ object Tasks {
         val room = share - filled
         val weight = r.until - r.from + openCost
         // The last task takes the rest; an empty one takes at least a range.
-        if (weight <= room || dealt == count - 1 || task.isEmpty && room <= openCost) {
+        val fits = weight <= room || dealt == count - 1
+        if (fits || task.isEmpty && (room <= openCost || !cuttable)) {
           task :+= r
           filled += weight
           rest = None
-        } else if (room > openCost) {
+        } else if (room > openCost && cuttable) {
           // The line reader gives each line to the piece holding its first byte: any cut is exact.
           val at = r.from + (room - openCost)
           task :+= r.copy(until = at)

@@ -109,6 +109,11 @@ object Messages {
           g.writeNumberField("copyOfIno", k.ino)
         }
         f.unreadable.foreach(g.writeStringField("unreadable", _))
+        if (f.cuts.nonEmpty) {
+          g.writeArrayFieldStart("cuts")
+          f.cuts.foreach(g.writeNumber)
+          g.writeEndArray()
+        }
         g.writeEndObject()
       }
       g.writeEndArray()
@@ -139,7 +144,8 @@ object Messages {
             if (n.has("copyOfIno"))
               Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
             else None,
-            text(n, "unreadable")
+            text(n, "unreadable"),
+            n.path("cuts").elements().asScala.map(_.asLong).toVector
           )
         },
       base(root),

@@ -72,7 +72,12 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
     val plan = Planner.plan(
       start,
       reports,
-      PlanLimits(perFile, options.startingOffsets, options.md5CheckEnabled, perBatch))
+      PlanLimits(
+        perFile,
+        options.startingOffsets,
+        options.md5CheckEnabled,
+        perBatch,
+        wholeRecords = options.records.nonEmpty))
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
@@ -91,7 +96,12 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
     def locations(node: String) =
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
     Tasks
-      .deal(ranges, slotsOf, options.partitionBytesMax, FilesOpenCost.of(spark))
+      .deal(
+        ranges,
+        slotsOf,
+        options.partitionBytesMax,
+        FilesOpenCost.of(spark),
+        cuttable = options.records.isEmpty)
       .map(rs => AofInputPartition(rs, locations(rs.head.host)): InputPartition)
       .toArray
   }

@@ -26,7 +26,8 @@ final class AofPartitionReader(
       current = None
       if (!ranges.hasNext) return false
       val range = ranges.next()
-      current = Some(new FileRangeReader(range, lineLengthMax, failOnDataLoss, counters))
+      current = Some(
+        new FileRangeReader(range, lineLengthMax, endpoint.records, failOnDataLoss, counters))
     }
     true
   }

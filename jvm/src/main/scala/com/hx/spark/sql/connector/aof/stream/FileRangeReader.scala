@@ -9,7 +9,13 @@ import scala.collection.JavaConverters._
 import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, LineReader, Prefixes}
+import com.hx.spark.sql.connector.aof.files.{
+  FileKey,
+  LineReader,
+  Prefixes,
+  RecordBuffer,
+  RecordRule
+}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
 /**
@@ -20,10 +26,15 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * counted as lost (or fails the task with `fail.on.data.loss`); a file that is there but cannot
  * be read (its permissions, an I/O error) fails the task, which Spark tries again: its bytes are
  * not lost. Over-long lines are counted.
+ *
+ * With `records`, each row is a multi-line record. The range's two ends are record starts (the
+ * planner ends batches only there, [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a
+ * range), so records are found from `from` by the rule alone and the last one ends at `until`.
  */
 final class FileRangeReader(
     range: FileRange,
     lineLengthMax: Int,
+    records: Option[RecordRule],
     failOnDataLoss: Boolean,
     counters: ReadCounters)
     extends Closeable {
@@ -37,6 +48,9 @@ final class FileRangeReader(
 
   private var source: Option[Source] = open(range.from)
   private var truncated = 0L
+  private val record = new RecordBuffer
+  // The current line starts the next record, and is not in `record` yet.
+  private var lineWaiting = false
   private val hostValue = UTF8String.fromString(range.host)
   private val fileIdValue = UTF8String.fromString(range.fileId)
 
@@ -44,12 +58,35 @@ final class FileRangeReader(
    * Fills `batch` with the range's next lines, at least one, all of one file and all valid until
    * the next call (they point into the read buffer); false when the range has no more.
    */
-  def nextBatch(batch: LineBatch): Boolean = {
+  def nextBatch(batch: LineBatch): Boolean = records match {
+    case Some(rule) => nextRecord(rule, batch)
+    case None => nextLines(batch)
+  }
+
+  private def nextLines(batch: LineBatch): Boolean = {
     if (!nextLine()) return false
     val s = source.get
     batch.reset(hostValue, s.pathValue, fileIdValue)
     add(s.lines, batch)
     while (!batch.isFull && s.lines.nextInBuffer()) add(s.lines, batch)
+    true
+  }
+
+  /** One record, read into a buffer of its own: the batch is that one row. */
+  private def nextRecord(rule: RecordRule, batch: LineBatch): Boolean = {
+    if (!lineWaiting && !nextLine()) return false
+    val first = source.get
+    record.start(first.lines)
+    lineWaiting = false
+    while (!lineWaiting && nextLine()) {
+      val lines = source.get.lines
+      val starts =
+        rule.startsRecord(lines.lineBytes, lines.lineStart, lines.lineLength, record.recordBytes)
+      if (starts) lineWaiting = true else record.append(lines)
+    }
+    if (record.truncated) truncated += 1
+    batch.reset(hostValue, first.pathValue, fileIdValue)
+    batch.add(record.bytes, 0, record.length, record.offset)
     true
   }
 

@@ -51,7 +51,13 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("zookeeper.auth.user" -> "a:b", "zookeeper.auth.password" -> "p") -> "zookeeper.auth.user",
     Seq("zookeeper.auth.user" -> "alone") -> "zookeeper.auth.password",
     Seq("node.name.env" -> "$NODE_NAME") -> "node.name.env",
-    Seq("zookeeper.auth.password" -> "alone") -> "zookeeper.auth.user"
+    Seq("zookeeper.auth.password" -> "alone") -> "zookeeper.auth.user",
+    Seq("multiline.start" -> "^(unclosed") -> "multiline.start",
+    Seq("multiline.continuation" -> "") -> "multiline.continuation",
+    Seq("multiline.start" -> "^a", "multiline.continuation" -> "^b") -> "multiline.continuation",
+    Seq("multiline.start" -> "^a", "multiline.bytes.max" -> "0") -> "multiline.bytes.max",
+    Seq("multiline.flush.timeout" -> "500") -> "multiline.start",
+    Seq("multiline.bytes.max" -> "4096") -> "multiline.continuation"
   )
 
   invalid.foreach { case (options, key) =>
@@ -59,6 +65,18 @@ class AofOptionsSuite extends AnyFunSuite {
       val e = intercept[IllegalArgumentException](parse(path +: options: _*)())
       assert(e.getMessage.contains(s"'$key'"), e.getMessage)
     }
+  }
+
+  test("multi-line records: a rule, its regex kept as given, and the limits it scans within") {
+    assert(parse(path)().records === None)
+    val rule = parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().records.get
+    assert(rule.pattern === "^ " && !rule.patternStarts) // a regex's spaces are part of it
+    assert((rule.bytesMax, rule.flushMs, rule.lineLengthMax) === ((1048576, 2000L, 1048576)))
+    assert(rule.scanWindow === Some(4000L))
+    val start = parse(path, "multiline.start" -> "^\\d", "multiline.flush.timeout" -> "50")()
+    assert(
+      start.records.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
+        Some((true, 50L, None)))
   }
 
   test("path must be given, absolute, and end in a valid regex") {

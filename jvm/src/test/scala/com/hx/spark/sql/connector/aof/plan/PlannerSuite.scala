@@ -37,8 +37,11 @@ class PlannerSuite extends AnyFunSuite {
       bytesMax: Option[Long] = None,
       starting: StartingOffsets = Earliest,
       md5: Boolean = true,
-      batch: Option[Long] = None) =
-    PlanLimits(bytesMax, starting, md5, batch)
+      batch: Option[Long] = None,
+      records: Boolean = false) =
+    PlanLimits(bytesMax, starting, md5, batch, records)
+  private def records(bytesMax: Long) = limits(Some(bytesMax), records = true)
+  private def cut(m: FileMeta, cuts: Long*) = m.copy(cuts = cuts)
 
   private def plan(start: AofOffset, files: FileMeta*): Plan =
     Planner.plan(start, Map(host -> files), limits())
@@ -75,6 +78,12 @@ class PlannerSuite extends AnyFunSuite {
     Row("short file grown past its fingerprint: the probe agrees", tracked(file(10, ten)), meta(500, 400, head, Some(ten)), limits(), 0, 0, 400),
     Row("short file grown but its head changed", tracked(file(10, ten)), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400),
     Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other), floor = Some(300)), limits(), 1, 0, 400),
+    Row("records: bytes.max ends at the last record start within it", tracked(100), cut(meta(900, 800), 150, 300, 500), records(300), 0, 0, 300),
+    Row("records: a limit smaller than a record still reads one", tracked(100), cut(meta(900, 800), 150, 300, 500), records(20), 0, 0, 150),
+    Row("records: a record start behind the position is none", tracked(350), cut(meta(900, 800), 150, 300, 500), records(100), 0, 0, 500),
+    Row("records: no start within, the whole record", tracked(100), cut(meta(900, 800)), records(10), 0, 0, 800),
+    Row("records: a limit past the end reads to the end", tracked(100), cut(meta(900, 800), 150), records(5000), 0, 0, 800),
+    Row("records: the batch's share ends at a record start too", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(batch = Some(250), records = true), 0, 0, 300),
     Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
   )
   // format: on

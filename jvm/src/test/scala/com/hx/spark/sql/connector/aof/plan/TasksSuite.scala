@@ -13,9 +13,10 @@ class TasksSuite extends AnyFunSuite {
       ranges: Seq[FileRange],
       slots: Map[String, Int],
       bytesMin: Long,
-      openCost: Long): Seq[Seq[(Int, Long, Long)]] =
+      openCost: Long,
+      cuttable: Boolean = true): Seq[Seq[(Int, Long, Long)]] =
     Tasks
-      .deal(ranges, slots.getOrElse(_, 1), bytesMin, openCost)
+      .deal(ranges, slots.getOrElse(_, 1), bytesMin, openCost, cuttable)
       .map(_.map(r => (r.key.ino.toInt, r.from, r.until)))
 
   private def whole(files: Int*): Seq[(Int, Long, Long)] = files.map(n => (n, 0L, 5L))
@@ -104,5 +105,15 @@ class TasksSuite extends AnyFunSuite {
         ps.zip(ps.tail).foreach { case (a, b) => assert(a._3 === b._2) }
       }
     }
+  }
+
+  test("multi-line records: ranges are dealt whole, never cut, and no task is empty") {
+    val ranges = Seq(range("a", 1, 30), range("a", 2, 50), range("a", 3, 20), range("a", 4, 1000))
+    assert(
+      deal(ranges, Map("a" -> 3), 10L, 0L, cuttable = false) ===
+        Seq(Seq((1, 0L, 30L), (2, 0L, 50L), (3, 0L, 20L)), Seq((4, 0L, 1000L))))
+    assert(
+      deal(Seq(range("a", 1, 1000)), Map("a" -> 8), 1L, 0L, cuttable = false) ===
+        Seq(Seq((1, 0L, 1000L))))
   }
 }
