@@ -35,7 +35,7 @@ final class RecordBuffer {
 
   /** Adds the reader's current line to the record. */
   def append(lines: LineReader): Unit = {
-    if (counted > 0) put(Array('\n'.toByte), 0, 1)
+    if (counted > 0) put(RecordBuffer.Newline, 0, 1)
     put(lines.lineBytes, lines.lineStart, lines.lineLength)
     counted += lines.lineLength + 1
     cut ||= lines.truncated
@@ -49,4 +49,8 @@ final class RecordBuffer {
     System.arraycopy(from, start, array, used, count)
     used += count
   }
+}
+
+private object RecordBuffer {
+  private val Newline = Array('\n'.toByte)
 }

@@ -65,7 +65,17 @@ class GoldenFilesSuite extends AnyFunSuite {
         0,
         Fingerprint.Empty,
         None,
-        unreadable = Some("Permission denied"))
+        unreadable = Some("Permission denied")),
+      // Multi-line records: `lineEnd` is where the last complete record ends.
+      FileMeta(
+        "/var/log/app/trace.log",
+        FileKey(2049, 17),
+        70000,
+        65000,
+        Fingerprint(1024, md5('f')),
+        None,
+        Some(0L),
+        cuts = Seq(120, 4000, 8100, 16300, 32700))
     ),
     Some("request-1"),
     Seq(FileKey(2049, 11)),
