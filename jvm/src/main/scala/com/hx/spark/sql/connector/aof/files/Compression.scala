@@ -8,7 +8,8 @@ import java.nio.file.{Path, StandardOpenOption}
 /**
  * Compressed files, told by their first bytes (the formats' magic numbers): what a rotation's
  * `compress` leaves, gzip by default or another `compresscmd` (bzip2, xz, zstd, lz4). Their bytes
- * are not lines: read as text, they would be rows of binary noise.
+ * are not lines: read as text, they would be rows of binary noise. A gzip file is read as the
+ * lines it decompresses to ([[Gunzipped]]); the others are never read.
  */
 object Compression {
   private def bytes(values: Int*): Seq[Byte] = values.map(_.toByte)
@@ -35,10 +36,15 @@ object Compression {
   @throws[IOException]
   def of(path: Path): Option[String] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
-    try {
-      val head = ByteBuffer.allocate(Longest)
-      while (head.hasRemaining && channel.read(head, head.position().toLong) > 0) ()
-      of(head.array().toSeq.take(head.position()))
-    } finally channel.close()
+    try of(channel)
+    finally channel.close()
+  }
+
+  /** The format of the file `channel` reads, from its first bytes. */
+  @throws[IOException]
+  def of(channel: FileChannel): Option[String] = {
+    val head = ByteBuffer.allocate(Longest)
+    while (head.hasRemaining && channel.read(head, head.position().toLong) > 0) ()
+    of(head.array().toSeq.take(head.position()))
   }
 }

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
  * scanned once rather than on every trigger. With a [[RecordRule]] it reports where complete
- * records end instead ([[RecordEnds]]), found from the driver's position.
+ * records end instead ([[RecordEnds]]), found from the driver's position. A gzip file is looked
+ * at as the bytes it decompresses to ([[Gunzipped]]): a rotation's `compress` may leave the
+ * unread end of a tracked file only there. Files of other compression formats are never read.
  *
  * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
  * driver keeps its position), and a directory it cannot list fails the whole look with
@@ -39,44 +41,43 @@ final class DirectoryScanner(
     fileNameRegex: String,
     sampleLength: Int,
     records: Option[RecordRule] = None) {
-  import DirectoryScanner.{reason, Scan}
+  import DirectoryScanner.{reason, Gzip, Scan}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
   private val scanned = mutable.Map.empty[FileKey, Scan]
-  // What each tracked file looked like, and what was answered for it: answered again without
-  // reading while its stamp and the driver's question stay the same (most files, most triggers).
-  private val described = mutable.Map.empty[FileKey, (FileStamp, KnownFile, FileMeta)]
+  // What each file looked like, and what was answered for it: answered again without reading
+  // while its stamp and the driver's question stay the same (most files, most triggers).
+  private val described = mutable.Map.empty[FileKey, (FileStamp, Option[KnownFile], FileMeta)]
   // Files that could not be read, with why: each is logged when it starts and when it ends.
   private val unreadable = mutable.Map.empty[FileKey, String]
-  // What each file not yet read from was found to be (a compression format, or none) at its
-  // stamp: looked at again only once it changes. Compressed files are never read, said once.
-  private val compression = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
+  // What each file was found to be (a compression format, or none), at which stamp.
+  private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
 
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
     val seen = mutable.Set.empty[FileKey]
     val lookedAt = mutable.Set.empty[FileKey]
-    def compressed(path: Path, stamp: FileStamp): Boolean = {
-      lookedAt += stamp.key
-      isCompressed(path, stamp)
-    }
     var seenKnown = 0
     def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
       paths.flatMap { path =>
         try {
           val stamp = FileStamp.of(path)
           val key = stamp.key
+          val asked = knownByKey.get(key)
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
-          else if (knownByKey.get(key).forall(_.floor == 0) && compressed(path, stamp)) None
           else {
-            val meta = readable(path, stamp)(describeAgain(path, stamp, knownByKey.get(key), known))
+            lookedAt += key
+            val format = formatOf(path, stamp, asked)
+            val meta =
+              if (format.exists(_ != Gzip)) None
+              else readable(path, stamp)(describeAgain(path, stamp, format.nonEmpty, asked, known))
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
               seen += key
-              if (knownByKey.contains(key)) seenKnown += 1
+              if (asked.nonEmpty) seenKnown += 1
             }
             meta
           }
@@ -100,30 +101,31 @@ final class DirectoryScanner(
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
     unreadable --= unreadable.keys.filterNot(seen.contains).toList
-    compression --= compression.keys.filterNot(lookedAt.contains).toList
+    formats --= formats.keys.filterNot(lookedAt.contains).toList
     metas
   }
 
   /**
-   * Whether the file holds compressed bytes, which are no lines. Looked at until a line of it is
-   * read: a file that starts empty may be a compressor's output a moment later.
+   * The file's compression format, if any. Looked at again at each change of its stamp until a
+   * line of it is read (a file that starts empty may be a compressor's output a moment later),
+   * then once for its key (an endpoint that restarts finds out what the files it reads on are).
    */
-  private def isCompressed(path: Path, stamp: FileStamp): Boolean = {
-    val earlier = compression.get(stamp.key)
-    val format = earlier.collect { case (`stamp`, f) => f }.getOrElse {
+  private def formatOf(path: Path, stamp: FileStamp, asked: Option[KnownFile]): Option[String] = {
+    val earlier = formats.get(stamp.key)
+    val format = earlier.collect { case (s, f) if s == stamp || asked.exists(_.floor > 0) => f }
+    format.getOrElse {
       val found =
         try Compression.of(path)
         catch {
           case e: NoSuchFileException => throw e
           case _: IOException => None // `readable` says why it cannot be read
         }
-      if (found.nonEmpty && earlier.forall(_._2.isEmpty)) {
+      if (found.exists(_ != Gzip) && !earlier.exists(_._2 == found)) {
         log.info(s"aof: $path is ${found.get}-compressed; not read")
       }
-      compression(stamp.key) = (stamp, found)
+      formats(stamp.key) = (stamp, found)
       found
     }
-    format.nonEmpty
   }
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
@@ -152,21 +154,33 @@ final class DirectoryScanner(
     meta
   }
 
+  /**
+   * The answer kept for the file, or a new one. One for a file not tracked holds while no tracked
+   * file starts like it: only then can it be a copy. A gzip file costs a decompression per answer,
+   * so that a node with many of them (at a query's start) still answers in time from the second
+   * trigger on.
+   */
   private def describeAgain(
       path: Path,
       stamp: FileStamp,
+      gzip: Boolean,
       asked: Option[KnownFile],
       known: Seq[KnownFile]): Option[FileMeta] = {
-    val earlier = for {
-      k <- asked
-      (s, question, meta) <- described.get(stamp.key) if s == stamp && question == k
-    } yield meta.copy(path = path.toString)
+    val earlier = described.get(stamp.key).collect {
+      case (s, question, meta)
+          if s == stamp && question == asked &&
+            (asked.nonEmpty || !known.exists(k =>
+              k.floor > 0 && k.fingerprint == meta.fingerprint)) =>
+        meta.copy(path = path.toString)
+    }
     earlier.orElse {
-      val meta = describe(path, stamp, asked, known)
+      val meta = describe(path, stamp, gzip, asked, known)
       // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
       // write from the one it shows. A file's last record waits for its flush time to pass.
       val settled = quietMs(stamp) > math.max(100L, records.fold(0L)(_.flushMs))
-      for (m <- meta; k <- asked if settled) described(stamp.key) = (stamp, k, m)
+      for (m <- meta if settled && (asked.nonEmpty || m.copyOf.isEmpty)) {
+        described(stamp.key) = (stamp, asked, m)
+      }
       meta
     }
   }
@@ -208,6 +222,7 @@ final class DirectoryScanner(
   private def describe(
       path: Path,
       stamp: FileStamp,
+      gzip: Boolean,
       asked: Option[KnownFile],
       known: Seq[KnownFile]): Option[FileMeta] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
@@ -215,7 +230,12 @@ final class DirectoryScanner(
     // file's by the time it is opened, and that file's bytes are not this key's.
     try {
       if (FileKey.of(path) != stamp.key) None
-      else Some(describeOpen(channel, path, stamp, asked, known))
+      else if (!gzip) Some(describeOpen(channel, path, stamp, asked, known))
+      else {
+        val lines = Gunzipped.open(channel)
+        try Some(describeOpen(lines, path, stamp, asked, known))
+        finally lines.close()
+      }
     } finally channel.close()
   }
 
@@ -308,6 +328,7 @@ final class DirectoryScanner(
 }
 
 private object DirectoryScanner {
+  private val Gzip = "gzip"
 
   /** What failed, in the system's words: "Permission denied", "Input/output error". */
   def reason(e: IOException): String = e match {

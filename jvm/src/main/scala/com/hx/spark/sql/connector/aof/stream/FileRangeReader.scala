@@ -10,7 +10,9 @@ import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
+  Compression,
   FileKey,
+  Gunzipped,
   LineReader,
   Prefixes,
   RecordBuffer,
@@ -166,17 +168,32 @@ final class FileRangeReader(
    * `p` opened, if once open it still is the file `key`, starts with the planned head and holds
    * the whole range. Checked after the open: a rotation renames files in quick succession, and
    * the name looked at a moment ago may already be another file's (whose lines would then be
-   * read twice).
+   * read twice). A gzip file is read as what it decompresses to, as its node described it: the
+   * planned file itself, or the compressed rotation of one deleted since. It is decompressed
+   * only once its head is the planned one.
    */
-  private def openAs(p: Path, key: FileKey, from: Long, channel: FileChannel): Option[Source] = {
-    val holds =
+  private def openAs(p: Path, key: FileKey, from: Long, file: FileChannel): Option[Source] = {
+    val lines =
       try {
-        channel.size() >= range.until && keyOf(p).contains(key) &&
-        Prefixes.md5(channel, range.head.length).contains(range.head)
-      } catch { case _: IOException => false }
-    if (holds) Some(new Source(p, channel, from))
+        if (!keyOf(p).contains(key)) None
+        else
+          Compression.of(file) match {
+            case None => Some(file)
+            case Some("gzip") if Gunzipped.headMd5(file, range.head.length).contains(range.head) =>
+              Some(Gunzipped.open(file))
+            case Some(_) => None
+          }
+      } catch { case _: IOException => None }
+    if (!lines.contains(file)) file.close()
+    val holds =
+      try
+        lines.exists { c =>
+          c.size() >= range.until && Prefixes.md5(c, range.head.length).contains(range.head)
+        }
+      catch { case _: IOException => false }
+    if (holds) Some(new Source(p, lines.get, from))
     else {
-      channel.close()
+      lines.foreach(_.close())
       None
     }
   }

@@ -1,12 +1,18 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.Files
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.nio.file.{Files, Path, StandardOpenOption}
 
+import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-/** Each compressor a rotation may use, run for real on a log, and text that only looks alike. */
+/**
+ * Each compressor a rotation may use, run for real on a log, and text that only looks alike; a
+ * gzip file read as the log it holds, whole, cut short, or made of two members.
+ */
 class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
   private val dir = Files.createTempDirectory("compressed-")
   private val log = dir.resolve("app.log")
@@ -17,17 +23,53 @@ class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
     Files.delete(dir)
   }
 
+  private def compressed(format: String, out: Path): Path = {
+    // -c: to stdout, which the system writes straight to `out`; the log stays.
+    val compressor = new ProcessBuilder(format, "-c", "-q", log.toString)
+      .redirectOutput(out.toFile)
+      .start()
+    assert(compressor.waitFor() === 0)
+    out
+  }
+
+  private def gunzipped(gzip: Path): Array[Byte] = {
+    val file = FileChannel.open(gzip, StandardOpenOption.READ)
+    val lines =
+      try Gunzipped.open(file)
+      finally file.close()
+    try {
+      val bytes = ByteBuffer.allocate(lines.size().toInt)
+      while (bytes.hasRemaining && lines.read(bytes, bytes.position().toLong) > 0) ()
+      bytes.array()
+    } finally lines.close()
+  }
+
   Seq("gzip", "bzip2", "xz", "zstd", "lz4").foreach { format =>
     test(s"$format's output is told by its first bytes") {
-      val out = dir.resolve(s"app.log.$format")
-      // -c: to stdout, which the system writes straight to `out`; the log stays.
-      val compressor = new ProcessBuilder(format, "-c", "-q", log.toString)
-        .redirectOutput(out.toFile)
-        .start()
-      assert(compressor.waitFor() === 0)
+      val out = compressed(format, dir.resolve(s"app.log.$format"))
       assert(Compression.of(out) === Some(format))
       Files.delete(out)
     }
+  }
+
+  test("a gzip file reads as the log; cut short, as a prefix of it; two members, as both") {
+    val text = Files.readAllBytes(log)
+    val gz = compressed("gzip", dir.resolve("app.log.gz"))
+    try {
+      assert(gunzipped(gz).toSeq === text.toSeq)
+      val file = FileChannel.open(gz, StandardOpenOption.READ)
+      try {
+        assert(Gunzipped.headMd5(file, 1024) === Some(Fingerprint(1024, md5Hex(text.take(1024)))))
+        assert(Gunzipped.headMd5(file, text.length + 1L) === None)
+      } finally file.close()
+      val whole = Files.readAllBytes(gz)
+      Seq(whole.length / 2, 5).foreach { length =>
+        Files.write(gz, whole.take(length)) // a compressor caught mid-write
+        assert(text.startsWith(gunzipped(gz)), length)
+      }
+      Files.write(gz, whole ++ whole) // what `cat a.gz b.gz` makes
+      assert(gunzipped(gz).toSeq === (text ++ text).toSeq)
+    } finally Files.delete(gz)
   }
 
   test("text, empty files and a lone magic byte are not compressed") {

@@ -291,24 +291,51 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
-  test("a compressed file is never listed, even one that was an empty file a moment before") {
+  private def run(command: String*): Unit =
+    assert(new ProcessBuilder(command: _*).inheritIO().start().waitFor() === 0, command)
+
+  test("a gzip file is its lines; other compressed files are never listed, even one just made") {
     withDir { dir =>
-      val gzipped = new java.io.ByteArrayOutputStream()
-      val gzip = new java.util.zip.GZIPOutputStream(gzipped)
-      gzip.write(("a line\n" * 100).getBytes(UTF_8))
-      gzip.close()
-      Files.write(dir.resolve("app.log.1.gz"), gzipped.toByteArray)
+      val text = (1 to 100).map(n => s"line $n\n").mkString
+      run("gzip", "-q", write(dir.resolve("app.log.1"), text).toString) // app.log.1.gz only
       write(dir.resolve("app.log"), "BZh9 is how this line starts\n")
-      val empty = Files.createFile(dir.resolve("app.log.2.gz"))
+      val empty = Files.createFile(dir.resolve("app.log.2.bz2"))
       val scanner = new DirectoryScanner(dir, "app.*", 1024)
       val first = scanner.scan(Nil)
+      val byName = first.map(m => Paths.get(m.path).getFileName.toString -> m).toMap
+      assert(byName.keySet === Set("app.log", "app.log.1.gz", "app.log.2.bz2"))
+      val plain = write(dir.resolve("plain"), text)
+      val same = new DirectoryScanner(dir, "plain", 1024).scan(Nil).loneElement
+      Files.delete(plain)
+      val gz = byName("app.log.1.gz")
       assert(
-        first.map(m => Paths.get(m.path).getFileName.toString).toSet ===
-          Set("app.log", "app.log.2.gz"))
+        (gz.size, gz.lineEnd, gz.fingerprint) === ((same.size, same.lineEnd, same.fingerprint)))
       // The compressor writes into the file it made: tracked at byte 0, it is looked at again.
-      Files.write(empty, gzipped.toByteArray)
+      run("sh", "-c", s"printf 'a line\\n' | bzip2 > $empty")
       val again = scanner.scan(first.map(known))
-      assert(again.map(m => Paths.get(m.path).getFileName.toString) === Seq("app.log"))
+      assert(
+        again.map(m => Paths.get(m.path).getFileName.toString).toSet === Set(
+          "app.log",
+          "app.log.1.gz"))
+    }
+  }
+
+  test("a tracked file compressed by its rotation: the .gz is its copy, read on from its offset") {
+    withDir { dir =>
+      def lines(ns: Range) = ns.map(n => s"line $n\n").mkString
+      val file = write(dir.resolve("app.log"), lines(1 to 300))
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val start = Planner.plan(AofOffset(Map.empty), Map("h" -> scanner.scan(Nil)), limits).end
+      val pos = start.hosts("h").files.values.loneElement.pos
+      write(file, lines(301 to 400)) // written, not yet read, when logrotate compresses it
+      Files.move(file, dir.resolve("app.log.1"))
+      run("gzip", "-q", dir.resolve("app.log.1").toString)
+      val found = scanner.scan(Planner.known(start, "h")).loneElement
+      assert(found.path.endsWith("app.log.1.gz"))
+      val result = Planner.plan(start, Map("h" -> Seq(found)), limits)
+      assert(result.losses.isEmpty)
+      val gz = result.end.hosts("h").files.values.loneElement
+      assert((gz.key, gz.first, gz.pos) === ((found.key, pos, lines(1 to 400).length.toLong)))
     }
   }
 }

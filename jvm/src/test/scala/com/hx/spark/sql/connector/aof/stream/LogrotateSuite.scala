@@ -17,8 +17,11 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   private val seconds = 30
 
   private case class Mode(name: String, directives: Seq[String], pattern: String) {
-    // logrotate itself loses what is written between its copy and its truncate.
-    val pauseWriter: Boolean = directives.contains("copytruncate")
+    // logrotate itself loses what is written between its copy and its truncate, and, compressing
+    // at once, what the application writes to the renamed file after it was compressed.
+    val pauseWriter: Boolean =
+      directives.contains("copytruncate") ||
+        (directives.contains("compress") && !directives.contains("delaycompress"))
   }
 
   private val create = Mode("create", Seq("create"), "service\\.log(\\.\\d+)?")
@@ -26,6 +29,9 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   // The compressed rotations inside the pattern: they must never be read as text.
   private val compress =
     Mode("compress", Seq("create", "compress", "delaycompress"), "service\\.log.*")
+  // Compressed at once: a file's last lines are only in its .gz, read as the lines it holds.
+  private val compressAtOnce =
+    Mode("compress_at_once", Seq("create", "compress"), "service\\.log.*")
 
   private def rotateWhile(mode: Mode, rotate: Logrotate, writer: AppLogWriter)(
       go: => Boolean): Int = {
@@ -50,7 +56,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   private def lost(query: StreamingQuery): String =
     query.lastProgress.sources.head.metrics.get("bytesLost")
 
-  Seq(create, copytruncate, compress).foreach { mode =>
+  Seq(create, copytruncate, compress, compressAtOnce).foreach { mode =>
     test(s"logrotate ${mode.name} (${mode.directives.mkString(", ")}) every second: exactly once") {
       val (dir, rotate, writer) = setUp(mode)
       val query = spark.readStream
@@ -74,7 +80,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
     }
   }
 
-  Seq(create, copytruncate).foreach { mode =>
+  Seq(create, copytruncate, compressAtOnce).foreach { mode =>
     test(s"logrotate ${mode.name}: two rotations while the query is stopped, then a restart") {
       val (dir, rotate, writer) = setUp(mode)
       val (ckpt, out) = (newDir("ckpt"), newDir("out"))

@@ -1,0 +1,68 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.commons.codec.digest.DigestUtils.md5Hex
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.plan.FileRange
+import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+
+/**
+ * A range planned in a file that its rotation compressed (and deleted) before a task read it: read
+ * from the compressed file, where its bytes now are, by the real gzip; by a compressor whose
+ * files are never read, counted lost.
+ */
+class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
+  private val text = (1 to 2000).map(n => s"line $n\n").mkString.getBytes(UTF_8)
+  private val head = Fingerprint(1024, md5Hex(text.take(1024)))
+
+  private def compress(compressor: String, file: Path): Unit =
+    assert(new ProcessBuilder(compressor, "-q", file.toString).start().waitFor() === 0)
+
+  private def read(range: FileRange): (Seq[(String, Long)], Long) = {
+    val counters = ReadCounters.register(spark.sparkContext)
+    val reader = new FileRangeReader(range, 1 << 20, None, false, counters)
+    val rows = ArrayBuffer.empty[(String, Long)]
+    val batch = new LineBatch()
+    try {
+      while (reader.nextBatch(batch)) {
+        (0 until batch.columns.numRows).foreach { i =>
+          val row = batch.columns.getRow(i)
+          rows += row.getUTF8String(0).toString -> row.getLong(3)
+        }
+      }
+    } finally reader.close()
+    (rows.toList, counters.bytesLost.value)
+  }
+
+  private def planned(file: Path, from: Long): FileRange =
+    FileRange("h", file.toString, FileKey.of(file), "1:2:0", from, text.length.toLong, head)
+
+  // Each line of `text` with its first byte's offset.
+  private val lines: Seq[(String, Long)] = {
+    val all = new String(text, UTF_8).split("\n").toSeq
+    all.zip(all.scanLeft(0L)(_ + _.length + 1))
+  }
+
+  test("bytes planned in a file gzipped and deleted since are read from its .gz") {
+    val file = Files.write(newDir("logs").resolve("app.log.1"), text)
+    val range = planned(file, 6000L)
+    compress("gzip", file)
+    assert(read(range) === ((lines.filter(_._2 >= 6000L), 0L)))
+    // The .gz itself planned (a tracked compressed rotation), by its own key.
+    val gz = file.resolveSibling("app.log.1.gz")
+    assert(read(planned(gz, 100L)) === ((lines.filter(_._2 >= 100L), 0L)))
+  }
+
+  test("bytes planned in a file compressed otherwise are counted lost, never read as text") {
+    val file = Files.write(newDir("logs").resolve("app.log.1"), text)
+    val range = planned(file, 6000L)
+    compress("bzip2", file)
+    assert(read(range) === ((Nil, text.length - 6000L)))
+  }
+}
