@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 # Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
-.PHONY: setup system jar demo test test-jvm test-python lint bench clean
+.PHONY: setup system jar demo test test-jvm test-python lint bench bench-fleet clean
 
 setup: jar $(VENV)/.installed
 
@@ -70,6 +70,11 @@ test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 bench: setup $(VENV3)/.installed
 	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
+
+# The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, on a real
+# ZooKeeper server; writes bench/fleet.md (a few minutes).
+bench-fleet: setup
+	build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning $(CURDIR)/bench/fleet.md 10 100 1000"
 
 clean:
 	rm -rf $(VENV) $(VENV3) $(VENV34) jvm/target project/target target $(JAR_DIR)

@@ -1,0 +1,199 @@
+package com.hx.spark.sql.connector.aof.bench
+
+import java.io.{BufferedReader, InputStreamReader}
+import java.lang.management.ManagementFactory
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+import java.util.UUID
+
+import scala.collection.JavaConverters._
+
+import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.driver.Coordinator
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson}
+import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+
+/**
+ * The driver's planning at fleet size: a real ZooKeeper server, the real coordinator and planner
+ * in this JVM (so its heap is the driver's), and the real endpoint code for every simulated node
+ * in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of its own. Every trigger
+ * appends a line to one file per node, asks every node and plans, as a streaming trigger does.
+ *
+ * All nodes share this machine's cores, where a fleet's nodes answer in parallel: the time to
+ * gather answers here is an upper bound of a real fleet's. Writes a Markdown table.
+ *
+ * `build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning <out.md> 10 100"`
+ */
+object FleetPlanning {
+  val FileNames: String = "app-.*\\.log"
+  val NodesReady: String = "nodes serving"
+  private val FilesPerNode = 100
+  private val NodesPerJvm = 250
+  private val Triggers = 20
+
+  final case class Figures(
+      nodes: Int,
+      files: Int,
+      p50Ms: Long,
+      p95Ms: Long,
+      askP50Ms: Long,
+      answersP50Ms: Long,
+      planP50Ms: Long,
+      driverCpuMs: Long,
+      nodesCpuMs: Long,
+      zkBytes: Long,
+      offsetBytes: Long,
+      heapMb: Long)
+
+  def main(args: Array[String]): Unit = {
+    val out = Paths.get(args.head)
+    val root = Files.createTempDirectory("aof-fleet-")
+    val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")))
+    try {
+      val figures = args.tail.map(_.toInt).map(n => measure(zk, root.resolve(s"fleet-$n"), n))
+      val header =
+        "# Planning at fleet size\n\nWritten by `make bench-fleet` (`FleetPlanning`); do not " +
+          s"edit by hand. $FilesPerNode files a node, $Triggers triggers after the first, each " +
+          s"appending a line to one file per node; ${Runtime.getRuntime.availableProcessors} " +
+          "cores shared by the driver, every node and ZooKeeper. Times are p50 over the " +
+          "triggers; ZooKeeper bytes are the last trigger's requests and answers.\n\n"
+      Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
+      print(table(figures.toSeq))
+    } finally zk.stop()
+  }
+
+  private def table(figures: Seq[Figures]): String =
+    ("| nodes | files | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | answers p50 (ms) | " +
+      "planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
+      "ZooKeeper bytes a trigger | offset JSON bytes (a file) | driver heap (MB) |\n" +
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
+      figures.map { f =>
+        s"| ${f.nodes} | ${f.files} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
+          s"${f.answersP50Ms} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | " +
+          s"${f.zkBytes} | ${f.offsetBytes} " +
+          s"(${f.offsetBytes / f.files}) | ${f.heapMb} |\n"
+      }.mkString
+
+  private def heapUsed(): Long = {
+    (1 to 3).foreach(_ => System.gc())
+    ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed
+  }
+
+  private def measure(zk: ZooKeeperProcess, root: Path, nodes: Int): Figures = {
+    val files = (0 until nodes).flatMap { i =>
+      val dir = Files.createDirectories(root.resolve(s"node-$i"))
+      (0 until FilesPerNode).map { j =>
+        Files.write(dir.resolve(s"app-$j.log"), s"node $i file $j line 0\n".getBytes(UTF_8))
+      }
+    }
+    val heapBefore = heapUsed()
+    val (metaStore, runId, runKey) = ("/fleet", UUID.randomUUID().toString, MessageSeal.newKey())
+    val client = ZkClients.open(zk.access, metaStore)
+    val coordinator = new Coordinator(client, metaStore, runId, runKey, restricted = false)
+    coordinator.start()
+    val children = (0 until nodes by NodesPerJvm).map { first =>
+      val count = math.min(NodesPerJvm, nodes - first).toString
+      val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+      val args = Seq(zk.connectString, metaStore, runId, runKey, root.toString, first.toString)
+      new ProcessBuilder(
+        (Seq(java, "-Xmx1g", "-Xss512k", "-cp", System.getProperty("java.class.path")) ++
+          Seq(FleetNodes.getClass.getName.stripSuffix("$")) ++ args :+ count): _*)
+        .redirectErrorStream(true)
+        .start()
+    }
+    try {
+      children.foreach { child =>
+        val lines = new BufferedReader(new InputStreamReader(child.getInputStream, UTF_8))
+        Iterator.continually(lines.readLine()).takeWhile(_ != NodesReady).foreach { line =>
+          if (line == null) throw new IllegalStateException("simulated nodes did not start")
+        }
+        // Drained, so that a child never blocks on a full pipe.
+        val drain = new Thread(() => Iterator.continually(lines.readLine()).takeWhile(_ != null))
+        drain.setDaemon(true)
+        drain.start()
+      }
+      val hosts = (0 until nodes).map(i => s"node-$i").toSet
+      val deadline = System.nanoTime() + 300L * 1000 * 1000 * 1000
+      while (coordinator.liveHosts() != hosts) {
+        require(System.nanoTime() < deadline, s"${coordinator.liveHosts().size} nodes serve")
+        Thread.sleep(100) // polling the registry with a deadline
+      }
+      val limits = PlanLimits(None, StartingOffsets.Earliest, md5CheckEnabled = true)
+      val paths = ZkPaths(metaStore, runId)
+      var start = AofOffset(Map.empty)
+      // CPU milliseconds of this JVM, and of the nodes' (from /proc: clock ticks of 10 ms).
+      val os = ManagementFactory.getOperatingSystemMXBean
+        .asInstanceOf[com.sun.management.OperatingSystemMXBean]
+      def nodesCpuMs(): Long = children.map { child =>
+        val stat = new String(Files.readAllBytes(Paths.get(s"/proc/${child.pid()}/stat")), UTF_8)
+        val fields = stat.substring(stat.lastIndexOf(')') + 2).split(' ')
+        (fields(11).toLong + fields(12).toLong) * 10L // utime and stime
+      }.sum
+      // Milliseconds in all, asking, gathering the answers and planning; CPU of driver, nodes.
+      def trigger(): Seq[Long] = {
+        val (cpu, nodesCpu) = (os.getProcessCpuTime, nodesCpuMs())
+        val began = System.nanoTime()
+        val asked = coordinator.ask(hosts.map(h => h -> Planner.known(start, h)).toMap)
+        val sent = System.nanoTime()
+        val answers = coordinator.answers(asked, 120000L)
+        require(answers.files.size == nodes, s"${answers.files.size} of $nodes nodes answered")
+        val planning = System.nanoTime()
+        start = Planner.plan(start, answers.files, limits).end
+        val ended = System.nanoTime()
+        Seq(
+          ended - began,
+          sent - began,
+          planning - sent,
+          ended - planning,
+          os.getProcessCpuTime - cpu)
+          .map(_ / 1000000L) :+ (nodesCpuMs() - nodesCpu)
+      }
+      trigger() // every file is new: the nodes' first answers are in full
+      val timings = (1 to Triggers).map { t =>
+        files.grouped(FilesPerNode).foreach { node =>
+          Files
+            .write(node(t % FilesPerNode), s"line $t\n".getBytes(UTF_8), StandardOpenOption.APPEND)
+        }
+        trigger()
+      }
+      val zkBytes = Seq(paths.requests, paths.responses).map { parent =>
+        client.getChildren
+          .forPath(parent)
+          .asScala
+          .map { child =>
+            val path = s"$parent/$child"
+            val parts = client.getChildren.forPath(path).asScala
+            (path +: parts
+              .map(p => s"$path/$p")).map(client.checkExists().forPath(_).getDataLength.toLong).sum
+          }
+          .sum
+      }.sum
+      val heap = (heapUsed() - heapBefore) / (1 << 20)
+      def p50(i: Int) = timings.map(_(i)).sorted.apply(Triggers / 2)
+      Figures(
+        nodes,
+        files.size,
+        p50(0),
+        timings.map(_.head).sorted.apply(math.min(Triggers - 1, (Triggers * 95) / 100)),
+        p50(1),
+        p50(2),
+        p50(3),
+        p50(4),
+        p50(5),
+        zkBytes,
+        OffsetJson.write(start).length.toLong,
+        heap
+      )
+    } finally {
+      children.foreach { child =>
+        child.getOutputStream.close()
+        child.waitFor()
+      }
+      coordinator.stop()
+      client.close()
+    }
+  }
+}
