@@ -12,10 +12,21 @@ import java.nio.file.{Path, StandardOpenOption}
  * lines it decompresses to ([[Gunzipped]]); the others are never read.
  */
 object Compression {
+
+  /** The one format read: what it decompresses to is lines ([[Gunzipped]]). */
+  val Gzip: String = "gzip"
+
+  /**
+   * A file that is, whole, the first bytes of a magic number: a compressor's output caught as it
+   * starts writing. Taken for text, it would be tracked from byte 0 and then found "replaced" by
+   * its compressed content, which would be read whole, lines read already included.
+   */
+  val Incomplete: String = "incomplete"
+
   private def bytes(values: Int*): Seq[Byte] = values.map(_.toByte)
 
   private val Magics: Seq[(String, Seq[Seq[Byte]])] = Seq(
-    "gzip" -> Seq(bytes(0x1f, 0x8b, 0x08)),
+    Gzip -> Seq(bytes(0x1f, 0x8b, 0x08)),
     // "BZh", a block size digit, then a block's or the end of stream's own magic.
     "bzip2" -> ('1' to '9').flatMap { digit =>
       val head = "BZh".map(_.toInt) :+ digit.toInt
@@ -28,9 +39,15 @@ object Compression {
   )
   private val Longest = Magics.flatMap(_._2).map(_.length).max
 
-  /** The format whose magic number `head` starts with. */
+  /** The format whose magic number `head` (a file's first bytes, or all of them) starts with. */
   def of(head: Seq[Byte]): Option[String] =
-    Magics.collectFirst { case (format, magics) if magics.exists(head.startsWith(_)) => format }
+    Magics
+      .collectFirst { case (format, magics) if magics.exists(head.startsWith(_)) => format }
+      .orElse {
+        val magics = Magics.flatMap(_._2)
+        Some(Incomplete).filter(_ =>
+          head.nonEmpty && magics.exists(m => head.length < m.length && m.startsWith(head)))
+      }
 
   /** The format of the file at `path`, from its first bytes. */
   @throws[IOException]

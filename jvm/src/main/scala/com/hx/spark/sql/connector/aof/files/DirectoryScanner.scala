@@ -41,7 +41,8 @@ final class DirectoryScanner(
     fileNameRegex: String,
     sampleLength: Int,
     records: Option[RecordRule] = None) {
-  import DirectoryScanner.{reason, Gzip, Scan}
+  import Compression.Gzip
+  import DirectoryScanner.{reason, Scan}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
@@ -58,6 +59,8 @@ final class DirectoryScanner(
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
+    // The heads a file not tracked must start with to be a copy of a tracked one.
+    lazy val copiedHeads = known.collect { case k if k.floor > 0 => k.fingerprint }.toSet
     val seen = mutable.Set.empty[FileKey]
     val lookedAt = mutable.Set.empty[FileKey]
     var seenKnown = 0
@@ -70,10 +73,15 @@ final class DirectoryScanner(
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
           else {
             lookedAt += key
-            val format = formatOf(path, stamp, asked)
-            val meta =
-              if (format.exists(_ != Gzip)) None
-              else readable(path, stamp)(describeAgain(path, stamp, format.nonEmpty, asked, known))
+            def described(gzip: Boolean) =
+              readable(path, stamp)(describeAgain(path, stamp, gzip, asked, known, copiedHeads))
+            val meta = formatOf(path, stamp, asked) match {
+              case None => described(gzip = false)
+              case Some(Gzip) => described(gzip = true)
+              // A compressor's output just begun waits for its magic, as an empty file waits.
+              case Some(Compression.Incomplete) if asked.nonEmpty => described(gzip = false)
+              case Some(_) => None
+            }
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
               seen += key
@@ -120,7 +128,8 @@ final class DirectoryScanner(
           case e: NoSuchFileException => throw e
           case _: IOException => None // `readable` says why it cannot be read
         }
-      if (found.exists(_ != Gzip) && !earlier.exists(_._2 == found)) {
+      val neverRead = found.exists(f => f != Gzip && f != Compression.Incomplete)
+      if (neverRead && !earlier.exists(_._2 == found)) {
         log.info(s"aof: $path is ${found.get}-compressed; not read")
       }
       formats(stamp.key) = (stamp, found)
@@ -165,12 +174,12 @@ final class DirectoryScanner(
       stamp: FileStamp,
       gzip: Boolean,
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): Option[FileMeta] = {
+      known: Seq[KnownFile],
+      copiedHeads: => Set[Fingerprint]): Option[FileMeta] = {
     val earlier = described.get(stamp.key).collect {
       case (s, question, meta)
           if s == stamp && question == asked &&
-            (asked.nonEmpty || !known.exists(k =>
-              k.floor > 0 && k.fingerprint == meta.fingerprint)) =>
+            (asked.nonEmpty || !copiedHeads.contains(meta.fingerprint)) =>
         meta.copy(path = path.toString)
     }
     earlier.orElse {
@@ -328,7 +337,6 @@ final class DirectoryScanner(
 }
 
 private object DirectoryScanner {
-  private val Gzip = "gzip"
 
   /** What failed, in the system's words: "Permission denied", "Input/output error". */
   def reason(e: IOException): String = e match {

@@ -179,7 +179,8 @@ final class FileRangeReader(
         else
           Compression.of(file) match {
             case None => Some(file)
-            case Some("gzip") if Gunzipped.headMd5(file, range.head.length).contains(range.head) =>
+            case Some(Compression.Gzip)
+                if Gunzipped.headMd5(file, range.head.length).contains(range.head) =>
               Some(Gunzipped.open(file))
             case Some(_) => None
           }

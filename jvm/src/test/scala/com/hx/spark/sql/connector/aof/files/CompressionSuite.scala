@@ -72,10 +72,14 @@ class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
     } finally Files.delete(gz)
   }
 
-  test("text, empty files and a lone magic byte are not compressed") {
-    Seq("", "a line\n", "BZh9 is how the line starts\n", "\u001f").foreach { text =>
+  test("text and empty files are not compressed; a file that is a magic's start is incomplete") {
+    Seq("", "a line\n", "BZh9 is how the line starts\n").foreach { text =>
       Files.write(log, text.getBytes(UTF_8))
       assert(Compression.of(log) === None, text)
+    }
+    Seq("\u001f", "BZh9").foreach { text =>
+      Files.write(log, text.getBytes(UTF_8))
+      assert(Compression.of(log) === Some(Compression.Incomplete), text)
     }
   }
 }
