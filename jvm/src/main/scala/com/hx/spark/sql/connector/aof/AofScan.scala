@@ -7,6 +7,7 @@ import org.apache.spark.sql.types.StructType
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.ZooKeeperRun
+import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
 import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, SparkExecutors}
 
 class AofScan(options: AofOptions) extends Scan {
@@ -18,10 +19,13 @@ class AofScan(options: AofOptions) extends Scan {
     val spark = SparkSession.active
     val sc = spark.sparkContext
     val bindHost = sc.getConf.get("spark.driver.host", SparkExecutors.currentHost)
-    def committed() = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation).latestJson()
+    val offsetLog = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation)
+    val snapshots =
+      new OffsetSnapshots(sc.hadoopConfiguration, checkpointLocation, () => offsetLog.oldestJson())
     new AofMicroBatchStream(
       spark,
       options,
-      new ZooKeeperRun(options, sc, bindHost, () => committed()))
+      new ZooKeeperRun(options, sc, bindHost, () => offsetLog.latestWholeJson(snapshots)),
+      snapshots)
   }
 }

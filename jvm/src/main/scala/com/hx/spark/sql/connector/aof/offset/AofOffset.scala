@@ -2,8 +2,14 @@ package com.hx.spark.sql.connector.aof.offset
 
 import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset}
 
-/** The source's offset: every host's files. Spark keeps it, as JSON, in the checkpoint. */
-final case class AofOffset(hosts: Map[String, HostOffsets]) extends StreamOffset {
+/**
+ * The source's offset: every host's files. Spark keeps it, as JSON, in the checkpoint at every
+ * batch; on a `base` snapshot that JSON holds only what changed since (see [[OffsetSnapshots]]).
+ * Equal offsets are equal JSON (Spark's `Offset.equals`), so the same files on another base are
+ * another offset.
+ */
+final case class AofOffset(hosts: Map[String, HostOffsets], base: Option[OffsetSnapshot] = None)
+    extends StreamOffset {
   // Spark asks for it more than once per batch (and parses it back); with thousands of files
   // it is megabytes of JSON.
   private lazy val written = OffsetJson.write(this)
@@ -11,16 +17,17 @@ final case class AofOffset(hosts: Map[String, HostOffsets]) extends StreamOffset
 
   def file(host: String, fileId: String): Option[FileOffset] =
     hosts.get(host).flatMap(_.files.get(fileId))
+
+  /** The same files, written whole: what the backup in ZooKeeper and a snapshot hold. */
+  def whole: AofOffset = if (base.isEmpty) this else AofOffset(hosts)
 }
 
 object AofOffset {
-  val Empty: AofOffset = AofOffset(Map.empty)
+  val Empty: AofOffset = AofOffset(Map.empty[String, HostOffsets])
 
-  def fromJson(json: String): AofOffset = OffsetJson.read(json)
-
-  /** Spark hands back offsets read from the checkpoint in its own wrapper; this reads them. */
-  def of(offset: StreamOffset): AofOffset = offset match {
-    case o: AofOffset => o
-    case other => fromJson(other.json())
-  }
+  /** An offset written whole (the backup, a snapshot, a checkpoint of an older version). */
+  def fromJson(json: String): AofOffset = OffsetJson.read(json, OffsetJson.NoSnapshots)
 }
+
+/** Offsets written whole, once, under the name `id`. */
+final class OffsetSnapshot(val id: String, val hosts: Map[String, HostOffsets])

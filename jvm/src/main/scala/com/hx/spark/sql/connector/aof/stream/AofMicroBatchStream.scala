@@ -18,16 +18,21 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
-import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges, Tasks}
 
 /**
  * What Spark calls for one query run, translated: the offsets are planned by the pure [[Planner]]
  * from what the hosts report, a batch's partitions come from its two offsets alone, and the run
  * (`QueryRun`: the hosts, their endpoints, the offset backup) is passed in, so that this class
- * holds no coordination of its own. The checkpoint holds the offsets.
+ * holds no coordination of its own. The checkpoint holds the offsets, each on a snapshot of the
+ * files written once (`snapshots`), so that idle files do not weigh on every batch.
  */
-final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: QueryRun)
+final class AofMicroBatchStream(
+    spark: SparkSession,
+    options: AofOptions,
+    run: QueryRun,
+    snapshots: OffsetSnapshots)
     extends MicroBatchStream
     with SupportsTriggerAvailableNow
     with ReportsSourceMetrics {
@@ -48,7 +53,7 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
   override def deserializeOffset(json: String): Offset = parsed match {
     case Some((j, offset)) if (j eq json) || j == json => offset
     case _ =>
-      val offset = AofOffset.fromJson(json)
+      val offset = OffsetJson.read(json, snapshots.read)
       parsed = Some(json -> offset)
       offset
   }
@@ -62,7 +67,7 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
 
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
     run.backUpSoon()
-    val start = AofOffset.of(startOffset)
+    val start = offsetOf(startOffset)
     val reports = run.reports(start)
     val (perFile, perBatch) = limit match {
       case _: ReadAllAvailable => (None, None)
@@ -83,13 +88,13 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
       plannedLoss += plan.losses.map(_.bytes).sum
     }
-    plan.end
+    snapshots.rebase(start, plan.end)
   }
 
   override def prepareForTriggerAvailableNow(): Unit = run.freezeAtNextTrigger()
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
-    val ranges = Ranges.between(AofOffset.of(start), AofOffset.of(end))
+    val ranges = Ranges.between(offsetOf(start), offsetOf(end))
     val slots = SparkExecutors.slots(spark.sparkContext)
     val byNode = run.hostsByNode(slots.keys)
     def slotsOf(node: String) = byNode.get(node).fold(1)(_.map(slots).sum)
@@ -109,16 +114,24 @@ final class AofMicroBatchStream(spark: SparkSession, options: AofOptions, run: Q
   override def createReaderFactory(): PartitionReaderFactory =
     new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, run.endpoint)
 
-  override def commit(end: Offset): Unit = run.backUpSoon()
+  override def commit(end: Offset): Unit = {
+    run.backUpSoon()
+    snapshots.forgetUnused()
+  }
 
   override def stop(): Unit = run.stop()
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
-    val consumed = AofOffset.of(latestConsumedOffset.orElse(AofOffset.Empty))
+    val consumed = offsetOf(latestConsumedOffset.orElse(AofOffset.Empty))
     val lost = plannedLoss + counters.bytesLost.value
     (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ Map(
       "bytesLost" -> lost.toString,
       "linesTruncated" -> counters.linesTruncated.value.toString)).asJava
+  }
+
+  private def offsetOf(offset: Offset): AofOffset = offset match {
+    case o: AofOffset => o
+    case other => deserializeOffset(other.json()).asInstanceOf[AofOffset]
   }
 
   override def toString: String = s"aof[${options.directory}/${options.fileNameRegex}]"

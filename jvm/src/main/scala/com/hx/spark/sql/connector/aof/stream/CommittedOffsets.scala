@@ -9,9 +9,11 @@ import scala.util.Try
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 
+import com.hx.spark.sql.connector.aof.offset.{OffsetJson, OffsetSnapshots}
+
 /**
- * The last offset of this source that the query committed, read from the checkpoint's files.
- * Spark tells a source about batch N only when it starts batch N + 1, so when a query stops this
+ * The last offset of this source that the query committed, and the oldest Spark's offset log
+ * keeps, read from the checkpoint's files. Spark tells a source about batch N only when it starts batch N + 1, so when a query stops this
  * is the only way to learn whether its last batch was committed.
  *
  * The files are read with Hadoop's FileSystem, not with Spark's log classes: those are internal
@@ -27,22 +29,37 @@ final class CommittedOffsets(hadoopConf: Configuration, sourceCheckpoint: String
   private val root = sourceDir.getParent.getParent
   private val index = Try(sourceDir.getName.toInt).toOption
   private val fs = root.getFileSystem(hadoopConf)
+  @volatile private var lastWhole: Option[(String, String)] = None
 
-  def latestJson(): Option[String] =
+  /** The last committed offset, written whole (the checkpoint's is on a snapshot). */
+  def latestWholeJson(snapshots: OffsetSnapshots): Option[String] = latestJson().map { json =>
+    val whole = lastWhole.filter(_._1 == json).getOrElse {
+      json -> OffsetJson.read(json, snapshots.read).whole.json()
+    }
+    lastWhole = Some(whole)
+    whole._2
+  }
+
+  def latestJson(): Option[String] = latestBatch(new Path(root, "commits")).flatMap(offsetOf)
+
+  /** This source's offset in the oldest batch Spark's offset log still holds. */
+  def oldestJson(): Option[String] =
+    batches(new Path(root, "offsets")).headOption.flatMap(offsetOf)
+
+  private def offsetOf(batch: Long): Option[String] =
     for {
       i <- index
-      batch <- latestBatch(new Path(root, "commits"))
       lines <- linesOf(new Path(new Path(root, "offsets"), batch.toString))
       if lines.headOption.contains("v1")
       json <- lines.lift(2 + i)
       if json != "-"
     } yield json
 
-  private def latestBatch(dir: Path): Option[Long] =
-    try {
-      val batches = fs.listStatus(dir).map(_.getPath.getName).filter(_.forall(_.isDigit))
-      if (batches.isEmpty) None else Some(batches.map(_.toLong).max)
-    } catch { case _: FileNotFoundException => None }
+  private def latestBatch(dir: Path): Option[Long] = batches(dir).lastOption
+
+  private def batches(dir: Path): Seq[Long] =
+    try fs.listStatus(dir).map(_.getPath.getName).filter(_.forall(_.isDigit)).map(_.toLong).sorted
+    catch { case _: FileNotFoundException => Nil }
 
   private def linesOf(file: Path): Option[Vector[String]] =
     try {

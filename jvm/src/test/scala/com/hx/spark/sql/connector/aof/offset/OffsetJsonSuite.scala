@@ -28,4 +28,33 @@ class OffsetJsonSuite extends AnyFunSuite {
     val e = intercept[IllegalStateException](AofOffset.fromJson("""{"version":9,"hosts":{}}"""))
     assert(e.getMessage.contains("new checkpoint"))
   }
+
+  test("an offset on a snapshot writes what changed since it and reads back whole") {
+    val idle = file.copy(path = "/var/log/app/idle.log", key = FileKey(2049L, 6L))
+    val gone = file.copy(key = FileKey(2049L, 7L))
+    val snapshot = new OffsetSnapshot(
+      "000000000007",
+      Map(
+        "a" -> HostOffsets(4L, Map(file.fileId -> file, idle.fileId -> idle, gone.fileId -> gone)),
+        "b" -> HostOffsets(1L, Map(idle.fileId -> idle)),
+        "c" -> HostOffsets(2L, Map.empty)
+      )
+    )
+    val moved = file.copy(pos = file.pos + 10)
+    val now = Map(
+      "a" -> HostOffsets(4L, Map(moved.fileId -> moved, idle.fileId -> idle)),
+      "c" -> HostOffsets(2L, Map.empty),
+      "d" -> HostOffsets(1L, Map(idle.fileId -> idle)))
+    val json = AofOffset(now, Some(snapshot)).json()
+
+    assert(json.startsWith("""{"version":2,"snapshot":"000000000007","hosts":{"a":"""))
+    assert(json.contains(""""gone":["2049:7:3"]"""))
+    assert(json.contains(""""goneHosts":["b"]"""))
+    assert(!json.contains(""""c":"""), "a host alike in both is left out")
+    assert(json.split("idle.log").length === 2, "only host d's idle file, new there, is written")
+    val read = OffsetJson.read(json, id => if (id == snapshot.id) snapshot else fail(id))
+    assert(read.hosts === now)
+    assert(read === AofOffset(now, Some(snapshot)))
+    assert(read.whole.json() === AofOffset(now).json())
+  }
 }

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.util.Optional
 
-import org.apache.spark.sql.connector.read.streaming.ReadLimit
+import org.apache.spark.sql.connector.read.streaming.{Offset, ReadLimit}
 import org.apache.spark.sql.execution.streaming.SerializedOffset
 import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
@@ -11,7 +11,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
@@ -49,11 +49,17 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
   private def stream(
       files: Map[String, Seq[FileMeta]],
       options: Map[String, String] = Map.empty,
-      backup: Option[String] = None): (AofMicroBatchStream, MemoryRun) = {
+      backup: Option[String] = None,
+      checkpoint: String = newDir("checkpoint").toString,
+      oldestOffset: () => Option[String] = () => None): (AofMicroBatchStream, MemoryRun) = {
     val run = new MemoryRun(files, backup)
     val parsed = AofOptions.parse(Map("path" -> "/logs/app.*") ++ options, Map.empty)
-    (new AofMicroBatchStream(spark, parsed, run), run)
+    val hadoopConf = spark.sparkContext.hadoopConfiguration
+    val snapshots = new OffsetSnapshots(hadoopConf, checkpoint, oldestOffset)
+    (new AofMicroBatchStream(spark, parsed, run, snapshots), run)
   }
+
+  private def offset(o: Offset): AofOffset = o.asInstanceOf[AofOffset]
 
   private def position(offset: AofOffset): Long =
     offset.hosts(host).files.values.toSeq.loneElement.pos
@@ -61,7 +67,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
   test("a trigger plans up to the last complete line; partitions come from the offsets alone") {
     val (s, run) = stream(Map(host -> Seq(report(500, 400))))
     val start = s.initialOffset()
-    val end = AofOffset.of(s.latestOffset(start, ReadLimit.allAvailable()))
+    val end = offset(s.latestOffset(start, ReadLimit.allAvailable()))
     assert(position(end) === 400)
 
     run.files = Map(host -> Seq(report(900, 800)))
@@ -76,15 +82,15 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     val tracked = AofOffset(
       Map(host -> HostOffsets(1, Map("x" -> FileOffset("/logs/app.log", key, 0, 0, 120, head)))))
     assert(
-      AofOffset.of(stream(Map.empty, backup = Some(tracked.json()))._1.initialOffset())
+      offset(stream(Map.empty, backup = Some(tracked.json()))._1.initialOffset())
         === tracked)
-    assert(AofOffset.of(stream(Map.empty)._1.initialOffset()) === AofOffset.Empty)
+    assert(offset(stream(Map.empty)._1.initialOffset()) === AofOffset.Empty)
   }
 
   test("bytes.max limits a trigger, and a read limit in rows is refused, naming it") {
     val (s, _) = stream(Map(host -> Seq(report(500, 400))), Map("bytes.max" -> "100"))
     val start = s.initialOffset()
-    assert(position(AofOffset.of(s.latestOffset(start, s.getDefaultReadLimit))) === 100)
+    assert(position(offset(s.latestOffset(start, s.getDefaultReadLimit))) === 100)
     val e = intercept[IllegalArgumentException](s.latestOffset(start, ReadLimit.maxRows(10)))
     assert(e.getMessage.contains("unsupported read limit"))
   }
@@ -126,5 +132,44 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     val metrics = s.metrics(Optional.of(SerializedOffset(json)))
     assert(metrics.get("filesTracked") === "0")
     assert(metrics.get("hostsWithoutEndpoint") === "1")
+  }
+
+  test("idle files weigh nothing on a batch's offset; a restart reads the offsets back whole") {
+    val checkpoint = newDir("checkpoint")
+    def files(grown: Int => Long) = Map(host -> (0 until 1000).map { i =>
+      FileMeta(s"/logs/app-$i.log", FileKey(2049L, i.toLong), grown(i), grown(i), head, None)
+    })
+    // As Spark's offset log with spark.sql.streaming.minBatchesToRetain=1: the last commit.
+    var committed = Option.empty[String]
+    val (s, run) =
+      stream(files(_ => 400), checkpoint = checkpoint.toString, oldestOffset = () => committed)
+    var end = offset(s.latestOffset(s.initialOffset(), ReadLimit.allAvailable()))
+    for (trigger <- 1 to 30) {
+      // Ten files grow at each trigger, a different ten each time.
+      run.files = files(i => if (i / 10 <= trigger) 400L + 10 * (i / 10) else 400L)
+      val next = offset(s.latestOffset(end, ReadLimit.allAvailable()))
+      assert(next.json().length <= 40 * 1000, s"trigger $trigger: ${next.json().length} bytes")
+      committed = Some(end.json())
+      s.commit(end)
+      end = next
+    }
+    val snapshots = checkpoint.resolve("snapshots").toFile.list().toSeq
+    assert(snapshots.size <= 2, s"snapshots of offsets Spark no longer keeps: $snapshots")
+
+    val (restarted, _) = stream(Map.empty, checkpoint = checkpoint.toString)
+    val read = offset(restarted.deserializeOffset(end.json()))
+    assert(read.hosts === end.hosts)
+    assert(read.hosts(host).files.size === 1000)
+  }
+
+  test("a snapshot the checkpoint's offsets are on, gone, is named with the way out") {
+    val checkpoint = newDir("checkpoint")
+    val (s, _) = stream(Map(host -> Seq(report(500, 400))), checkpoint = checkpoint.toString)
+    val end = s.latestOffset(s.initialOffset(), ReadLimit.allAvailable()).json()
+    checkpoint.resolve("snapshots").toFile.listFiles().foreach(_.delete())
+    val (restarted, _) = stream(Map.empty, checkpoint = checkpoint.toString)
+    val e = intercept[IllegalStateException](restarted.deserializeOffset(end))
+    assert(e.getMessage.contains("snapshots/000000000000.json.gz"))
+    assert(e.getMessage.contains("new checkpoint"))
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files
 import org.apache.spark.sql.streaming.Trigger
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /** The checkpoint's files as the Spark under test writes them, read without Spark's classes. */
@@ -16,9 +17,20 @@ class CommittedOffsetsSuite extends AnyFunSuite with SparkTestKit {
     Files.write(a.resolve("app.log"), "1 line\n2 line\n".getBytes(UTF_8))
     Files.write(b.resolve("app.log"), "3 line\n".getBytes(UTF_8))
     val checkpoint = newDir("checkpoint")
-    def committed(index: Int): Option[String] = new CommittedOffsets(
-      spark.sparkContext.hadoopConfiguration,
-      checkpoint.resolve(s"sources/$index").toString).latestJson()
+    def offsets(index: Int) = {
+      val hadoopConf = spark.sparkContext.hadoopConfiguration
+      val source = checkpoint.resolve(s"sources/$index").toString
+      new CommittedOffsets(hadoopConf, source)
+    }
+    def whole(index: Int): String = {
+      val log = offsets(index)
+      val snapshots = new OffsetSnapshots(
+        spark.sparkContext.hadoopConfiguration,
+        checkpoint.resolve(s"sources/$index").toString,
+        () => log.oldestJson())
+      log.latestWholeJson(snapshots).get
+    }
+    def committed(index: Int): Option[String] = offsets(index).latestJson()
     assert(committed(0) === None)
 
     val source = spark.readStream.format("aof")
@@ -34,7 +46,10 @@ class CommittedOffsetsSuite extends AnyFunSuite with SparkTestKit {
     val progress = query.lastProgress.sources
     assert(committed(0) === Some(progress(0).endOffset))
     assert(committed(1) === Some(progress(1).endOffset))
-    assert(committed(0) !== committed(1))
+    // Each on a snapshot of its own files: whole, they differ.
+    assert(whole(0).contains(s"$a/app.log") && !whole(0).contains(s"$b/app.log"))
+    assert(whole(1).contains(s"$b/app.log"))
+    assert(offsets(0).oldestJson().nonEmpty)
     assert(committed(2) === None)
   }
 }

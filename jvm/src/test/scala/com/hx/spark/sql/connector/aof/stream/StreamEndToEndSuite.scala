@@ -6,7 +6,7 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.Ranges
 import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
@@ -38,6 +38,32 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     drain(restarted)
     restarted.stop()
     assertExactlyOnce(spark, out, ids ++ more)
+  }
+
+  test("the checkpoint keeps the offsets' snapshots of the batches Spark keeps, no more") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    spark.conf.set("spark.sql.streaming.minBatchesToRetain", "2")
+    try {
+      val query = start(dir, ckpt, out)
+      val ids = (1 to 12).flatMap { batch =>
+        val written = LogWriter.append(dir.resolve("app-a.log"), Seq(s"line-$batch"))
+        drain(query)
+        written
+      }
+      query.stop()
+      val snapshots =
+        ckpt.resolve("sources/0/snapshots").toFile.list().toSeq.filterNot(_.startsWith("."))
+      // One file changes at each batch, so each batch's offset is on a snapshot of its own; Spark
+      // keeps 2 batches and the one it runs, and learns of a commit at the next batch.
+      assert(snapshots.nonEmpty && snapshots.size <= 4, snapshots)
+      assertExactlyOnce(spark, out, ids)
+
+      val more = LogWriter.append(dir.resolve("app-a.log"), Seq("after-restart"))
+      val restarted = start(dir, ckpt, out)
+      drain(restarted)
+      restarted.stop()
+      assertExactlyOnce(spark, out, ids ++ more)
+    } finally spark.conf.unset("spark.sql.streaming.minBatchesToRetain")
   }
 
   test("a file renamed to a name the pattern misses is drained under its new name") {
@@ -157,7 +183,13 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assert(query.awaitTermination(120000), "AvailableNow did not stop by itself")
     val batches = query.recentProgress.filter(_.numInputRows > 0)
     assert(batches.length >= 7, "7 KB of lines in batches of 1,000 bytes")
-    def offset(json: String) = Option(json).fold(AofOffset.Empty)(AofOffset.fromJson)
+    // Spark's offset log keeps its last 100 batches, and with them their offsets' snapshots.
+    val snapshots = new OffsetSnapshots(
+      spark.sparkContext.hadoopConfiguration,
+      ckpt.resolve("sources/0").toString,
+      () => None)
+    def offset(json: String) =
+      Option(json).fold(AofOffset.Empty)(OffsetJson.read(_, snapshots.read))
     val planned = batches.map { b =>
       val source = b.sources.head
       Ranges

@@ -1,0 +1,42 @@
+package com.hx.spark.sql.connector.aof.offset
+
+/**
+ * What changed on one host since a snapshot: its next serial, the files that are new or moved on
+ * (whole), and the ids of those gone.
+ */
+final case class HostChanges(nextSerial: Long, files: Map[String, FileOffset], gone: Seq[String])
+
+/** The difference between a snapshot's hosts and an offset's, and the offset rebuilt from it. */
+object OffsetChanges {
+
+  /** The hosts that changed, and those gone; hosts alike in both are left out. */
+  def between(
+      base: Map[String, HostOffsets],
+      now: Map[String, HostOffsets]): (Map[String, HostChanges], Seq[String]) = {
+    val changed = now.flatMap { case (host, h) =>
+      val before = base.getOrElse(host, HostOffsets.Empty)
+      val files = h.files.filter { case (id, f) => !before.files.get(id).contains(f) }
+      val gone = before.files.keys.filterNot(h.files.contains).toSeq.sorted
+      val same =
+        files.isEmpty && gone.isEmpty && base.get(host).exists(_.nextSerial == h.nextSerial)
+      if (same) None else Some(host -> HostChanges(h.nextSerial, files, gone))
+    }
+    (changed, base.keys.filterNot(now.contains).toSeq.sorted)
+  }
+
+  /** How many files differ: what an offset on `base` writes. */
+  def count(base: Map[String, HostOffsets], now: Map[String, HostOffsets]): Int = {
+    val (changed, goneHosts) = between(base, now)
+    changed.values.map(c => c.files.size + c.gone.size).sum +
+      goneHosts.map(base(_).files.size).sum
+  }
+
+  def applied(
+      base: Map[String, HostOffsets],
+      changed: Map[String, HostChanges],
+      goneHosts: Seq[String]): Map[String, HostOffsets] =
+    base -- goneHosts ++ changed.map { case (host, c) =>
+      val before = base.getOrElse(host, HostOffsets.Empty).files
+      host -> HostOffsets(c.nextSerial, before -- c.gone ++ c.files)
+    }
+}
