@@ -88,5 +88,7 @@ lazy val aof = (project in file("jvm"))
     Test / fork := true,
     Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
     Test / parallelExecution := false,
-    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDF")
+    // Full stack traces where a test fails, and each failure's message again at the end of the
+    // run, where a log cut to its last lines still shows it.
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI")
   )
