@@ -71,10 +71,12 @@ bench: setup $(VENV3)/.installed
 	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
 
-# The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, on a real
-# ZooKeeper server; writes bench/fleet.md (a few minutes).
+# The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, and one node
+# of 10,000 files, on a real ZooKeeper server; then the checkpoint's size over 10,000 batches;
+# writes bench/fleet.md and bench/checkpoint.md (a few minutes).
 bench-fleet: setup
-	build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning $(CURDIR)/bench/fleet.md 10 100 1000"
+	build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning $(CURDIR)/bench/fleet.md 10 100 1000 1x10000" \
+	  "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.CheckpointGrowth $(CURDIR)/bench/checkpoint.md"
 
 clean:
 	rm -rf $(VENV) $(VENV3) $(VENV34) jvm/target project/target target $(JAR_DIR)

@@ -18,6 +18,10 @@ from pyspark.sql import functions as F  # noqa: N812
 import pyspark_aof as aof
 
 OCTETS = "sum(octet_length(value))"
+# Every column of the source's schema: what a user who keeps the row id (host, file_id, offset)
+# selects, timed beside `value` alone.
+ALL_COLUMNS = ("value", "host", "path", "offset", "file_id")
+ALL = "noop, all columns"
 
 # A run returns the seconds its batches took to read and write (Spark's `addBatch`), when known.
 Run = Callable[[], float | None]
@@ -53,13 +57,15 @@ def _streaming(
     return run
 
 
-def _aof(spark: SparkSession, log: Path) -> Callable[[str], DataFrame]:
+def _aof(
+    spark: SparkSession, log: Path, columns: tuple[str, ...] = ("value",)
+) -> Callable[[str], DataFrame]:
     """Read ``log`` with the source, on a store of its own per run (each reads from the start)."""
     return lambda tmp: aof.read_stream(
         spark,
         f"{log.parent}/{log.name.replace('.', '[.]')}",
         meta_store=f"/bench/{Path(tmp).name}",
-    ).select("value")
+    ).select(*columns)
 
 
 def _kafka(spark: SparkSession, address: str) -> Callable[[str], DataFrame]:
@@ -152,6 +158,7 @@ def measure(
         if kafka_address is not None:
             kafka_seconds = results[f"kafka {query}"]["seconds"]
             results[f"ratio {query} kafka"] = round(kafka_seconds / aof_seconds, 2)
+    results.update(_all_columns(spark, log, lines, max(runs, 7), size_mb))
     for reader, make in readers:
         if reader == "kafka":
             continue
@@ -161,6 +168,37 @@ def measure(
         results[f"{reader} {OCTETS}"] = {"seconds": round(seconds, 2)}
     seconds = statistics.median(t for t, _ in wc)
     results["wc -l"] = {"seconds": round(seconds, 2), "mb_per_s": round(size_mb / seconds, 1)}
+    return results
+
+
+def _all_columns(
+    spark: SparkSession, log: Path, lines: int, runs: int, size_mb: float
+) -> dict[str, Any]:
+    """Every column against ``value`` alone under ``noop``, the two queries run in turns.
+
+    In turns, so that neither gains from running later in the session (a warmer JIT, a quieter
+    machine); the ratio is the median time of every column over that of ``value`` alone.
+    """
+    queries = {
+        "noop, value alone": _streaming(spark, _aof(spark, log), None, lines),
+        ALL: _streaming(spark, _aof(spark, log, ALL_COLUMNS), None, lines),
+    }
+    for run in queries.values():
+        run()  # warm-up
+    timings: dict[str, list[tuple[float, float | None]]] = {name: [] for name in queries}
+    for _ in range(runs):
+        for name, run in queries.items():
+            timings[name].append(_run_timed(run))
+    results: dict[str, Any] = {}
+    for name, pairs in timings.items():
+        for key, seconds in (
+            (f"aof {name}", statistics.median(t for t, _ in pairs)),
+            (f"aof {name} batch", statistics.median(b for _, b in pairs if b is not None)),
+        ):
+            results[key] = {"seconds": round(seconds, 2), "mb_per_s": round(size_mb / seconds, 1)}
+    for suffix in ("", " batch"):
+        every, one = (results[f"aof {n}{suffix}"]["seconds"] for n in (ALL, "noop, value alone"))
+        results[f"ratio {ALL}{suffix}"] = round(every / one, 2)
     return results
 
 

@@ -86,9 +86,7 @@ final class Coordinator(
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
       new Asked(Map.empty)
     } else {
-      new Asked(requests.flatMap { case (host, known) =>
-        send(host, known, held.get(host)).map(host -> _)
-      })
+      new Asked(send(requests.map { case (host, known) => host -> ((known, held.get(host))) }))
     }
 
   /**
@@ -124,27 +122,37 @@ final class Coordinator(
             held(host) = Exchange(sent.id, sent.known, files)
           case (None, None) =>
             log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
-            send(host, sent.known, None).foreach(s => waiting += host -> s)
+            waiting ++= send(Map(host -> ((sent.known, None))))
         }
       }
     }
     Answers(answers, unlisted, absent)
   }
 
-  /** The request sent, in full or as the change from `base`, unless it could not be sent. */
-  private def send(host: String, known: Seq[KnownFile], base: Option[Exchange]): Option[Sent] = {
-    val id = UUID.randomUUID().toString
-    val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
-    val request = change.fold(Request(id, known)) { case (b, d) =>
-      Request(id, d.changed, Some(b.id), d.removed)
+  /**
+   * Each host's request, in full or as the change from the exchange given, all written at once;
+   * those sent, by host.
+   */
+  private def send(requests: Map[String, (Seq[KnownFile], Option[Exchange])]): Map[String, Sent] = {
+    val sent = requests.map { case (host, (known, base)) =>
+      val id = UUID.randomUUID().toString
+      val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
+      val request = change.fold(Request(id, known)) { case (b, d) =>
+        Request(id, d.changed, Some(b.id), d.removed)
+      }
+      host -> ((Sent(id, known, change.map(_._1)), Messages.encode(request, runKey)))
     }
-    try {
-      ZnodeValues.put(client, paths.request(host), Messages.encode(request, runKey))
-      Some(Sent(id, known, change.map(_._1)))
-    } catch {
-      case e: Exception =>
-        log.warn(s"aof: could not send the request to $host: $e")
-        None
+    val failed = ZnodeValues.putAll(
+      client,
+      sent.map { case (host, (_, data)) => paths.request(host) -> data },
+      Coordinator.SendTimeoutMs)
+    sent.flatMap { case (host, (request, _)) =>
+      failed.get(paths.request(host)) match {
+        case Some(e) =>
+          log.warn(s"aof: could not send the request to $host: $e")
+          None
+        case None => Some(host -> request)
+      }
     }
   }
 
@@ -245,6 +253,12 @@ final class Coordinator(
     catch { case _: KeeperException.NoNodeException => false }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
+}
+
+object Coordinator {
+
+  /** How long the requests of a trigger may take to be written, all together. */
+  val SendTimeoutMs: Long = 30000L
 }
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */

@@ -15,6 +15,11 @@ final case class AofOffset(hosts: Map[String, HostOffsets], base: Option[OffsetS
   private lazy val written = OffsetJson.write(this)
   override def json(): String = written
 
+  /** What changed since `base`: the hosts that changed, and those gone (none without a base). */
+  lazy val changes: (Map[String, HostChanges], Seq[String]) =
+    base.fold((Map.empty[String, HostChanges], Seq.empty[String]))(b =>
+      OffsetChanges.between(b.hosts, hosts))
+
   def file(host: String, fileId: String): Option[FileOffset] =
     hosts.get(host).flatMap(_.files.get(fileId))
 

@@ -25,11 +25,9 @@ object OffsetChanges {
   }
 
   /** How many files differ: what an offset on `base` writes. */
-  def count(base: Map[String, HostOffsets], now: Map[String, HostOffsets]): Int = {
-    val (changed, goneHosts) = between(base, now)
-    changed.values.map(c => c.files.size + c.gone.size).sum +
-      goneHosts.map(base(_).files.size).sum
-  }
+  def count(base: Map[String, HostOffsets], changes: (Map[String, HostChanges], Seq[String])): Int =
+    changes._1.values.map(c => c.files.size + c.gone.size).sum +
+      changes._2.map(base(_).files.size).sum
 
   def applied(
       base: Map[String, HostOffsets],

@@ -40,7 +40,7 @@ object OffsetJson {
           g,
           offset.hosts.map { case (h, o) => h -> HostChanges(o.nextSerial, o.files, Nil) })
       case Some(base) =>
-        val (changed, goneHosts) = OffsetChanges.between(base.hosts, offset.hosts)
+        val (changed, goneHosts) = offset.changes
         g.writeNumberField("version", OnSnapshot)
         g.writeStringField("snapshot", base.id)
         writeHosts(g, changed)

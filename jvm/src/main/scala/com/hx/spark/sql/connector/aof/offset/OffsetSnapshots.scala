@@ -39,10 +39,11 @@ final class OffsetSnapshots(
   def rebase(start: AofOffset, end: AofOffset): AofOffset =
     if (end.hosts == start.hosts) start
     else {
-      val base = start.base.fold(Map.empty[String, HostOffsets])(_.hosts)
+      // Its changes, computed here, are kept with it for its JSON.
+      val onStart = AofOffset(end.hosts, start.base)
       val files = end.hosts.values.map(_.files.size.toLong).sum
-      val changes = OffsetChanges.count(base, end.hosts)
-      if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) AofOffset(end.hosts, start.base)
+      val changes = start.base.fold(files)(b => OffsetChanges.count(b.hosts, onStart.changes))
+      if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) onStart
       else AofOffset(end.hosts, Some(write(end.hosts)))
     }
 

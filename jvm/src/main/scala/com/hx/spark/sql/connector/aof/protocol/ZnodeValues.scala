@@ -2,11 +2,14 @@ package com.hx.spark.sql.connector.aof.protocol
 
 import java.nio.charset.StandardCharsets.US_ASCII
 import java.util.UUID
+import java.util.concurrent.{ConcurrentHashMap, CountDownLatch, TimeUnit}
 
 import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.api.{BackgroundCallback, CuratorEvent, CuratorEventType}
 import org.apache.zookeeper.KeeperException
+import org.apache.zookeeper.KeeperException.Code
 import org.apache.zookeeper.data.Stat
 
 /**
@@ -38,7 +41,60 @@ object ZnodeValues {
       client.create().creatingParentsIfNeeded().forPath(s"$path/$generation.$i", part)
     }
     val head = if (parts.isEmpty) data else manifest(generation, parts.size, data.length)
-    if (set(client, path, head).getNumChildren > parts.size) removeParts(client, path, generation)
+    if (set(client, path, head).getNumChildren > parts.size) {
+      removeParts(client, path, Some(generation))
+    }
+  }
+
+  /**
+   * Writes each value as `put` does, those in one piece all sent before any reply is awaited: a
+   * write waits for ZooKeeper to log it, and a driver asking a thousand hosts one write at a time
+   * waits a thousand times. Returns the paths not written within `timeoutMs`, with why.
+   */
+  def putAll(
+      client: CuratorFramework,
+      values: Map[String, Array[Byte]],
+      timeoutMs: Long): Map[String, Exception] = {
+    val (large, small) = values.partition(_._2.length > PartBytes)
+    // Per path: why it failed, or whether parts of an earlier value are left to remove.
+    val outcomes = new ConcurrentHashMap[String, Either[Exception, Boolean]]()
+    val pending = new CountDownLatch(small.size)
+    val callback: BackgroundCallback = new BackgroundCallback {
+      override def processResult(c: CuratorFramework, e: CuratorEvent): Unit = {
+        val path = e.getContext.asInstanceOf[String]
+        (Code.get(e.getResultCode), e.getType) match {
+          case (Code.OK, _) =>
+            outcomes.put(path, Right(e.getStat != null && e.getStat.getNumChildren > 0))
+            pending.countDown()
+          case (Code.NONODE, CuratorEventType.SET_DATA) =>
+            c.create().creatingParentsIfNeeded().inBackground(this, path).forPath(path, small(path))
+          case (Code.NODEEXISTS, CuratorEventType.CREATE) =>
+            c.setData().inBackground(this, path).forPath(path, small(path))
+          case (code, _) =>
+            outcomes.put(path, Left(KeeperException.create(code, path)))
+            pending.countDown()
+        }
+      }
+    }
+    small.foreach { case (path, data) =>
+      client.setData().inBackground(callback, path).forPath(path, data)
+    }
+    pending.await(timeoutMs, TimeUnit.MILLISECONDS)
+    def failure(path: String)(write: => Unit): Option[(String, Exception)] =
+      try {
+        write
+        None
+      } catch { case e: Exception => Some(path -> e) }
+    val smallFailed = small.keys.flatMap { path =>
+      Option(outcomes.get(path)) match {
+        case None => Some(path -> new KeeperException.OperationTimeoutException())
+        case Some(Left(e)) => Some(path -> e)
+        case Some(Right(partsLeft)) =>
+          failure(path)(if (partsLeft) removeParts(client, path, except = None))
+      }
+    }
+    val largeFailed = large.flatMap { case (path, data) => failure(path)(put(client, path, data)) }
+    (smallFailed ++ largeFailed).toMap
   }
 
   /** The value at `path`; None when there is none, or it is being replaced. */
@@ -85,11 +141,11 @@ object ZnodeValues {
         }
     }
 
-  private def removeParts(client: CuratorFramework, path: String, except: String): Unit =
+  private def removeParts(client: CuratorFramework, path: String, except: Option[String]): Unit =
     client.getChildren
       .forPath(path)
       .asScala
-      .filterNot(_.startsWith(s"$except."))
+      .filterNot(part => except.exists(g => part.startsWith(s"$g.")))
       .foreach { part =>
         try client.delete().forPath(s"$path/$part")
         catch { case _: KeeperException.NoNodeException => () } // another writer removed it

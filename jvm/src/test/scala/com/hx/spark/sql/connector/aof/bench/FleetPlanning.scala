@@ -21,24 +21,32 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 /**
  * The driver's planning at fleet size: a real ZooKeeper server, the real coordinator and planner
  * in this JVM (so its heap is the driver's), and the real endpoint code for every simulated node
- * in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of its own. Every trigger
- * appends a line to one file per node, asks every node and plans, as a streaming trigger does.
+ * in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of its own (or as many as
+ * an argument `<nodes>x<files>` says). Every trigger appends a line to one file in a thousand (at
+ * least one) on every node, asks every node and plans, as a streaming trigger does.
  *
  * All nodes share this machine's cores, where a fleet's nodes answer in parallel: the time to
  * gather answers here is an upper bound of a real fleet's. Writes a Markdown table.
  *
- * `build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning <out.md> 10 100"`
+ * `build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning <out.md> 10
+ * 100 1x10000"`
  */
 object FleetPlanning {
   val FileNames: String = "app-.*\\.log"
   val NodesReady: String = "nodes serving"
   private val FilesPerNode = 100
+  // One file in a thousand written to at each trigger, at least one a node.
+  private val ChangingPerMille = 1
   private val NodesPerJvm = 250
   private val Triggers = 20
+  // Not measured: an endpoint lives as long as its query, so its code runs compiled; the first
+  // triggers of a JVM that just started run it interpreted, and compile it.
+  private val WarmUpTriggers = 10
 
   final case class Figures(
       nodes: Int,
       files: Int,
+      changing: Int,
       p50Ms: Long,
       p95Ms: Long,
       askP50Ms: Long,
@@ -56,26 +64,31 @@ object FleetPlanning {
     val root = Files.createTempDirectory("aof-fleet-")
     val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")))
     try {
-      val figures = args.tail.map(_.toInt).map(n => measure(zk, root.resolve(s"fleet-$n"), n))
+      val figures = args.tail.map { arg =>
+        val Array(nodes, perNode) = (arg + s"x$FilesPerNode").split('x').take(2).map(_.toInt)
+        measure(zk, root.resolve(s"fleet-$arg"), nodes, perNode)
+      }
       val header =
         "# Planning at fleet size\n\nWritten by `make bench-fleet` (`FleetPlanning`); do not " +
-          s"edit by hand. $FilesPerNode files a node, $Triggers triggers after the first, each " +
-          s"appending a line to one file per node; ${Runtime.getRuntime.availableProcessors} " +
-          "cores shared by the driver, every node and ZooKeeper. Times are p50 over the " +
-          "triggers; ZooKeeper bytes are the last trigger's requests and answers.\n\n"
+          s"edit by hand. $Triggers triggers measured after $WarmUpTriggers (the nodes' code " +
+          "compiled, as a running query's is), each appending a line to the " +
+          "files changed a trigger on every node (one in a thousand, at least one); " +
+          s"${Runtime.getRuntime.availableProcessors} cores shared by the driver, every node " +
+          "and ZooKeeper. Times are p50 over the triggers; ZooKeeper bytes are the last " +
+          "trigger's requests and answers.\n\n"
       Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
       print(table(figures.toSeq))
     } finally zk.stop()
   }
 
   private def table(figures: Seq[Figures]): String =
-    ("| nodes | files | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | answers p50 (ms) | " +
+    ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | answers p50 (ms) | " +
       "planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
       "ZooKeeper bytes a trigger | checkpoint offset bytes, most a trigger (a file) | " +
       "offsets whole, bytes (a file) | driver heap (MB) |\n" +
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
       figures.map { f =>
-        s"| ${f.nodes} | ${f.files} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
+        s"| ${f.nodes} | ${f.files} | ${f.changing} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
           s"${f.answersP50Ms} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | " +
           s"${f.zkBytes} | ${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
           s"(${f.wholeBytes / f.files}) | ${f.heapMb} |\n"
@@ -86,10 +99,11 @@ object FleetPlanning {
     ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed
   }
 
-  private def measure(zk: ZooKeeperProcess, root: Path, nodes: Int): Figures = {
+  private def measure(zk: ZooKeeperProcess, root: Path, nodes: Int, perNode: Int): Figures = {
+    val changing = math.max(1, perNode * ChangingPerMille / 1000)
     val files = (0 until nodes).flatMap { i =>
       val dir = Files.createDirectories(root.resolve(s"node-$i"))
-      (0 until FilesPerNode).map { j =>
+      (0 until perNode).map { j =>
         Files.write(dir.resolve(s"app-$j.log"), s"node $i file $j line 0\n".getBytes(UTF_8))
       }
     }
@@ -165,13 +179,16 @@ object FleetPlanning {
           .map(_ / 1000000L) :+ (nodesCpuMs() - nodesCpu) :+ checkpointed
       }
       trigger() // every file is new: the nodes' first answers are in full
-      val timings = (1 to Triggers).map { t =>
-        files.grouped(FilesPerNode).foreach { node =>
-          Files
-            .write(node(t % FilesPerNode), s"line $t\n".getBytes(UTF_8), StandardOpenOption.APPEND)
+      val timings = (1 to WarmUpTriggers + Triggers)
+        .map { t =>
+          files.grouped(perNode).foreach { node =>
+            (0 until changing).map(c => node((t * changing + c) % perNode)).foreach { file =>
+              Files.write(file, s"line $t\n".getBytes(UTF_8), StandardOpenOption.APPEND)
+            }
+          }
+          trigger()
         }
-        trigger()
-      }
+        .drop(WarmUpTriggers)
       val zkBytes = Seq(paths.requests, paths.responses).map { parent =>
         client.getChildren
           .forPath(parent)
@@ -189,6 +206,7 @@ object FleetPlanning {
       Figures(
         nodes,
         files.size,
+        nodes * changing,
         p50(0),
         timings.map(_.head).sorted.apply(math.min(Triggers - 1, (Triggers * 95) / 100)),
         p50(1),

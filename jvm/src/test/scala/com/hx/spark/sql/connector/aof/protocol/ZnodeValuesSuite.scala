@@ -8,6 +8,7 @@ import scala.collection.JavaConverters._
 import scala.util.Random
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.{CreateMode, KeeperException}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -74,6 +75,33 @@ class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(ZnodeValues.resolve(client, path, seen) === None)
     assert(ZnodeValues.resolve(client, path, Array.emptyByteArray) === None)
     assert(ZnodeValues.get(client, "/values/never-written") === None)
+  }
+
+  test("values written all at once: new, replaced, once in parts, and larger than a znode") {
+    val (replaced, wasLarge) = ("/values/all/replaced", "/values/all/was-large")
+    ZnodeValues.put(client, replaced, "before".getBytes(UTF_8))
+    ZnodeValues.put(client, wasLarge, bytes(ZnodeValues.PartBytes + 1, 6))
+    val values = Map(
+      "/values/all/new/a" -> "a".getBytes(UTF_8), // its parent is made too
+      replaced -> "after".getBytes(UTF_8),
+      wasLarge -> "small now".getBytes(UTF_8),
+      "/values/all/large" -> bytes(ZnodeValues.PartBytes + 7, 7)
+    ) ++
+      (1 to 200).map(n => s"/values/all/many/$n" -> s"value $n".getBytes(UTF_8))
+    assert(ZnodeValues.putAll(client, values, 30000) === Map.empty)
+    values.foreach { case (path, value) =>
+      assert(ZnodeValues.get(client, path).map(_.toSeq) === Some(value.toSeq), path)
+    }
+    assert(parts(wasLarge).isEmpty)
+    // A path that cannot be written (an ephemeral znode has no children) is named, with why.
+    client.create().withMode(CreateMode.EPHEMERAL).forPath("/values/all/ephemeral")
+    val refused = ZnodeValues.putAll(
+      client,
+      Map("/values/all/ephemeral/child" -> Array[Byte](1), "/values/all/ok" -> Array[Byte](2)),
+      30000)
+    assert(refused.keySet === Set("/values/all/ephemeral/child"))
+    assert(refused.values.head.isInstanceOf[KeeperException.NoChildrenForEphemeralsException])
+    assert(ZnodeValues.get(client, "/values/all/ok").map(_.toSeq) === Some(Seq[Byte](2)))
   }
 
   test("a node with 40,000 files: its request, answer and report each take several znodes") {
