@@ -82,8 +82,8 @@ object FleetPlanning {
   }
 
   private def table(figures: Seq[Figures]): String =
-    ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | answers p50 (ms) | " +
-      "planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
+    ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | " +
+      "answers p50 (ms) | planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
       "ZooKeeper bytes a trigger | checkpoint offset bytes, most a trigger (a file) | " +
       "offsets whole, bytes (a file) | driver heap (MB) |\n" +
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
