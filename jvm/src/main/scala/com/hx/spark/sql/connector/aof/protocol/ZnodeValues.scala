@@ -59,25 +59,35 @@ object ZnodeValues {
     // Per path: why it failed, or whether parts of an earlier value are left to remove.
     val outcomes = new ConcurrentHashMap[String, Either[Exception, Boolean]]()
     val pending = new CountDownLatch(small.size)
+    def ended(path: String, outcome: Either[Exception, Boolean]): Unit = {
+      outcomes.put(path, outcome)
+      pending.countDown()
+    }
+    // A write that cannot even be queued (a client closing, say) fails that path alone.
+    def queued(path: String)(send: => Unit): Unit =
+      try send
+      catch { case e: Exception => ended(path, Left(e)) }
     val callback: BackgroundCallback = new BackgroundCallback {
       override def processResult(c: CuratorFramework, e: CuratorEvent): Unit = {
         val path = e.getContext.asInstanceOf[String]
         (Code.get(e.getResultCode), e.getType) match {
           case (Code.OK, _) =>
-            outcomes.put(path, Right(e.getStat != null && e.getStat.getNumChildren > 0))
-            pending.countDown()
+            ended(path, Right(e.getStat != null && e.getStat.getNumChildren > 0))
           case (Code.NONODE, CuratorEventType.SET_DATA) =>
-            c.create().creatingParentsIfNeeded().inBackground(this, path).forPath(path, small(path))
+            queued(path) {
+              c.create()
+                .creatingParentsIfNeeded()
+                .inBackground(this, path)
+                .forPath(path, small(path))
+            }
           case (Code.NODEEXISTS, CuratorEventType.CREATE) =>
-            c.setData().inBackground(this, path).forPath(path, small(path))
-          case (code, _) =>
-            outcomes.put(path, Left(KeeperException.create(code, path)))
-            pending.countDown()
+            queued(path)(c.setData().inBackground(this, path).forPath(path, small(path)))
+          case (code, _) => ended(path, Left(KeeperException.create(code, path)))
         }
       }
     }
     small.foreach { case (path, data) =>
-      client.setData().inBackground(callback, path).forPath(path, data)
+      queued(path)(client.setData().inBackground(callback, path).forPath(path, data))
     }
     pending.await(timeoutMs, TimeUnit.MILLISECONDS)
     def failure(path: String)(write: => Unit): Option[(String, Exception)] =
