@@ -20,6 +20,13 @@ final case class AofOffset(hosts: Map[String, HostOffsets], base: Option[OffsetS
     base.fold((Map.empty[String, HostChanges], Seq.empty[String]))(b =>
       OffsetChanges.between(b.hosts, hosts))
 
+  /** How many files its JSON writes on `base`: those changed, and those of every gone host. */
+  lazy val changedFiles: Long = {
+    val (changed, goneHosts) = changes
+    changed.values.map(c => c.files.size + c.gone.size).sum.toLong +
+      goneHosts.flatMap(h => base.map(_.hosts(h).files.size)).sum
+  }
+
   def file(host: String, fileId: String): Option[FileOffset] =
     hosts.get(host).flatMap(_.files.get(fileId))
 

@@ -24,11 +24,6 @@ object OffsetChanges {
     (changed, base.keys.filterNot(now.contains).toSeq.sorted)
   }
 
-  /** How many files differ: what an offset on `base` writes. */
-  def count(base: Map[String, HostOffsets], changes: (Map[String, HostChanges], Seq[String])): Int =
-    changes._1.values.map(c => c.files.size + c.gone.size).sum +
-      changes._2.map(base(_).files.size).sum
-
   def applied(
       base: Map[String, HostOffsets],
       changed: Map[String, HostChanges],

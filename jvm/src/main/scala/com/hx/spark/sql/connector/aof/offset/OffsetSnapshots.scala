@@ -42,7 +42,7 @@ final class OffsetSnapshots(
       // Its changes, computed here, are kept with it for its JSON.
       val onStart = AofOffset(end.hosts, start.base)
       val files = end.hosts.values.map(_.files.size.toLong).sum
-      val changes = start.base.fold(files)(b => OffsetChanges.count(b.hosts, onStart.changes))
+      val changes = if (start.base.isEmpty) files else onStart.changedFiles
       if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) onStart
       else AofOffset(end.hosts, Some(write(end.hosts)))
     }

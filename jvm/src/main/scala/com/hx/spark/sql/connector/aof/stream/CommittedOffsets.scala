@@ -13,8 +13,9 @@ import com.hx.spark.sql.connector.aof.offset.{OffsetJson, OffsetSnapshots}
 
 /**
  * The last offset of this source that the query committed, and the oldest Spark's offset log
- * keeps, read from the checkpoint's files. Spark tells a source about batch N only when it starts batch N + 1, so when a query stops this
- * is the only way to learn whether its last batch was committed.
+ * keeps, read from the checkpoint's files. Spark tells a source about batch N only when it starts
+ * batch N + 1, so when a query stops this is the only way to learn whether its last batch was
+ * committed.
  *
  * The files are read with Hadoop's FileSystem, not with Spark's log classes: those are internal
  * and moved between Spark versions (4.1), while the files are a format every Spark version must
@@ -58,7 +59,13 @@ final class CommittedOffsets(hadoopConf: Configuration, sourceCheckpoint: String
   private def latestBatch(dir: Path): Option[Long] = batches(dir).lastOption
 
   private def batches(dir: Path): Seq[Long] =
-    try fs.listStatus(dir).map(_.getPath.getName).filter(_.forall(_.isDigit)).map(_.toLong).sorted
+    try
+      fs.listStatus(dir)
+        .toSeq
+        .map(_.getPath.getName)
+        .filter(_.forall(_.isDigit))
+        .map(_.toLong)
+        .sorted
     catch { case _: FileNotFoundException => Nil }
 
   private def linesOf(file: Path): Option[Vector[String]] =

@@ -65,7 +65,8 @@ object FleetPlanning {
     val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")))
     try {
       val figures = args.tail.map { arg =>
-        val Array(nodes, perNode) = (arg + s"x$FilesPerNode").split('x').take(2).map(_.toInt)
+        val Array(nodes, perNode) =
+          (arg + s"x$FilesPerNode").split('x').take(2).map(_.toInt): @unchecked
         measure(zk, root.resolve(s"fleet-$arg"), nodes, perNode)
       }
       val header =

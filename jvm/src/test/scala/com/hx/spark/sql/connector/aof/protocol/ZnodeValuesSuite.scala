@@ -102,6 +102,11 @@ class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(refused.keySet === Set("/values/all/ephemeral/child"))
     assert(refused.values.head.isInstanceOf[KeeperException.NoChildrenForEphemeralsException])
     assert(ZnodeValues.get(client, "/values/all/ok").map(_.toSeq) === Some(Seq[Byte](2)))
+    // A client closed (a driver stopping): every write is named failed, none is waited for.
+    val closed = ZkClients.open(zk.access, "/values")
+    closed.close()
+    val unsent = ZnodeValues.putAll(closed, Map("/values/all/ok" -> Array[Byte](3)), 30000)
+    assert(unsent.keySet === Set("/values/all/ok"))
   }
 
   test("a node with 40,000 files: its request, answer and report each take several znodes") {
