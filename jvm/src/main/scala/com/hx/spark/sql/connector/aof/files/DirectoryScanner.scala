@@ -59,8 +59,11 @@ final class DirectoryScanner(
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
     val knownByKey = known.map(k => k.key -> k).toMap
-    // The heads a file not tracked must start with to be a copy of a tracked one.
+    // Whether a file not tracked may be a copy of a tracked one, by its head: it starts with a
+    // tracked file's head, or with the shorter head of one tracked while shorter than the sample.
     lazy val copiedHeads = known.collect { case k if k.floor > 0 => k.fingerprint }.toSet
+    lazy val shortHeads = known.exists(k => k.floor > 0 && k.fingerprint.length < sampleLength)
+    val mayBeCopy = (head: Fingerprint) => shortHeads || copiedHeads.contains(head)
     val seen = mutable.Set.empty[FileKey]
     val lookedAt = mutable.Set.empty[FileKey]
     var seenKnown = 0
@@ -74,7 +77,7 @@ final class DirectoryScanner(
           else {
             lookedAt += key
             def described(gzip: Boolean) =
-              readable(path, stamp)(describeAgain(path, stamp, gzip, asked, known, copiedHeads))
+              readable(path, stamp)(describeAgain(path, stamp, gzip, asked, known, mayBeCopy))
             val meta = formatOf(path, stamp, asked) match {
               case None => described(gzip = false)
               case Some(Gzip) => described(gzip = true)
@@ -106,12 +109,30 @@ final class DirectoryScanner(
       passes += 1
       metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
     }
+    metas = metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
     unreadable --= unreadable.keys.filterNot(seen.contains).toList
     formats --= formats.keys.filterNot(lookedAt.contains).toList
     metas
   }
+
+  /**
+   * Whether `m` is taken for a copy only by the shorter head of a file tracked while shorter than
+   * the sample, which still holds those bytes: a file that merely starts alike (a header) is then
+   * new, where taken for a copy it would wait for as long as that file holds.
+   */
+  private def copiesWhatHolds(
+      m: FileMeta,
+      knownByKey: Map[FileKey, KnownFile],
+      metas: Seq[FileMeta]): Boolean =
+    m.copyOf.flatMap(knownByKey.get).exists { k =>
+      k.fingerprint.length < sampleLength && metas.exists { o =>
+        o.key == k.key && (o.unreadable.nonEmpty ||
+          (k.floor <= o.size && o.probe.getOrElse(o.fingerprint) == k.fingerprint &&
+            k.tail.forall(t => o.tailAtFloor.contains(t))))
+      }
+    }
 
   /**
    * The file's compression format, if any. Looked at again at each change of its stamp until a
@@ -175,11 +196,10 @@ final class DirectoryScanner(
       gzip: Boolean,
       asked: Option[KnownFile],
       known: Seq[KnownFile],
-      copiedHeads: => Set[Fingerprint]): Option[FileMeta] = {
+      mayBeCopy: Fingerprint => Boolean): Option[FileMeta] = {
     val earlier = described.get(stamp.key).collect {
       case (s, question, meta)
-          if s == stamp && question == asked &&
-            (asked.nonEmpty || !copiedHeads.contains(meta.fingerprint)) =>
+          if s == stamp && question == asked && (asked.nonEmpty || !mayBeCopy(meta.fingerprint)) =>
         meta.copy(path = path.toString)
     }
     earlier.orElse {
@@ -277,8 +297,14 @@ final class DirectoryScanner(
     }
     val copyOf =
       if (asked.nonEmpty) None
-      else
-        known.filter(isCopy(channel, size, fingerprint, _)).sortBy(-_.floor).headOption.map(_.key)
+      else {
+        val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
+        def head(length: Long) =
+          heads.getOrElseUpdate(
+            length,
+            Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
+        known.filter(isCopy(channel, size, head, _)).sortBy(-_.floor).headOption.map(_.key)
+      }
     FileMeta(
       path.toString,
       key,
@@ -323,12 +349,19 @@ final class DirectoryScanner(
   /**
    * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
    * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
-   * front to back, so one caught half-written is shorter than `k`'s position. Only a file with a
-   * whole sample can be told from others that merely share its first lines (a header), which
-   * would otherwise wait for as long as that file holds.
+   * front to back, so one caught half-written is shorter than `k`'s position. `k` tracked while
+   * shorter than the sample is known by a shorter head, which a file that merely shares its
+   * first lines (a header) may start with too: such a file is reported a copy only once `k` no
+   * longer holds those bytes (a rotation compressed it), never to wait on `k`.
+   *
+   * @param head the MD5 of this file's first bytes, of a given length; None when it is shorter
    */
-  private def isCopy(channel: FileChannel, size: Long, head: Fingerprint, k: KnownFile): Boolean =
-    k.floor > 0 && k.fingerprint.length == sampleLength && head == k.fingerprint &&
+  private def isCopy(
+      channel: FileChannel,
+      size: Long,
+      head: Long => Option[Fingerprint],
+      k: KnownFile): Boolean =
+    k.floor > 0 && k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
       (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =

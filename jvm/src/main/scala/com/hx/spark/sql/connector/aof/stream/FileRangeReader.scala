@@ -104,7 +104,7 @@ final class FileRangeReader(
       // Cut short while we read: go on from a copy, at the line we could not finish.
       val at = s.lines.lineOffset
       s.close()
-      source = copy(at)
+      source = lookedFor(copy(at))
       if (source.isEmpty) lost(at, s"${s.path} ended inside a line that was complete when planned")
       nextLine()
     case Some(_) => false
@@ -121,10 +121,18 @@ final class FileRangeReader(
   }
 
   private def open(from: Long): Option[Source] = {
-    val found = byKey(from).orElse(copy(from))
+    val found = lookedFor(byKey(from).orElse(copy(from)))
     if (found.isEmpty) lost(from, "it is gone or cut short")
     found
   }
+
+  /**
+   * `find`, tried over several listings: a rotation renaming files while we look can hide the
+   * one we look for (listed under a name it leaves before we open it, and not yet listed under
+   * its next), and a file taken for gone loses its bytes.
+   */
+  private def lookedFor(find: => Option[Source]): Option[Source] =
+    Iterator.fill(FileRangeReader.Listings)(find).collectFirst { case Some(s) => s }
 
   /** The file itself, under its planned name or the one it was renamed to since. */
   private def byKey(from: Long): Option[Source] = {
@@ -219,4 +227,9 @@ final class FileRangeReader(
     DataLoss.handle(s"$what; $why", failOnDataLoss, log.warn(_))
     counters.bytesLost.add(range.until - from)
   }
+}
+
+private object FileRangeReader {
+  // Listings before a file counts as gone; a rotation's renames take milliseconds.
+  val Listings: Int = 10
 }

@@ -343,4 +343,36 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       assert((gz.key, gz.first, gz.pos) === ((found.key, pos, lines(1 to 400).length.toLong)))
     }
   }
+
+  test("a file tracked while shorter than the sample, then compressed: the .gz reads on") {
+    withDir { dir =>
+      def lines(ns: Range) = ns.map(n => s"line $n\n").mkString
+      val file = write(dir.resolve("app.log"), lines(1 to 20))
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val start = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
+      val tracked = start.hosts("h").files.values.loneElement
+      assert(tracked.fingerprint.length < 1024 && tracked.pos === lines(1 to 20).length.toLong)
+      write(file, lines(21 to 400))
+      Files.move(file, dir.resolve("app.log.1"))
+      run("gzip", "-q", dir.resolve("app.log.1").toString)
+      val found = scanner.scan(Planner.known(start, "h")).loneElement
+      val result = Planner.plan(start, Map("h" -> Seq(found)), limits)
+      val gz = result.end.hosts("h").files.values.loneElement
+      assert((gz.first, gz.pos) === ((tracked.pos, lines(1 to 400).length.toLong)))
+      assert(result.losses.isEmpty)
+    }
+  }
+
+  test("a file starting as a short tracked file does, which holds: new, read, not waiting") {
+    withDir { dir =>
+      write(dir.resolve("app.log"), "time,level,message\n")
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val start = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
+      write(dir.resolve("app.log.1"), "time,level,message\n" + "1,info,started\n")
+      val found = scanner.scan(Planner.known(start, "h"))
+      assert(found.map(_.copyOf) === Seq(None, None))
+      val other = Planner.plan(start, Map("h" -> found), limits).end.hosts("h").files.values
+      assert(other.filter(_.path.endsWith(".1")).map(f => (f.first, f.pos)) === Seq((0L, 34L)))
+    }
+  }
 }
