@@ -128,7 +128,7 @@ def _status(args: argparse.Namespace) -> int:
 
     with connected(args.zookeeper, args.auth, args.timeout) as zk:
         try:
-            found = status.read_status(zk, args.meta_store)
+            found = status.read_status(zk, args.meta_store, wait=min(5.0, args.timeout))
         except NoAuthError:
             raise CommandError(
                 f"ZooKeeper refused to show {args.meta_store}: it has ACLs, check --auth"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from typing import Any
 
 from kazoo.client import KazooClient
-from kazoo.exceptions import NoNodeError
+from kazoo.exceptions import NoAuthError, NoNodeError
 
 # The formats are those of docs/protocol.md, whose golden files the suites of both sides decode.
 # A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
@@ -69,7 +70,38 @@ def _value(zk: KazooClient, path: str) -> bytes | None:
     return value if len(value) == length else None
 
 
-def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
+def ask_for_reports(zk: KazooClient, run: str, hosts: list[str], wait: float) -> None:
+    """Ask a run's endpoints for their files in full, and wait for their reports.
+
+    Endpoints write their whole list only while asked (at once, then each change at most once a
+    second, for a minute), so that ZooKeeper does not carry every node's list every second.
+
+    Parameters
+    ----------
+    zk : KazooClient
+        A started client.
+    run : str
+        The run's znode.
+    hosts : list of str
+        The hosts (as named in znodes) whose endpoints serve: each is waited for.
+    wait : float
+        Seconds to wait at most; a host that has not written by then shows its older report.
+
+    """
+    try:
+        asked = zk.set(f"{run}/reports", b"").mzxid
+    except (NoNodeError, NoAuthError):
+        return  # a run of an older version, or no right to ask: what is there is shown
+    deadline = time.monotonic() + wait
+    pending = set(hosts)
+    while pending and time.monotonic() < deadline:
+        stats = {h: zk.exists(f"{run}/reports/{h}") for h in pending}
+        pending = {h for h, stat in stats.items() if stat is None or stat.mzxid <= asked}
+        if pending:
+            time.sleep(0.05)  # polling the reports, with a deadline
+
+
+def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str, Any] | None:
     """Read a query's state from its meta store.
 
     Parameters
@@ -78,6 +110,9 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
         A started client (with the query's digest credentials if it uses them).
     meta_store : str
         The query's ``meta.store``.
+    wait : float
+        Seconds to wait at most for the endpoints to report their files (see
+        :func:`ask_for_reports`).
 
     Returns
     -------
@@ -85,8 +120,8 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
         ``runs`` (per run: whether its driver lives, and per host the serving endpoint, the
         number of stand-bys and why its directory could not be listed, if it could not),
         ``offsets`` (the backup: per host, per file id, path and position) and ``files`` (per
-        host, what its endpoint last reported, at most a second ago, with bytes behind the backup
-        and why the file could not be read, if it could not);
+        host, what its endpoint reported when asked, as of its last trigger, with bytes behind
+        the backup and why the file could not be read, if it could not);
         ``None`` when nothing is stored there.
 
     """
@@ -102,6 +137,9 @@ def read_status(zk: KazooClient, meta_store: str) -> dict[str, Any] | None:
     runs, files = [], []
     for run in _children(zk, f"{meta_store}/runs"):
         base = f"{meta_store}/runs/{run}"
+        serving = _children(zk, f"{base}/endpoints")
+        if serving:
+            ask_for_reports(zk, base, serving, wait)
         hosts = []
         for host in _children(zk, f"{base}/latches"):
             endpoint = _data(zk, f"{base}/endpoints/{host}")

@@ -56,7 +56,8 @@ final class Coordinator(
   def start(): Unit = {
     if (restricted) ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets))
     removeFinishedRuns()
-    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses)
+    // `reports` made here, so that `status` asks for reports by writing it, never making znodes.
+    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports)
       .foreach(ZkClients.ensure(client, _))
     driver.start()
     if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {

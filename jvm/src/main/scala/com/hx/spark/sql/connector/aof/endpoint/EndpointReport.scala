@@ -3,17 +3,27 @@ package com.hx.spark.sql.connector.aof.endpoint
 import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
 import org.apache.zookeeper.KeeperException
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZnodeValues}
 
 /**
- * A node's files in full, for `pyspark-aof status`: answers carry only what changed, so the
- * whole picture is published apart from them, on its own thread and at most once a second.
- * With ten thousand files writing it costs about as much as an answer in full did.
+ * A node's files in full, for `pyspark-aof status`, written only while someone looks: answers
+ * carry only what changed, and every active node writing its whole list each second would be
+ * most of what ZooKeeper carries (a node of 10,000 files: 370 KB a second, 200 times its
+ * answers). `status` asks by writing the run's reports znode (`askPath`); every endpoint then
+ * writes its latest list at once, and again at most once a second while it changes, for
+ * `wantedMs`. Written on a thread of its own, so an answer never waits for it.
  */
-final class EndpointReport(client: CuratorFramework, path: String, runKey: String, host: String) {
+final class EndpointReport(
+    client: CuratorFramework,
+    path: String,
+    askPath: String,
+    runKey: String,
+    host: String,
+    wantedMs: Long = 60000L) {
   private val log = LoggerFactory.getLogger(getClass)
   private val IntervalMs = 1000L
   private val writer = new ScheduledThreadPoolExecutor(
@@ -24,22 +34,41 @@ final class EndpointReport(client: CuratorFramework, path: String, runKey: Strin
       t
     })
   writer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+  private val asks = new NodeCache(client, askPath)
+  private var current: Option[Response] = None
   private var latest: Option[Response] = None
   private var scheduled = false
+  private var wantedUntilNanos = System.nanoTime()
   @volatile private var lastWrittenNanos = System.nanoTime() - IntervalMs * 1000000L
 
-  /** Publishes `answer` (in full) within a second; a later one replaces it while it waits. */
+  asks.getListenable.addListener(new NodeCacheListener {
+    override def nodeChanged(): Unit = if (asks.getCurrentData != null) asked()
+  })
+  // Built first, so that an ask made before this endpoint started is not taken for a new one.
+  asks.start(true)
+
+  /** Publishes `answer` (in full) within a second, while asked; a later one replaces it. */
   def publish(answer: Response): Unit = synchronized {
-    latest = Some(answer)
-    if (!scheduled && !writer.isShutdown) {
-      scheduled = true
-      val sinceMs = (System.nanoTime() - lastWrittenNanos) / 1000000L
-      writer.schedule(
-        (() => write()): Runnable,
-        math.max(0L, IntervalMs - sinceMs),
-        TimeUnit.MILLISECONDS)
+    current = Some(answer)
+    if (wanted) {
+      latest = current
+      schedule(IntervalMs - (System.nanoTime() - lastWrittenNanos) / 1000000L)
     }
   }
+
+  private def wanted: Boolean = System.nanoTime() - wantedUntilNanos < 0
+
+  private def asked(): Unit = synchronized {
+    wantedUntilNanos = System.nanoTime() + wantedMs * 1000000L
+    latest = current
+    if (latest.nonEmpty) schedule(0L)
+  }
+
+  private def schedule(delayMs: Long): Unit =
+    if (!scheduled && !writer.isShutdown) {
+      scheduled = true
+      writer.schedule((() => write()): Runnable, math.max(0L, delayMs), TimeUnit.MILLISECONDS)
+    }
 
   private def write(): Unit = {
     val answer = synchronized {
@@ -48,25 +77,29 @@ final class EndpointReport(client: CuratorFramework, path: String, runKey: Strin
       latest = None
       a
     }
-    val failed =
+    val refused =
       try {
         answer.foreach(a => ZnodeValues.put(client, path, Messages.encode(a, runKey)))
-        None
+        false
       } catch {
         case e: KeeperException =>
           log.debug(s"aof: report of $host not written, trying again: $e")
-          answer
+          true
         case e: Exception =>
           log.warn(s"aof: report of $host not written; `status` shows an older one: $e")
-          None
+          false
       }
     lastWrittenNanos = System.nanoTime()
     // An idle host publishes nothing new, so a write ZooKeeper refused is tried again.
-    failed.foreach(a => synchronized(if (latest.isEmpty) publish(a)))
+    if (refused) synchronized(if (latest.isEmpty && wanted) {
+      latest = current
+      schedule(IntervalMs)
+    })
   }
 
   /** Stops; a write under way finishes first, so the client can be closed after. */
   def close(): Unit = {
+    asks.close()
     writer.shutdown()
     writer.awaitTermination(10, TimeUnit.SECONDS)
   }

@@ -51,7 +51,8 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new NodeCache(client, paths.request(host))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
-  private val report = new EndpointReport(client, paths.report(host), spec.runKey, host)
+  private val report =
+    new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
   private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
   private var last: Option[Exchange] = None

@@ -55,6 +55,7 @@ object FleetPlanning {
       driverCpuMs: Long,
       nodesCpuMs: Long,
       zkBytes: Long,
+      reportBytes: Long,
       offsetBytes: Long,
       wholeBytes: Long,
       heapMb: Long)
@@ -76,7 +77,9 @@ object FleetPlanning {
           "files changed a trigger on every node (one in a thousand, at least one); " +
           s"${Runtime.getRuntime.availableProcessors} cores shared by the driver, every node " +
           "and ZooKeeper. Times are p50 over the triggers; ZooKeeper bytes are the last " +
-          "trigger's requests and answers.\n\n"
+          "trigger's requests and answers; a `status` makes every node write its files in " +
+          "full (then each change, at most once a second, for a minute), measured once after " +
+          "the triggers.\n\n"
       Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
       print(table(figures.toSeq))
     } finally zk.stop()
@@ -85,13 +88,13 @@ object FleetPlanning {
   private def table(figures: Seq[Figures]): String =
     ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | " +
       "answers p50 (ms) | planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
-      "ZooKeeper bytes a trigger | checkpoint offset bytes, most a trigger (a file) | " +
+      "ZooKeeper bytes a trigger | a `status`: reports, bytes | checkpoint offset bytes, most a trigger (a file) | " +
       "offsets whole, bytes (a file) | driver heap (MB) |\n" +
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
       figures.map { f =>
         s"| ${f.nodes} | ${f.files} | ${f.changing} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
           s"${f.answersP50Ms} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | " +
-          s"${f.zkBytes} | ${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
+          s"${f.zkBytes} | ${f.reportBytes} | ${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
           s"(${f.wholeBytes / f.files}) | ${f.heapMb} |\n"
       }.mkString
 
@@ -190,18 +193,27 @@ object FleetPlanning {
           trigger()
         }
         .drop(WarmUpTriggers)
-      val zkBytes = Seq(paths.requests, paths.responses).map { parent =>
-        client.getChildren
-          .forPath(parent)
-          .asScala
-          .map { child =>
-            val path = s"$parent/$child"
-            val parts = client.getChildren.forPath(path).asScala
-            (path +: parts
-              .map(p => s"$path/$p")).map(client.checkExists().forPath(_).getDataLength.toLong).sum
-          }
-          .sum
-      }.sum
+      // Bytes of every value under `parent` (one a host), parts included.
+      def bytesUnder(parent: String): Long = client.getChildren
+        .forPath(parent)
+        .asScala
+        .map { child =>
+          val path = s"$parent/$child"
+          val parts = client.getChildren.forPath(path).asScala.map(p => s"$path/$p")
+          (path +: parts).map(client.checkExists().forPath(_).getDataLength.toLong).sum
+        }
+        .sum
+      val zkBytes = bytesUnder(paths.requests) + bytesUnder(paths.responses)
+      // As `pyspark-aof status` asks: every node writes its files in full, once.
+      val ask = client.setData().forPath(paths.reports, Array[Byte]()).getMzxid
+      def reported(host: String): Boolean =
+        Option(client.checkExists().forPath(paths.report(host))).exists(_.getMzxid > ask)
+      val reportsDue = System.nanoTime() + 60L * 1000 * 1000 * 1000
+      while (!hosts.forall(reported)) {
+        require(System.nanoTime() < reportsDue, "reports not written")
+        Thread.sleep(100) // polling the reports with a deadline
+      }
+      val reportBytes = bytesUnder(paths.reports)
       val heap = (heapUsed() - heapBefore) / (1 << 20)
       def p50(i: Int) = timings.map(_(i)).sorted.apply(Triggers / 2)
       Figures(
@@ -216,6 +228,7 @@ object FleetPlanning {
         p50(4),
         p50(5),
         zkBytes,
+        reportBytes,
         timings.map(_(6)).max,
         start.whole.json().length.toLong,
         heap

@@ -70,6 +70,10 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     (coordinator, spec, dir)
   }
 
+  /** What `status` does to ask for reports; the zxid of the ask, which later writes exceed. */
+  private def askReports(spec: EndpointSpec): Long =
+    client.setData().forPath(ZkPaths(spec.metaStore, spec.runId).reports, Array[Byte]()).getMzxid
+
   private def children(path: String): Seq[String] =
     if (client.checkExists().forPath(path) == null) Nil
     else client.getChildren.forPath(path).asScala.toSeq
@@ -286,7 +290,8 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     val changed = Seq("app-03.log", "app-07.log", "app-51.log").map(keyOf)
     assert(response.files.map(_.key).toSet === changed.toSet)
     assert(response.gone === Seq(gone))
-    // The whole picture, for `status`, is published apart from the answers.
+    // The whole picture, for `status`, is published apart from the answers, once asked.
+    askReports(spec)
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-g")
     eventually("the report holds every file") {
       client.checkExists().forPath(report) != null &&
@@ -295,8 +300,8 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
-  test("the report of a host whose files did not change is not written again") {
-    val (coordinator, spec, _) = served("host-j", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
+  test("no report until status asks; then at once, and each change while asked") {
+    val (coordinator, spec, dir) = served("host-j", "app-1.log" -> "a\n", "app-2.log" -> "b\n")
     val first = collect(coordinator, Map("host-j" -> Nil), 10000)("host-j")
     val known = tracked(first)
     val second = collect(coordinator, Map("host-j" -> known), 10000)("host-j")
@@ -304,11 +309,20 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     def written(): Option[(Long, Set[FileMeta])] = Option(client.checkExists().forPath(report))
       .map(stat =>
         stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
-    eventually("the report holds the second answer")(written().exists(_._2 == second.toSet))
+    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    assert(written() === None)
+    // Asked while idle: the last answer is written, though nothing changed since.
+    val ask = askReports(spec)
+    eventually("the report holds the second answer")(written().exists { case (zxid, files) =>
+      zxid > ask && files == second.toSet
+    })
     val lastWrite = written().get._1
     (1 to 3).foreach(_ => collect(coordinator, Map("host-j" -> known), 10000))
-    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    Thread.sleep(1500) // an idle host's list is not written again
     assert(written().map(_._1) === Some(lastWrite))
+    append(dir.resolve("app-1.log"), "c\n")
+    val third = collect(coordinator, Map("host-j" -> known), 10000)("host-j")
+    eventually("the report holds the change")(written().exists(_._2 == third.toSet))
     coordinator.stop()
   }
 
@@ -318,6 +332,7 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     // A real refusal: the report's node may be read but not written, until its ACL opens.
     val readOnly = new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.ADMIN, ZooDefs.Ids.ANYONE_ID_UNSAFE)
     client.create().creatingParentsIfNeeded().withACL(List(readOnly).asJava).forPath(report)
+    askReports(spec)
     // The report is written as the answer is: on the endpoint's session, so (almost always)
     // refused before the answer arrives. Were it not, this test would pass without the retry.
     val first = collect(coordinator, Map("host-k" -> Nil), 10000)("host-k")

@@ -129,6 +129,7 @@ class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(parts(paths.request("host-a")).size >= 2)
     assert(parts(paths.response("host-a")).size >= 2)
     assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> Some(f.size)).toMap)
+    client.setData().forPath(paths.reports, Array[Byte]()) // as `status` asks for reports
     eventually("a report", 20000)(ZnodeValues.get(client, paths.report("host-a")).nonEmpty)
     val report = ZnodeValues.get(client, paths.report("host-a")).get
     assert(Messages.decodeResponse(report, key).files.size === 40000)
