@@ -56,6 +56,12 @@ final class EndpointReport(
     }
   }
 
+  /** Forgets the files: a stand-by, asked, must not write the list it had while it served. */
+  def forget(): Unit = synchronized {
+    current = None
+    latest = None
+  }
+
   private def wanted: Boolean = System.nanoTime() - wantedUntilNanos < 0
 
   private def asked(): Unit = synchronized {

@@ -105,6 +105,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private def standBy(): Unit = {
     registration.foreach(_.close())
     registration = None
+    report.forget()
   }
 
   private def answer(): Unit = {

@@ -326,6 +326,27 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("a report asked for is written for as long as asked, then no more") {
+    val (coordinator, spec, _) = run()
+    val paths = ZkPaths(spec.metaStore, spec.runId)
+    val report =
+      new EndpointReport(client, paths.report("host-l"), paths.reports, key, "host-l", 500)
+    def answer(n: Int) = Response(s"request-$n", Nil)
+    def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-l")))
+      .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-l")), key).id)
+    report.publish(answer(1))
+    askReports(spec)
+    eventually("the answer before the ask is written")(written().contains("request-1"))
+    report.publish(answer(2))
+    eventually("a change while asked is written")(written().contains("request-2"))
+    Thread.sleep(1000) // past the time asked for
+    report.publish(answer(3))
+    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    assert(written().contains("request-2"))
+    report.close()
+    coordinator.stop()
+  }
+
   test("a report ZooKeeper refused is written once it accepts, though the files did not change") {
     val (coordinator, spec, _) = served("host-k", "app-1.log" -> "a\n")
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-k")
