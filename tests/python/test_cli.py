@@ -118,7 +118,8 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
         found: dict[str, Any] = {}
 
         def reports_current_size() -> bool:
-            # An endpoint publishes its files at most a second after it saw them.
+            # Status asks the endpoint for its files and waits for them; they are as its last
+            # trigger saw them, so this is polled all the same.
             found.update(
                 json.loads(
                     subprocess.run(

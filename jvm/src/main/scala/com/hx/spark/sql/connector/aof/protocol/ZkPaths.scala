@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/endpoints/<host> ephemeral: the host's serving endpoint
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
  * <metaStore>/runs/<runId>/responses/<host> the host's answer to it (in full, or what changed)
- * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, at most a second old
+ * <metaStore>/runs/<runId>/reports          written by `status` to ask for the hosts' reports
+ * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, written while asked
  * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
  * }}}
  */
