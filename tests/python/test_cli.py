@@ -188,6 +188,27 @@ def test_status_reads_an_offset_backup_larger_than_a_znode(
     assert all(o["position"] > 0 for o in found["offsets"])
 
 
+def test_status_shows_a_run_it_cannot_ask_for_reports(zookeeper: ZooKeeperServer) -> None:
+    # A run of a version before reports were asked for: no reports znode to write.
+    store = "/aof-status-older"
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start(timeout=20)
+    try:
+        for path, data in [("driver", b""), ("latches/host-a", b""), ("endpoints/host-a", b"1@a")]:
+            zk.create(f"{store}/runs/run-1/{path}", data, makepath=True)
+        result = subprocess.run(
+            [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store, "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        zk.stop()
+        zk.close()
+    (run,) = json.loads(result.stdout)["runs"]
+    assert [(h["host"], h["endpoint"]) for h in run["hosts"]] == [("host-a", "1@a")]
+
+
 def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -> None:
     result = subprocess.run(
         [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", "/nothing/here"],

@@ -70,7 +70,7 @@ def _value(zk: KazooClient, path: str) -> bytes | None:
     return value if len(value) == length else None
 
 
-def ask_for_reports(zk: KazooClient, run: str, hosts: list[str], wait: float) -> None:
+def _ask_for_reports(zk: KazooClient, run: str, hosts: list[str], wait: float) -> None:
     """Ask a run's endpoints for their files in full, and wait for their reports.
 
     Endpoints write their whole list only while asked (at once, then each change at most once a
@@ -112,7 +112,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
         The query's ``meta.store``.
     wait : float
         Seconds to wait at most for the endpoints to report their files (see
-        :func:`ask_for_reports`).
+        ``_ask_for_reports``).
 
     Returns
     -------
@@ -139,7 +139,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
         base = f"{meta_store}/runs/{run}"
         serving = _children(zk, f"{base}/endpoints")
         if serving:
-            ask_for_reports(zk, base, serving, wait)
+            _ask_for_reports(zk, base, serving, wait)
         hosts = []
         for host in _children(zk, f"{base}/latches"):
             endpoint = _data(zk, f"{base}/endpoints/{host}")

@@ -35,8 +35,8 @@ final class EndpointReport(
     })
   writer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
   private val asks = new NodeCache(client, askPath)
+  // The latest answer in full: what a write writes, whenever it runs.
   private var current: Option[Response] = None
-  private var latest: Option[Response] = None
   private var scheduled = false
   private var wantedUntilNanos = System.nanoTime()
   @volatile private var lastWrittenNanos = System.nanoTime() - IntervalMs * 1000000L
@@ -50,24 +50,17 @@ final class EndpointReport(
   /** Publishes `answer` (in full) within a second, while asked; a later one replaces it. */
   def publish(answer: Response): Unit = synchronized {
     current = Some(answer)
-    if (wanted) {
-      latest = current
-      schedule(IntervalMs - (System.nanoTime() - lastWrittenNanos) / 1000000L)
-    }
+    if (wanted) schedule(IntervalMs - (System.nanoTime() - lastWrittenNanos) / 1000000L)
   }
 
   /** Forgets the files: a stand-by, asked, must not write the list it had while it served. */
-  def forget(): Unit = synchronized {
-    current = None
-    latest = None
-  }
+  def forget(): Unit = synchronized { current = None }
 
   private def wanted: Boolean = System.nanoTime() - wantedUntilNanos < 0
 
   private def asked(): Unit = synchronized {
     wantedUntilNanos = System.nanoTime() + wantedMs * 1000000L
-    latest = current
-    if (latest.nonEmpty) schedule(0L)
+    if (current.nonEmpty) schedule(0L)
   }
 
   private def schedule(delayMs: Long): Unit =
@@ -79,9 +72,7 @@ final class EndpointReport(
   private def write(): Unit = {
     val answer = synchronized {
       scheduled = false
-      val a = latest
-      latest = None
-      a
+      current
     }
     val refused =
       try {
@@ -97,10 +88,7 @@ final class EndpointReport(
       }
     lastWrittenNanos = System.nanoTime()
     // An idle host publishes nothing new, so a write ZooKeeper refused is tried again.
-    if (refused) synchronized(if (latest.isEmpty && wanted) {
-      latest = current
-      schedule(IntervalMs)
-    })
+    if (refused) synchronized(if (wanted) schedule(IntervalMs))
   }
 
   /** Stops; a write under way finishes first, so the client can be closed after. */
