@@ -23,7 +23,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
   ZkPaths,
   ZnodeValues
 }
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
 
 /**
  * A node's daemon for one query run: answers the driver's requests with what its directory holds.
@@ -49,7 +49,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     spec.records)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
-  private val requests = new NodeCache(client, paths.request(host))
+  private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private val report =
     new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
@@ -73,10 +73,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
       override def isLeader(): Unit = submit(serve())
       override def notLeader(): Unit = submit(standBy())
     })
-    requests.getListenable.addListener(new NodeCacheListener {
-      override def nodeChanged(): Unit = submit(answer())
-    })
-    requests.start(true)
+    requests.start()
     latch.start()
   }
 
@@ -112,8 +109,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     val data =
       if (registration.isEmpty) None
       else
-        Option(requests.getCurrentData).flatMap(d =>
-          ZnodeValues.resolve(client, d.getPath, d.getData))
+        requests.current.flatMap(ZnodeValues.resolve(client, paths.request(host), _))
     if (data.isEmpty) return
     Try(Messages.decodeRequest(data.get, spec.runKey)) match {
       case Failure(e) =>

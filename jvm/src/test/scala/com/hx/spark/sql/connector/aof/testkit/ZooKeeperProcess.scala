@@ -34,6 +34,9 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
 
   awaitServing()
 
+  /** The server's process id, for what it costs. */
+  def pid: Long = process.pid()
+
   def stop(): Unit = {
     process.destroy()
     process.waitFor()

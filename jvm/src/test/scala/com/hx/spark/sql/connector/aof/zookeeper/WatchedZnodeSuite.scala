@@ -1,0 +1,82 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Files
+import java.util.concurrent.atomic.AtomicInteger
+
+import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.ZooKeeper
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+
+/** A znode followed with one read a change, against a real ZooKeeper server. */
+class WatchedZnodeSuite extends AnyFunSuite with BeforeAndAfterAll {
+  private val root = Files.createTempDirectory("aof-watched-")
+  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
+  private lazy val writer: CuratorFramework = ZkClients.open(zk.access, "/watched")
+
+  override protected def afterAll(): Unit = {
+    writer.close()
+    zk.stop()
+  }
+
+  private def text(watched: WatchedZnode): Option[String] =
+    watched.current.map(new String(_, UTF_8))
+
+  private def write(path: String, value: String): Unit =
+    if (writer.checkExists().forPath(path) == null) {
+      writer.create().creatingParentsIfNeeded().forPath(path, value.getBytes(UTF_8))
+    } else writer.setData().forPath(path, value.getBytes(UTF_8))
+
+  test("follows a znode from missing to created, changed, deleted and created again") {
+    val path = "/watched/a"
+    val client = ZkClients.open(zk.access, "/watched")
+    val reads = new AtomicInteger()
+    val watched = new WatchedZnode(client, path, () => reads.incrementAndGet())
+    try {
+      watched.start()
+      eventually("read while missing")(reads.get >= 1)
+      assert(watched.current === None)
+      write(path, "1")
+      eventually("created")(text(watched).contains("1"))
+      write(path, "2")
+      eventually("changed")(text(watched).contains("2"))
+      writer.delete().forPath(path)
+      eventually("deleted")(watched.current.isEmpty)
+      write(path, "3")
+      eventually("created again")(text(watched).contains("3"))
+    } finally {
+      watched.close()
+      client.close()
+    }
+  }
+
+  test("a change made while its session was gone is read once the client has a new one") {
+    val path = "/watched/b"
+    write(path, "1")
+    val client = ZkClients.open(zk.access, "/watched")
+    val watched = new WatchedZnode(client, path, () => ())
+    try {
+      watched.start()
+      eventually("read")(text(watched).contains("1"))
+      // Ends the session for real, as ZooKeeper ends one that expired: another connection with
+      // its id and password closes it, and the server drops its watches.
+      val session = client.getZookeeperClient.getZooKeeper
+      new ZooKeeper(
+        zk.connectString,
+        10000,
+        _ => (),
+        session.getSessionId,
+        session.getSessionPasswd)
+        .close()
+      write(path, "2") // no watch left to tell
+      eventually("read in the new session")(text(watched).contains("2"))
+    } finally {
+      watched.close()
+      client.close()
+    }
+  }
+}
