@@ -12,10 +12,10 @@ import org.apache.zookeeper.Watcher.Event.EventType
 /**
  * The data of one znode, read again whenever it changes, with `changed` called after each read.
  *
- * Curator's `NodeCache` asks `exists` before each `getData`: two round trips a change. A node's
- * request changes at every trigger, so at a thousand hosts that first round trip was a third of
- * what ZooKeeper served them and of the hosts' client work. Here a change costs one `getData`;
- * `exists` is asked only while the znode is missing, to hear when it comes.
+ * Curator's `NodeCache` asks `exists` before each `getData`: two round trips a change. A host's
+ * request changes at every trigger, which it answers with one write: that `exists` was a third of
+ * each host's round trips with ZooKeeper. Here a change costs one `getData`; `exists` is asked
+ * only while the znode is missing, to hear when it comes.
  */
 final class WatchedZnode(client: CuratorFramework, path: String, changed: () => Unit) {
   private val closed = new AtomicBoolean(false)
