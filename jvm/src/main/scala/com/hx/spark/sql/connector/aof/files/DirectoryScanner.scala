@@ -200,7 +200,8 @@ final class DirectoryScanner(
     val earlier = described.get(stamp.key).collect {
       case (s, question, meta)
           if s == stamp && question == asked && (asked.nonEmpty || !mayBeCopy(meta.fingerprint)) =>
-        meta.copy(path = path.toString)
+        // The same answer, the same object while its name stays: comparing it ends there.
+        if (meta.path == path.toString) meta else meta.copy(path = path.toString)
     }
     earlier.orElse {
       val meta = describe(path, stamp, gzip, asked, known)

@@ -61,10 +61,12 @@ object Planner {
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
       shares: Option[Map[(String, FileKey), Long]]): Plan = {
-    val planned = reports.map { case (host, files) =>
-      val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
-      host -> new HostPlanner(host, start.hosts.get(host), files, limits, share).plan()
-    }
+    val planned = InParallel
+      .map(reports.toSeq) { case (host, files) =>
+        val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
+        host -> new HostPlanner(host, start.hosts.get(host), files, limits, share).plan()
+      }
+      .toMap
     Plan(
       AofOffset(start.hosts ++ planned.map { case (host, (offsets, _)) => host -> offsets }),
       planned.values.flatMap(_._2).toSeq.sortBy(l => (l.host, l.fileId)))
@@ -108,7 +110,11 @@ object Planner {
               reported.get(f.key).forall(m => state(f, m) == Replaced) =>
           Loss(host, f.path, f.fileId, f.pos, f.seen)
       }
-      (HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap), losses)
+      val kept = previous.filter { p =>
+        p.nextSerial == nextSerial && p.files.size == planned.size &&
+        planned.forall(f => p.files.get(f.fileId).exists(_ eq f))
+      }
+      (kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap)), losses)
     }
 
     // An original that cannot be read now may still hold its content: its copy waits.
@@ -137,12 +143,18 @@ object Planner {
         val tail =
           if (pos != f.pos) tailAt(pos, meta)
           else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor.contains(f.pos)))
-        f.copy(
-          path = meta.path,
-          pos = pos,
-          fingerprint = meta.fingerprint,
-          tail = tail,
-          seen = meta.size)
+        // An idle file keeps its offset, the same object: comparing offsets (the checkpoint's
+        // changes, the next request) then ends at the reference for most files.
+        val idle = pos == f.pos && tail == f.tail && f.seen == meta.size && f.path == meta.path &&
+          f.fingerprint == meta.fingerprint
+        if (idle) f
+        else
+          f.copy(
+            path = meta.path,
+            pos = pos,
+            fingerprint = meta.fingerprint,
+            tail = tail,
+            seen = meta.size)
     }
 
     private def fresh(meta: FileMeta, first: Long): FileOffset = {

@@ -14,9 +14,15 @@ object Delta {
 
   /** The change from `before` to `after`; None when `after` repeats a key (send it in full). */
   def between[K, V](before: Seq[V], after: Seq[V])(key: V => K): Option[Delta[K, V]] = {
-    val now = after.iterator.map(v => key(v) -> v).toMap
-    if (now.size != after.size) None
-    else {
+    val keys = after.iterator.map(key).toSet
+    if (keys.size != after.size) None
+    else if (before.size == after.size && before.iterator
+        .map(key)
+        .sameElements(after.iterator.map(key))) {
+      // The same keys in the same order, as most triggers list them: compared pairwise.
+      Some(Delta(before.zip(after).collect { case (b, a) if a != b => a }, Nil))
+    } else {
+      val now = after.iterator.map(v => key(v) -> v).toMap
       val old = before.iterator.map(v => key(v) -> v).toMap
       Some(
         Delta(
