@@ -20,10 +20,10 @@ object FairShare {
       .filter(_._2 > 0)
       .sortBy(_._2) // stable: equal wants keep their given order
       .map { case (key, wanted) =>
-        val given = math.min(wanted, math.max(1L, left / others))
-        left = math.max(0L, left - given)
+        val granted = math.min(wanted, math.max(1L, left / others))
+        left = math.max(0L, left - granted)
         others -= 1
-        key -> given
+        key -> granted
       }
       .toMap
   }

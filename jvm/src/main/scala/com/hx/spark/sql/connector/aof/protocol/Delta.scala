@@ -22,12 +22,11 @@ object Delta {
       // The same keys in the same order, as most triggers list them: compared pairwise.
       Some(Delta(before.zip(after).collect { case (b, a) if a != b => a }, Nil))
     } else {
-      val now = after.iterator.map(v => key(v) -> v).toMap
       val old = before.iterator.map(v => key(v) -> v).toMap
       Some(
         Delta(
           after.filter(v => !old.get(key(v)).contains(v)),
-          old.keys.filterNot(now.contains).toSeq))
+          old.keys.filterNot(keys.contains).toSeq))
     }
   }
 

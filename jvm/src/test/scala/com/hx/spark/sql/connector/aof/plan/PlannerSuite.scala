@@ -292,6 +292,30 @@ class PlannerSuite extends AnyFunSuite {
     assert(capped.hosts(host).files.values.head.tail === None)
   }
 
+  test(
+    "an idle file keeps its offset object, and an idle host its offsets (compared by reference)") {
+    val start = tracked(file(400, seen = 500))
+    val idle = plan(start, meta(500, 400)).end
+    assert(idle.hosts(host) eq start.hosts(host))
+    val moved = plan(start, meta(600, 600)).end.hosts(host)
+    assert(!(moved eq start.hosts(host)))
+    assert(moved.files.values.map(_.pos).toSeq === Seq(600L))
+  }
+
+  test("hosts planned at once: each host's plan as if planned alone, losses in order") {
+    val hosts = (1 to 200).map(i => s"node-$i")
+    val start = AofOffset(hosts.map(h => h -> tracked(file(100, seen = 300)).hosts(host)).toMap)
+    val reports = hosts.zipWithIndex.map { case (h, i) =>
+      h -> (if (i % 2 == 0) Seq(meta(500, 400)) else Seq.empty)
+    }.toMap
+    val together = Planner.plan(start, reports, limits())
+    hosts.foreach { h =>
+      val alone = Planner.plan(AofOffset(Map(h -> start.hosts(h))), Map(h -> reports(h)), limits())
+      assert(together.end.hosts(h) === alone.end.hosts(h))
+    }
+    assert(together.losses.map(_.host) === hosts.filter(h => reports(h).isEmpty).sorted)
+  }
+
   test("planning is a pure function of its inputs") {
     val reports = Map(host -> Seq(meta(500, 400)))
     assert(

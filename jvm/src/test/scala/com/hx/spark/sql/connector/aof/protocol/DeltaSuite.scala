@@ -16,6 +16,12 @@ class DeltaSuite extends AnyFunSuite {
     ("from nothing: everything", Nil, Seq(1 -> "a", 2 -> "b"), Seq(1 -> "a", 2 -> "b"), Nil),
     ("to nothing", Seq(1 -> "a"), Nil, Nil, Seq(1)),
     (
+      "the same keys in another order",
+      Seq(1 -> "a", 2 -> "b"),
+      Seq(2 -> "B", 1 -> "a"),
+      Seq(2 -> "B"),
+      Nil),
+    (
       "all at once",
       Seq(1 -> "a", 2 -> "b", 3 -> "c"),
       Seq(3 -> "C", 1 -> "a", 4 -> "d"),
@@ -42,5 +48,6 @@ class DeltaSuite extends AnyFunSuite {
 
   test("a list that repeats a key is not taken as a change: it is sent in full") {
     assert(delta(Seq(1 -> "a"), Seq(1 -> "a", 1 -> "b")) === None)
+    assert(delta(Seq(1 -> "a", 1 -> "b"), Seq(1 -> "a", 1 -> "c")) === None)
   }
 }
