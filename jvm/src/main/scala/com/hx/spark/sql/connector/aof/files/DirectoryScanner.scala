@@ -76,15 +76,13 @@ final class DirectoryScanner(
           if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
           else {
             lookedAt += key
-            def described(gzip: Boolean) =
-              readable(path, stamp)(describeAgain(path, stamp, gzip, asked, known, mayBeCopy))
-            val meta = formatOf(path, stamp, asked) match {
-              case None => described(gzip = false)
-              case Some(Gzip) => described(gzip = true)
-              // A compressor's output just begun waits for its magic, as an empty file waits.
-              case Some(Compression.Incomplete) if asked.nonEmpty => described(gzip = false)
-              case Some(_) => None
-            }
+            val format = formatOf(path, stamp, asked)
+            val meta =
+              if (format.isEmpty || format.contains(Gzip) ||
+                // A compressor's output just begun waits for its magic, as an empty file waits.
+                (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
+                readable(path, stamp)(describeAgain(path, stamp, format, asked, known, mayBeCopy))
+              } else None
             // Seen only once described: one renamed away meanwhile is looked for again.
             if (meta.nonEmpty) {
               seen += key
@@ -193,7 +191,7 @@ final class DirectoryScanner(
   private def describeAgain(
       path: Path,
       stamp: FileStamp,
-      gzip: Boolean,
+      format: Option[String],
       asked: Option[KnownFile],
       known: Seq[KnownFile],
       mayBeCopy: Fingerprint => Boolean): Option[FileMeta] = {
@@ -204,11 +202,11 @@ final class DirectoryScanner(
         if (meta.path == path.toString) meta else meta.copy(path = path.toString)
     }
     earlier.orElse {
-      val meta = describe(path, stamp, gzip, asked, known)
+      val meta = describe(path, stamp, format, asked, known)
       // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
       // write from the one it shows. A file's last record waits for its flush time to pass.
       val settled = quietMs(stamp) > math.max(100L, records.fold(0L)(_.flushMs))
-      for (m <- meta if settled && (asked.nonEmpty || m.copyOf.isEmpty)) {
+      for (m <- meta if settled && m.copyOf.isEmpty) {
         described(stamp.key) = (stamp, asked, m)
       }
       meta
@@ -252,7 +250,7 @@ final class DirectoryScanner(
   private def describe(
       path: Path,
       stamp: FileStamp,
-      gzip: Boolean,
+      format: Option[String],
       asked: Option[KnownFile],
       known: Seq[KnownFile]): Option[FileMeta] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
@@ -260,7 +258,12 @@ final class DirectoryScanner(
     // file's by the time it is opened, and that file's bytes are not this key's.
     try {
       if (FileKey.of(path) != stamp.key) None
-      else if (!gzip) Some(describeOpen(channel, path, stamp, asked, known))
+      else if (Compression.of(channel) != format) {
+        // The format known for a tracked key was an earlier file's: a deleted file's inode is
+        // soon another's (a rotation's .gz). Looked at again in the listing's next pass.
+        formats -= stamp.key
+        None
+      } else if (!format.contains(Gzip)) Some(describeOpen(channel, path, stamp, asked, known))
       else {
         val lines = Gunzipped.open(channel)
         try Some(describeOpen(lines, path, stamp, asked, known))
@@ -296,15 +299,20 @@ final class DirectoryScanner(
         val found = RecordEnds.scan(channel, floor, size, rule, flushed, window)
         ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
     }
+    // A tracked key may now be another file's (an inode reused): that one may be a copy too.
     val copyOf =
-      if (asked.nonEmpty) None
+      if (asked.exists(_.fingerprint == probe.getOrElse(fingerprint))) None
       else {
         val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
         def head(length: Long) =
           heads.getOrElseUpdate(
             length,
             Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
-        known.filter(isCopy(channel, size, head, _)).sortBy(-_.floor).headOption.map(_.key)
+        known
+          .filter(k => k.key != key && isCopy(channel, size, head, k))
+          .sortBy(-_.floor)
+          .headOption
+          .map(_.key)
       }
     FileMeta(
       path.toString,

@@ -14,7 +14,9 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *  - C3 and C4: read on, up to its last complete line (or record), `bytes.max` and its share
  *    of `batch.bytes.max`.
  *  - C3 but not C4 (cut back, same head): continue at its current length.
- *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0.
+ *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0,
+ *    unless it is a copy of another tracked file (a rotation's .gz given a deleted file's inode),
+ *    which is planned as any copy is, below.
  *
  * For a file not tracked yet (not C1):
  *
@@ -92,15 +94,13 @@ object Planner {
       val planned = files.flatMap { meta =>
         tracked.get(meta.key) match {
           case Some(f) if meta.unreadable.nonEmpty => Some(f.copy(path = meta.path))
-          case Some(f) => Some(follow(f, meta))
+          case Some(f) => follow(f, meta)
           case None if meta.unreadable.nonEmpty || meta.size == 0 => None
           case None =>
-            meta.copyOf.flatMap(tracked.get) match {
-              case Some(original) if holds(original) => None
-              case Some(original) => Some(fresh(meta, math.min(original.pos, meta.size)))
-              case None if previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest =>
+            copied(meta).getOrElse {
+              if (previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest) {
                 Some(fresh(meta, meta.lineEnd))
-              case None => Some(fresh(meta, 0L))
+              } else Some(fresh(meta, 0L))
             }
         }
       }
@@ -117,6 +117,15 @@ object Planner {
       (kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap)), losses)
     }
 
+    /**
+     * For a copy of a tracked file: None while the original holds its content (the copy waits),
+     * else the copy, read on from the original's position.
+     */
+    private def copied(meta: FileMeta): Option[Option[FileOffset]] =
+      meta.copyOf.filter(_ != meta.key).flatMap(tracked.get).map { original =>
+        if (holds(original)) None else Some(fresh(meta, math.min(original.pos, meta.size)))
+      }
+
     // An original that cannot be read now may still hold its content: its copy waits.
     private def holds(f: FileOffset): Boolean = reported.get(f.key).exists(state(f, _) == Holds)
 
@@ -129,15 +138,17 @@ object Planner {
         Replaced
       } else Holds
 
-    private def follow(f: FileOffset, meta: FileMeta): FileOffset = state(f, meta) match {
-      case Replaced => fresh(meta, 0L)
+    private def follow(f: FileOffset, meta: FileMeta): Option[FileOffset] = state(f, meta) match {
+      // Another file under a reused key (an inode), which may be a copy of another tracked one.
+      case Replaced => copied(meta).getOrElse(Some(fresh(meta, 0L)))
       case CutBack =>
-        f.copy(
-          path = meta.path,
-          pos = meta.size,
-          fingerprint = meta.fingerprint,
-          tail = None,
-          seen = meta.size)
+        Some(
+          f.copy(
+            path = meta.path,
+            pos = meta.size,
+            fingerprint = meta.fingerprint,
+            tail = None,
+            seen = meta.size))
       case Holds =>
         val pos = advance(f.pos, meta)
         val tail =
@@ -147,14 +158,15 @@ object Planner {
         // changes, the next request) then ends at the reference for most files.
         val idle = pos == f.pos && tail == f.tail && f.seen == meta.size && f.path == meta.path &&
           f.fingerprint == meta.fingerprint
-        if (idle) f
+        if (idle) Some(f)
         else
-          f.copy(
-            path = meta.path,
-            pos = pos,
-            fingerprint = meta.fingerprint,
-            tail = tail,
-            seen = meta.size)
+          Some(
+            f.copy(
+              path = meta.path,
+              pos = pos,
+              fingerprint = meta.fingerprint,
+              tail = tail,
+              seen = meta.size))
     }
 
     private def fresh(meta: FileMeta, first: Long): FileOffset = {

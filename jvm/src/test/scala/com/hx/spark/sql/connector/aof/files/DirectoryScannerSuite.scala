@@ -344,6 +344,41 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("a .gz given a tracked file's freed inode is gzip, and a copy of the file it compresses") {
+    withDir { dir =>
+      def lines(name: String, ns: Range) = ns.map(n => s"$name line $n\n").mkString
+      val (a, b) = (write(dir.resolve("a.log"), lines("a", 1 to 300)), dir.resolve("b.log"))
+      write(b, lines("b", 1 to 300))
+      val scanner = new DirectoryScanner(dir, "[ab]\\.log.*", 1024)
+      val first = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
+      // Looked at once as tracked files, as at each trigger: the scanner knows what they are.
+      val start =
+        Planner.plan(first, Map("h" -> scanner.scan(Planner.known(first, "h"))), limits).end
+      val tracked = start.hosts("h").files.values.map(f => f.path -> f).toMap
+      write(b, lines("b", 301 to 400)) // not read yet when b.log is compressed
+      run("gzip", "-q", a.toString) // a.log.gz; a.log's inode is free
+      // The next rotation's .gz may be given that inode: b.log's, here.
+      val reused = (1 to 50).iterator
+        .map(n => write(dir.resolve(s"spare-$n"), ""))
+        .find(FileKey.of(_) == tracked(a.toString).key)
+      assume(reused.nonEmpty, "this filesystem did not reuse the inode")
+      run("sh", "-c", s"gzip -c $b > ${reused.get}")
+      Files.move(reused.get, dir.resolve("b.log.gz"))
+      Files.delete(b)
+      // The same scanner, and a new one (an endpoint started again).
+      Seq(scanner, new DirectoryScanner(dir, "[ab]\\.log.*", 1024)).foreach { s =>
+        val result = Planner.plan(start, Map("h" -> s.scan(Planner.known(start, "h"))), limits)
+        assert(result.losses.isEmpty)
+        val files = result.end.hosts("h").files.values.map(f => f.path -> (f.first, f.pos)).toMap
+        val (aPos, bPos) = (tracked(a.toString).pos, tracked(b.toString).pos)
+        assert(
+          files === Map(
+            s"$a.gz" -> ((aPos, aPos)),
+            s"$b.gz" -> ((bPos, lines("b", 1 to 400).length.toLong))))
+      }
+    }
+  }
+
   test("a file tracked while shorter than the sample, then compressed: the .gz reads on") {
     withDir { dir =>
       def lines(ns: Range) = ns.map(n => s"line $n\n").mkString

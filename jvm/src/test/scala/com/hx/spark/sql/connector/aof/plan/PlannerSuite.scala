@@ -274,6 +274,21 @@ class PlannerSuite extends AnyFunSuite {
     assert(end.hosts(host).files.values.map(f => (f.key, f.first)).toSeq === Seq((copyKey, 300L)))
   }
 
+  test("a key reused by another tracked file's copy continues that file; waits while it holds") {
+    val b = FileOffset("/logs/b.log", copyKey, 1L, 0L, 200L, other, Some(tail), 260L)
+    val start = tracked(file(300, seen = 300), b)
+    // b.log compressed into a file given app.log's inode, app.log gone (compressed too).
+    val gz = FileMeta("/logs/b.log.gz", key, 260, 260, other, None, copyOf = Some(copyKey))
+    val result = plan(start, gz)
+    assert(result.losses.isEmpty)
+    val files = result.end.hosts(host).files.values
+    assert(files.map(f => (f.key, f.serial, f.first, f.pos)).toSeq === Seq((key, 2L, 200L, 260L)))
+    val holding = FileMeta("/logs/b.log", copyKey, 260, 260, other, None)
+    val waiting = plan(start, gz, holding)
+    assert(waiting.end.hosts(host).files.values.map(_.key).toSeq === Seq(copyKey))
+    assert(waiting.losses.isEmpty)
+  }
+
   test("known files carry the floor and the fingerprints last seen") {
     assert(Planner.known(tracked(100), host) === Seq(KnownFile(key, 100, head, Some(tail))))
     assert(Planner.known(tracked(100), "node-2").isEmpty)

@@ -57,10 +57,12 @@ object Queries {
   def assertExactlyOnce(all: Seq[Row], expectedIds: Seq[String]): Unit = {
     val ids = all.map(_.getString(0).takeWhile(_ != ' '))
     val counts = ids.groupBy(identity).map { case (id, seen) => id -> seen.size }
-    val duplicated = counts.filter(_._2 > 1).keys.take(10)
+    val duplicated = expectedIds.filter(id => counts.getOrElse(id, 0) > 1)
     val missing = expectedIds.filterNot(counts.contains).take(10)
     val unexpected = counts.keySet.diff(expectedIds.toSet).take(10)
-    assert(duplicated.isEmpty, s"ids read more than once, e.g. $duplicated")
+    assert(
+      duplicated.isEmpty,
+      s"${duplicated.size} ids read more than once, ${whence(all, duplicated)}")
     assert(missing.isEmpty, s"ids never read, e.g. $missing")
     assert(unexpected.isEmpty, s"ids never written, e.g. $unexpected")
     assert(all.length === expectedIds.size)
@@ -68,5 +70,16 @@ object Queries {
     assert(partial.isEmpty, s"partial lines emitted: ${partial.take(5).toList}")
     val lineIds = all.map(r => (r.getString(1), r.getString(4), r.getLong(3)))
     assert(lineIds.distinct.length === lineIds.length, "(host, file_id, offset) is not unique")
+  }
+
+  /** Where the first and last of `ids` were read from, each time: what a failure needs to say. */
+  private def whence(all: Seq[Row], ids: Seq[String]): String = {
+    val ends = (ids.headOption ++ ids.lastOption).toSet
+    val from = all.filter(r => ends(r.getString(0).takeWhile(_ != ' '))).map { r =>
+      s"${r.getString(0).takeWhile(_ != ' ')} at ${r.getString(2)} (file ${r.getString(4)}) " +
+        s"offset ${r.getLong(3)}"
+    }
+    s"from ${ids.headOption.getOrElse("")} to ${ids.lastOption.getOrElse("")}: " +
+      from.sorted.mkString("; ")
   }
 }
