@@ -13,8 +13,16 @@ import com.hx.spark.sql.connector.aof.files.FileKey
  * Writes like an application under logrotate: appends numbered lines at a steady rate through
  * an O_APPEND descriptor, and reopens its path when logrotate has moved the file away (what a
  * `postrotate` reload does). Writes happen under `lock`, so a rotation can pause the writer.
+ *
+ * @param openEachWrite open the file for each write and close it after, as `echo >> log` does:
+ *   no descriptor then keeps a rotated file's inode from being freed, and given to the next file
  */
-final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lock: ReentrantLock) {
+final class AppLogWriter(
+    path: Path,
+    prefix: String,
+    linesPerSecond: Int,
+    val lock: ReentrantLock,
+    openEachWrite: Boolean = false) {
   private val ids = mutable.ArrayBuffer.empty[String]
   @volatile private var running = true
   @volatile private var failure: Option[Throwable] = None
@@ -49,7 +57,7 @@ final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lo
         val due = ((System.nanoTime() - started) / 1e9 * linesPerSecond).toInt
         lock.lock()
         try {
-          if (currentKey() != key || key.isEmpty) {
+          if (openEachWrite || currentKey() != key || key.isEmpty) {
             out.close()
             out = new FileOutputStream(path.toFile, true)
             key = currentKey() // if moved again at once, the next round reopens once more
@@ -62,6 +70,7 @@ final class AppLogWriter(path: Path, prefix: String, linesPerSecond: Int, val lo
           }
           out.write(batch.toString.getBytes(UTF_8))
           out.flush()
+          if (openEachWrite) out.close()
         } finally lock.unlock()
         Thread.sleep(5) // pacing the writer, not waiting for anything
       }

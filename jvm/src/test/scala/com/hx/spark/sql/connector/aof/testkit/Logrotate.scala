@@ -4,13 +4,17 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
 
 /** The real logrotate, forced, with a config and state file of the test's own. */
-final class Logrotate(log: Path, directives: Seq[String]) {
-  private val dir = log.getParent
-  private val config = dir.getParent.resolve(s"${log.getFileName}.logrotate.conf")
-  private val state = dir.getParent.resolve(s"${log.getFileName}.logrotate.state")
+final class Logrotate(logs: Seq[Path], directives: Seq[String]) {
+  def this(log: Path, directives: Seq[String]) = this(Seq(log), directives)
+
+  private val first = logs.head
+  private val config = first.getParent.getParent.resolve(s"${first.getFileName}.logrotate.conf")
+  private val state = first.getParent.getParent.resolve(s"${first.getFileName}.logrotate.state")
+  // Logs named in one block are rotated together, then compressed one after the other.
   Files.write(
     config,
-    (s"$log {" +: "  rotate 1000" +: "  missingok" +: directives.map("  " + _) :+ "}")
+    (s"${logs.mkString(" ")} {" +: "  rotate 1000" +: "  missingok" +: directives.map("  " + _) :+
+      "}")
       .mkString("", "\n", "\n")
       .getBytes(UTF_8))
 
