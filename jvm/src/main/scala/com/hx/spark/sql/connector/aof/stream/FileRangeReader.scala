@@ -11,12 +11,14 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
   Compression,
+  DirectoryGlob,
   FileKey,
   Gunzipped,
   LineReader,
   Prefixes,
   RecordBuffer,
-  RecordRule
+  RecordRule,
+  UnlistedDirectory
 }
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
@@ -24,10 +26,11 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * Reads one planned range, on the host that holds the file. The file is found by its key, so a
  * file renamed since planning is still read, from its new name; a file cut short since (as
  * logrotate's `copytruncate` does) is read on from a copy that starts with the same head and
- * reaches the range's end. Either way a replayed batch reads the same bytes. What is gone is
- * counted as lost (or fails the task with `fail.on.data.loss`); a file that is there but cannot
- * be read (its permissions, an I/O error) fails the task, which Spark tries again: its bytes are
- * not lost. Over-long lines are counted.
+ * reaches the range's end. Both are looked for beside the planned file first, then in the path's
+ * other directories (logrotate's `olddir`, when the path names it). Either way a replayed batch
+ * reads the same bytes. What is gone is counted as lost (or fails the task with
+ * `fail.on.data.loss`); a file that is there but cannot be read (its permissions, an I/O error)
+ * fails the task, which Spark tries again: its bytes are not lost. Over-long lines are counted.
  *
  * With `records`, each row is a multi-line record. The range's two ends are record starts (the
  * planner ends batches only there, [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a
@@ -35,6 +38,7 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  */
 final class FileRangeReader(
     range: FileRange,
+    directories: DirectoryGlob,
     lineLengthMax: Int,
     records: Option[RecordRule],
     failOnDataLoss: Boolean,
@@ -162,7 +166,7 @@ final class FileRangeReader(
     def open(p: Path) =
       try Some(FileChannel.open(p, StandardOpenOption.READ))
       catch { case _: IOException => None }
-    val found = files().iterator
+    val found = files()
       .flatMap(p =>
         keyOf(p).filter(_ != range.key).flatMap(k => open(p).flatMap(openAs(p, k, from, _))))
       .take(1)
@@ -211,16 +215,27 @@ final class FileRangeReader(
     try Some(FileKey.of(p))
     catch { case _: IOException => None }
 
-  /** The files beside the planned one: a rotation renames and copies within a directory. */
-  private def files(): Seq[Path] = {
-    val directory = Paths.get(range.path).getParent
+  /**
+   * The files beside the planned one, then those of the path's other directories, each listed
+   * only when reached: a rotation renames and copies within a directory, or into another.
+   */
+  private def files(): Iterator[Path] = {
+    val planned = Paths.get(range.path).getParent
+    def others =
+      try directories.directories().filter(_ != planned)
+      catch { case _: UnlistedDirectory => Nil } // what cannot be listed cannot be read either
+    (Iterator(planned) ++ others.iterator).flatMap(filesIn)
+  }
+
+  private def filesIn(directory: Path): Seq[Path] =
     if (!Files.isDirectory(directory)) Nil
     else {
-      val listing = Files.list(directory)
+      val listing =
+        try Files.list(directory)
+        catch { case _: IOException => return Nil }
       try listing.iterator().asScala.filter(Files.isRegularFile(_)).toVector
       finally listing.close()
     }
-  }
 
   private def lost(from: Long, why: String): Unit = {
     val what = s"${range.host}:${range.path} (file ${range.fileId}) bytes $from to ${range.until}"

@@ -1,21 +1,21 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path}
+import java.nio.file.{Files, Path, Paths}
 
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /**
- * A range planned in a file that its rotation compressed (and deleted) before a task read it: read
- * from the compressed file, where its bytes now are, by the real gzip; by a compressor whose
- * files are never read, counted lost.
+ * A range planned in a file that its rotation compressed (and deleted), or moved to another
+ * directory, before a task read it: read from where its bytes now are, by the real gzip; by a
+ * compressor whose files are never read, or moved out of the path's directories, counted lost.
  */
 class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
   private val text = (1 to 2000).map(n => s"line $n\n").mkString.getBytes(UTF_8)
@@ -24,9 +24,12 @@ class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
   private def compress(compressor: String, file: Path): Unit =
     assert(new ProcessBuilder(compressor, "-q", file.toString).start().waitFor() === 0)
 
-  private def read(range: FileRange): (Seq[(String, Long)], Long) = {
+  /** @param path the directory part of the query's path, by default the planned file's */
+  private def read(range: FileRange, path: Option[String] = None): (Seq[(String, Long)], Long) = {
     val counters = ReadCounters.register(spark.sparkContext)
-    val reader = new FileRangeReader(range, 1 << 20, None, false, counters)
+    val directories =
+      DirectoryGlob.of(Paths.get(path.getOrElse(Paths.get(range.path).getParent.toString)))
+    val reader = new FileRangeReader(range, directories, 1 << 20, None, false, counters)
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch()
     try {
@@ -57,6 +60,21 @@ class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
     // The .gz itself planned (a tracked compressed rotation), by its own key.
     val gz = file.resolveSibling("app.log.1.gz")
     assert(read(planned(gz, 100L)) === ((lines.filter(_._2 >= 100L), 0L)))
+  }
+
+  test("bytes planned in a file moved since to another directory of the path are read there") {
+    val logs = newDir("logs")
+    val old = Files.createDirectory(logs.resolve("old")) // logrotate's `olddir`
+    val file = Files.write(logs.resolve("app.log"), text)
+    val range = planned(file, 6000L)
+    Files.move(file, old.resolve("app.log.1"))
+    val unread = lines.filter(_._2 >= 6000L)
+    assert(read(range, Some(s"$logs/**")) === ((unread, 0L)))
+    compress("gzip", old.resolve("app.log.1"))
+    assert(read(range, Some(s"$logs/**")) === ((unread, 0L)))
+    assert(read(range, Some(s"$logs/{old,new}")) === ((unread, 0L)))
+    // A directory the path does not name is never looked in.
+    assert(read(range) === ((Nil, text.length - 6000L)))
   }
 
   test("bytes planned in a file compressed otherwise are counted lost, never read as text") {

@@ -29,6 +29,9 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   // The compressed rotations inside the pattern: they must never be read as text.
   private val compress =
     Mode("compress", Seq("create", "compress", "delaycompress"), "service\\.log.*")
+  // Rotated into another directory, which the path names too.
+  private val olddir =
+    Mode("olddir", Seq("create", "olddir old", "createolddir"), "**/service\\.log(\\.\\d+)?")
   // Compressed at once: a file's last lines are only in its .gz, read as the lines it holds.
   private val compressAtOnce =
     Mode("compress_at_once", Seq("create", "compress"), "service\\.log.*")
@@ -60,7 +63,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   private def lost(query: StreamingQuery): String =
     query.lastProgress.sources.head.metrics.get("bytesLost")
 
-  Seq(create, copytruncate, compress, compressAtOnce).foreach { mode =>
+  Seq(create, copytruncate, compress, compressAtOnce, olddir).foreach { mode =>
     test(s"logrotate ${mode.name} (${mode.directives.mkString(", ")}) every second: exactly once") {
       val (dir, rotate, writer) = setUp(mode)
       val query = spark.readStream

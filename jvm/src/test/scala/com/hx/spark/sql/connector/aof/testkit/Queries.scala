@@ -60,8 +60,8 @@ object Queries {
     val duplicated = expectedIds.filter(id => counts.getOrElse(id, 0) > 1)
     val missing = expectedIds.filterNot(counts.contains).take(10)
     val unexpected = counts.keySet.diff(expectedIds.toSet).take(10)
-    // Not `isEmpty`: the failure would print every id.
-    assert(duplicated.size == 0, s"ids read more than once, ${whence(all, duplicated)}")
+    val twice = duplicated.size // asserted as a number: the failure would print every id
+    assert(twice == 0, s"ids read more than once, ${whence(all, duplicated)}")
     assert(missing.isEmpty, s"ids never read, e.g. $missing")
     assert(unexpected.isEmpty, s"ids never written, e.g. $unexpected")
     assert(all.length === expectedIds.size)
