@@ -99,14 +99,25 @@ final class DirectoryScanner(
       }
     val matched = (p: Path, key: FileKey) =>
       knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
-    var metas = describeAll(listDirectory(), matched)
-    // A rotation renaming files while we list can hide a tracked file from one listing; taken
-    // as deleted, it would be read again from 0 when it shows up under its next name.
-    var passes = 0
-    while (passes < 3 && seenKnown < knownByKey.size) {
-      passes += 1
-      metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
+    def look(): Seq[FileMeta] = {
+      seen.clear()
+      seenKnown = 0
+      var metas = describeAll(listDirectory(), matched)
+      // A rotation renaming files while we list can hide a tracked file from one listing; taken
+      // as deleted, it would be read again from 0 when it shows up under its next name.
+      var passes = 0
+      while (passes < 3 && seenKnown < knownByKey.size) {
+        passes += 1
+        metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
+      }
+      metas
     }
+    // A tracked file gone may have left a copy described before it was whole (a rotation's .gz
+    // caught half-written, its original deleted later in the same look): answered so, the file
+    // would be forgotten and its copy later read whole. A rotation deletes a file only once its
+    // copy is complete, so a second look sees that copy whole.
+    var metas = look()
+    if (seenKnown < knownByKey.size) metas = look()
     metas = metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
