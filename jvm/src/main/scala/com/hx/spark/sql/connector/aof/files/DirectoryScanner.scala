@@ -112,12 +112,15 @@ final class DirectoryScanner(
       }
       metas
     }
-    // A tracked file gone may have left a copy described before it was whole (a rotation's .gz
-    // caught half-written, its original deleted later in the same look): answered so, the file
-    // would be forgotten and its copy later read whole. A rotation deletes a file only once its
-    // copy is complete, so a second look sees that copy whole.
+    // A tracked file gone, or its key now another file's, is forgotten by the driver unless this
+    // answer names its copy; a look can miss that copy: described half-written before the
+    // original was deleted later in the look, or renamed while listed (untracked files are not
+    // looked for again). A rotation deletes a file only once its copy is whole, and renames in
+    // a moment: a second look sees the copy.
+    def replaced(m: FileMeta) = m.unreadable.isEmpty &&
+      knownByKey.get(m.key).exists(_.fingerprint != m.probe.getOrElse(m.fingerprint))
     var metas = look()
-    if (seenKnown < knownByKey.size) metas = look()
+    if (seenKnown < knownByKey.size || metas.exists(replaced)) metas = look()
     metas = metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
     scanned --= scanned.keys.filterNot(seen.contains).toList
     described --= described.keys.filterNot(seen.contains).toList
