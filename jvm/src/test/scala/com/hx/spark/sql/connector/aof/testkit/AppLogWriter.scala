@@ -57,7 +57,9 @@ final class AppLogWriter(
         val due = ((System.nanoTime() - started) / 1e9 * linesPerSecond).toInt
         lock.lock()
         try {
-          if (openEachWrite || currentKey() != key || key.isEmpty) {
+          // Not while the path is missing: opened then, it would be created here, and logrotate's
+          // `create` would then rename it to `service.log-<date>.backup`, outside the pattern.
+          if (openEachWrite || currentKey().exists(now => !key.contains(now))) {
             out.close()
             out = new FileOutputStream(path.toFile, true)
             key = currentKey() // if moved again at once, the next round reopens once more
