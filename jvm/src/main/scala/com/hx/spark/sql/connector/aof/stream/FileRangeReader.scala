@@ -17,8 +17,7 @@ import com.hx.spark.sql.connector.aof.files.{
   LineReader,
   Prefixes,
   RecordBuffer,
-  RecordRule,
-  UnlistedDirectory
+  RecordRule
 }
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
@@ -221,18 +220,14 @@ final class FileRangeReader(
    */
   private def files(): Iterator[Path] = {
     val planned = Paths.get(range.path).getParent
-    def others =
-      try directories.directories().filter(_ != planned)
-      catch { case _: UnlistedDirectory => Nil } // what cannot be listed cannot be read either
-    (Iterator(planned) ++ others.iterator).flatMap(filesIn)
+    // One that cannot be listed fails the task, to be tried again: its files are not known gone.
+    (Iterator(planned) ++ directories.directories().iterator.filter(_ != planned)).flatMap(filesIn)
   }
 
   private def filesIn(directory: Path): Seq[Path] =
     if (!Files.isDirectory(directory)) Nil
     else {
-      val listing =
-        try Files.list(directory)
-        catch { case _: IOException => return Nil }
+      val listing = Files.list(directory)
       try listing.iterator().asScala.filter(Files.isRegularFile(_)).toVector
       finally listing.close()
     }
