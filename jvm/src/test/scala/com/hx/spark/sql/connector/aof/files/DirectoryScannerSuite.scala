@@ -7,8 +7,8 @@ import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
+import com.hx.spark.sql.connector.aof.plan.{Plan, PlanLimits, Planner}
 import com.hx.spark.sql.connector.aof.testkit.NameSwapper
 
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
@@ -378,13 +378,15 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  private def lines(ns: Range) = ns.map(n => s"line $n\n").mkString
+
   /**
-   * A scanner whose next listing a rotation overtakes: run after the listing, before the files it
-   * named are looked at, where no real rotation can be made to land on demand.
+   * app.log, tracked by a scanner whose next listing a rotation overtakes: run after the listing,
+   * before the files it named are looked at, where no real rotation can be made to land on demand.
    */
   private final class Overtaken(dir: Path) {
     private var rotation: Option[() => Unit] = None
-    val scanner = new DirectoryScanner(
+    private val scanner = new DirectoryScanner(
       dir,
       "app\\.log.*",
       1024,
@@ -392,30 +394,32 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
         rotation.foreach(rotate => { rotation = None; rotate() })
         listing
       })
-    def scanOvertaken(known: Seq[KnownFile])(rotate: => Unit): Seq[FileMeta] = {
-      rotation = Some(() => rotate)
-      scanner.scan(known)
+    val file: Path = write(dir.resolve("app.log"), lines(1 to 300))
+    val start: AofOffset =
+      Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
+    val tracked: FileOffset = start.hosts("h").files.values.loneElement
+
+    /** The plan from `start` on the look that app.log's compression, then `more`, overtakes. */
+    def planOvertaken(more: => Unit): Plan = {
+      rotation = Some { () =>
+        Files.move(file, dir.resolve("app.log.1"))
+        run("gzip", "-q", dir.resolve("app.log.1").toString)
+        more
+      }
+      Planner.plan(start, Map("h" -> scanner.scan(Planner.known(start, "h"))), limits)
     }
   }
-
-  private def lines(ns: Range) = ns.map(n => s"line $n\n").mkString
 
   // Both: the driver forgets the file unless the answer names the .gz, which is then read whole.
   test("a tracked file compressed and deleted after the look listed it: its .gz is found") {
     withDir { dir =>
       val overtaken = new Overtaken(dir)
-      val file = write(dir.resolve("app.log"), lines(1 to 300))
-      val start =
-        Planner.plan(AofOffset.Empty, Map("h" -> overtaken.scanner.scan(Nil)), limits).end
-      val pos = start.hosts("h").files.values.loneElement.pos
-      write(file, lines(301 to 400))
-      val found = overtaken.scanOvertaken(Planner.known(start, "h")) {
-        Files.move(file, dir.resolve("app.log.1"))
-        run("gzip", "-q", dir.resolve("app.log.1").toString)
-      }
-      val result = Planner.plan(start, Map("h" -> found), limits)
+      write(overtaken.file, lines(301 to 400))
+      val result = overtaken.planOvertaken(())
       val gz = result.end.hosts("h").files.values.loneElement
-      assert((gz.path, gz.first, gz.pos) === ((s"$file.1.gz", pos, lines(1 to 400).length.toLong)))
+      assert(
+        (gz.path, gz.first, gz.pos) ===
+          ((s"${overtaken.file}.1.gz", overtaken.tracked.pos, lines(1 to 400).length.toLong)))
       assert(result.losses.isEmpty)
     }
   }
@@ -423,26 +427,22 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a tracked file's inode given to a new file after the look listed it: its .gz is found") {
     withDir { dir =>
       val overtaken = new Overtaken(dir)
-      val file = write(dir.resolve("app.log"), lines(1 to 300))
-      val start =
-        Planner.plan(AofOffset.Empty, Map("h" -> overtaken.scanner.scan(Nil)), limits).end
-      val tracked = start.hosts("h").files.values.loneElement
       var reused = false
-      val found = overtaken.scanOvertaken(Planner.known(start, "h")) {
-        Files.move(file, dir.resolve("app.log.1"))
-        run("gzip", "-q", dir.resolve("app.log.1").toString)
+      val result = overtaken.planOvertaken {
         // The new app.log given the compressed file's freed inode, as ext4 does at once.
         val spare = (1 to 50).iterator
           .map(n => write(dir.resolve(s"spare-$n"), ""))
-          .find(FileKey.of(_) == tracked.key)
+          .find(FileKey.of(_) == overtaken.tracked.key)
         reused = spare.nonEmpty
-        spare.foreach(s => write(Files.move(s, file), "new 1\n"))
+        spare.foreach(s => write(Files.move(s, overtaken.file), "new 1\n"))
       }
       assume(reused, "this filesystem did not reuse the inode")
-      val result = Planner.plan(start, Map("h" -> found), limits)
       val files = result.end.hosts("h").files.values.map(f => f.path -> (f.first, f.pos)).toMap
+      val pos = overtaken.tracked.pos
       assert(
-        files === Map(s"$file.1.gz" -> ((tracked.pos, tracked.pos)), file.toString -> ((0L, 6L))))
+        files === Map(
+          s"${overtaken.file}.1.gz" -> ((pos, pos)),
+          overtaken.file.toString -> ((0L, 6L))))
       assert(result.losses.isEmpty)
     }
   }
