@@ -24,11 +24,10 @@ import org.slf4j.LoggerFactory
  * they are drained). It only ever looks inside its own directories; the driver's request can name
  * keys and positions, never paths.
  *
- * It remembers where each file's last complete line ended, so that a file without newlines is
- * scanned once rather than on every trigger. With a [[RecordRule]] it reports where complete
- * records end instead ([[RecordEnds]]), found from the driver's position. A gzip file is looked
- * at as the bytes it decompresses to ([[Gunzipped]]): a rotation's `compress` may leave the
- * unread end of a tracked file only there. Files of other compression formats are never read.
+ * Each file is described by a [[FileDescriber]], and described again only when its bytes or the
+ * driver's question change. A gzip file is looked at as the bytes it decompresses to
+ * ([[Gunzipped]]): a rotation's `compress` may leave the unread end of a tracked file only there.
+ * Files of other compression formats are never read.
  *
  * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
  * driver keeps its position), and a directory it cannot list fails the whole look with
@@ -46,19 +45,21 @@ final class DirectoryScanner(
     records: Option[RecordRule] = None,
     listed: Seq[Path] => Seq[Path] = identity) {
   import Compression.Gzip
-  import DirectoryScanner.{reason, Scan}
+  import DirectoryScanner.{reason, Description}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
-  private val scanned = mutable.Map.empty[FileKey, Scan]
+  private val describer = new FileDescriber(sampleLength, records)
   // What each file looked like, and what was answered for it: answered again without reading
-  // while its stamp and the driver's question stay the same (most files, most triggers).
-  private val described = mutable.Map.empty[FileKey, (FileStamp, Option[KnownFile], FileMeta)]
+  // while its bytes and the driver's question stay the same (most files, most triggers).
+  private val described = mutable.Map.empty[FileKey, Description]
   // Files that could not be read, with why: each is logged when it starts and when it ends.
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.
   private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
+  // Gzip files decompressed so far: each costs a pass over all a file holds.
+  private[files] var decompressions: Long = 0L
 
   /** The files to report, given what the driver tracks on this node. */
   def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
@@ -131,7 +132,7 @@ final class DirectoryScanner(
     var metas = look()
     if (seenKnown < knownByKey.size || replacedKnown) metas = look()
     metas = metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
-    scanned --= scanned.keys.filterNot(seen.contains).toList
+    describer.keepOnly(seen.contains)
     described --= described.keys.filterNot(seen.contains).toList
     unreadable --= unreadable.keys.filterNot(seen.contains).toList
     formats --= formats.keys.filterNot(lookedAt.contains).toList
@@ -218,27 +219,47 @@ final class DirectoryScanner(
       asked: Option[KnownFile],
       known: Seq[KnownFile],
       mayBeCopy: Fingerprint => Boolean): Option[FileMeta] = {
-    val earlier = described.get(stamp.key).collect {
-      case (s, question, meta)
-          if s == stamp && question == asked && (asked.nonEmpty || !mayBeCopy(meta.fingerprint)) =>
-        // The same answer, the same object while its name stays: comparing it ends there.
-        if (meta.path == path.toString) meta else meta.copy(path = path.toString)
+    val earlier = described.get(stamp.key).filter { d =>
+      d.question == asked && (asked.nonEmpty || !mayBeCopy(d.meta.fingerprint)) &&
+      holds(d, path, stamp)
     }
-    earlier.orElse {
-      val meta = describe(path, stamp, format, asked, known)
-      // File times tick coarsely (a few ms): only a stamp older than a tick can tell a later
-      // write from the one it shows. A file's last record waits for its flush time to pass.
-      val settled = quietMs(stamp) > math.max(100L, records.fold(0L)(_.flushMs))
-      for (m <- meta if settled && m.copyOf.isEmpty) {
-        described(stamp.key) = (stamp, asked, m)
-      }
-      meta
+    earlier match {
+      case Some(d) =>
+        // The same answer, the same object while its name stays: comparing it ends there.
+        val meta = if (d.meta.path == path.toString) d.meta else d.meta.copy(path = path.toString)
+        if (d.stamp != stamp && settled(stamp)) {
+          described(stamp.key) = d.copy(stamp = stamp, meta = meta)
+        }
+        Some(meta)
+      case None =>
+        val found = describe(path, stamp, format, asked, known)
+        for ((m, gzipTail) <- found if settled(stamp) && m.copyOf.isEmpty) {
+          described(stamp.key) = Description(stamp, asked, m, gzipTail)
+        }
+        found.map(_._1)
     }
   }
 
-  /** Milliseconds since the file was last written or changed. */
-  private def quietMs(stamp: FileStamp): Long =
-    System.currentTimeMillis() - math.max(stamp.modifiedNanos, stamp.changedNanos) / 1000000L
+  /**
+   * Whether the file holds the bytes `d` described. A rename changes only a file's ctime, and a
+   * rotation renames every rotated file: a gzip file's last bytes hold the CRC-32 and length of
+   * all it decompresses to, so while they, its size and its mtime stay, its lines do too, and it
+   * is not decompressed again (with `rotate 30`, thirty files at every rotation).
+   */
+  private def holds(d: Description, path: Path, stamp: FileStamp): Boolean =
+    d.stamp == stamp || d.gzipTail.nonEmpty &&
+      d.stamp.copy(changedNanos = stamp.changedNanos) == stamp && {
+        val channel = FileChannel.open(path, StandardOpenOption.READ)
+        try FileKey.of(path) == stamp.key && describer.tail(channel, stamp.size) == d.gzipTail
+        finally channel.close()
+      }
+
+  /**
+   * Whether the stamp can tell a later write from the one it shows: file times tick coarsely (a
+   * few ms). A file's last record waits for its flush time to pass.
+   */
+  private def settled(stamp: FileStamp): Boolean =
+    stamp.quietMs > math.max(100L, records.fold(0L)(_.flushMs))
 
   /**
    * Whether the directory is there (for a pattern, where its wildcards start): a node without it
@@ -275,7 +296,7 @@ final class DirectoryScanner(
       stamp: FileStamp,
       format: Option[String],
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): Option[FileMeta] = {
+      known: Seq[KnownFile]): Option[(FileMeta, Option[Fingerprint])] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
@@ -286,119 +307,17 @@ final class DirectoryScanner(
         // soon another's (a rotation's .gz). Looked at again in the listing's next pass.
         formats -= stamp.key
         None
-      } else if (!format.contains(Gzip)) Some(describeOpen(channel, path, stamp, asked, known))
-      else {
+      } else if (!format.contains(Gzip)) {
+        Some(describer.describe(channel, path, stamp, asked, known) -> None)
+      } else {
+        val gzipTail = describer.tail(channel, stamp.size)
+        decompressions += 1
         val lines = Gunzipped.open(channel)
-        try Some(describeOpen(lines, path, stamp, asked, known))
+        try Some(describer.describe(lines, path, stamp, asked, known) -> gzipTail)
         finally lines.close()
       }
     } finally channel.close()
   }
-
-  private def describeOpen(
-      channel: FileChannel,
-      path: Path,
-      stamp: FileStamp,
-      asked: Option[KnownFile],
-      known: Seq[KnownFile]): FileMeta = {
-    val key = stamp.key
-    val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
-    val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
-      Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
-    }
-    val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
-    // The driver's floor holds only for the content it was planned against: a replaced or
-    // truncated file is scanned from its start.
-    val floor = asked
-      .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
-      .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
-      .fold(0L)(_.floor)
-    val ((lineEnd, tailAtLineEnd), cuts) = records match {
-      case None => (lineEndAfter(channel, key, size, fingerprint, floor), Nil)
-      case Some(rule) =>
-        // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
-        val window = asked.flatMap(_ => rule.scanWindow)
-        val flushed = quietMs(stamp) >= rule.flushMs
-        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window)
-        ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
-    }
-    // A tracked key may now be another file's (an inode reused): that one may be a copy too.
-    val copyOf =
-      if (asked.exists(_.fingerprint == probe.getOrElse(fingerprint))) None
-      else {
-        val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
-        def head(length: Long) =
-          heads.getOrElseUpdate(
-            length,
-            Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
-        known
-          .filter(k => k.key != key && isCopy(channel, size, head, k))
-          .sortBy(-_.floor)
-          .headOption
-          .map(_.key)
-      }
-    FileMeta(
-      path.toString,
-      key,
-      size,
-      lineEnd,
-      fingerprint,
-      probe,
-      asked.map(_.floor),
-      tailAtFloor,
-      tailAtLineEnd,
-      copyOf,
-      cuts = cuts)
-  }
-
-  /**
-   * The end of the last complete line at or after `floor`, and the tail before it. What an
-   * earlier call scanned is not scanned again while the file still holds what it held then: a
-   * long line being written costs one pass in all, not one per trigger.
-   */
-  private def lineEndAfter(
-      channel: FileChannel,
-      key: FileKey,
-      size: Long,
-      head: Fingerprint,
-      floor: Long): (Long, Option[Fingerprint]) = {
-    val earlier = scanned.get(key).filter { s =>
-      s.from <= floor && floor <= s.size && s.size <= size && samePrefix(s.head, head, channel) &&
-      s.tails.forall { case (end, t) => tail(channel, end) == t }
-    }
-    val found = Prefixes
-      .lastLineEnd(channel, earlier.fold(floor)(_.size), size)
-      .orElse(earlier.flatMap(_.lastEnd))
-    val tails = (size +: found.toSeq).map(end => end -> tail(channel, end))
-    scanned(key) = Scan(earlier.fold(floor)(_.from), size, found, head, tails)
-    val lineEnd = found.filter(_ >= floor).getOrElse(floor)
-    (lineEnd, tails.collectFirst { case (`lineEnd`, t) => t }.getOrElse(tail(channel, lineEnd)))
-  }
-
-  private def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
-    Prefixes.tail(channel, end, sampleLength.toLong)
-
-  /**
-   * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
-   * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
-   * front to back, so one caught half-written is shorter than `k`'s position. `k` tracked while
-   * shorter than the sample is known by a shorter head, which a file that merely shares its
-   * first lines (a header) may start with too: such a file is reported a copy only once `k` no
-   * longer holds those bytes (a rotation compressed it), never to wait on `k`.
-   *
-   * @param head the MD5 of this file's first bytes, of a given length; None when it is shorter
-   */
-  private def isCopy(
-      channel: FileChannel,
-      size: Long,
-      head: Long => Option[Fingerprint],
-      k: KnownFile): Boolean =
-    k.floor > 0 && k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
-      (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
-
-  private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
-    if (old.length == now.length) old == now
-    else Prefixes.md5(channel, old.length).contains(old)
 }
 
 private object DirectoryScanner {
@@ -411,14 +330,12 @@ private object DirectoryScanner {
   }
 
   /**
-   * What a scan of `[from, size)` found: the end of the last line there, if any. It holds while
-   * the file keeps its head and the bytes before each of `tails`' positions; a file rewritten in
-   * place under the same head shows there.
+   * The answer for a file with the stamp it was given at and the driver's question; for a gzip
+   * file, with its compressed bytes' tail.
    */
-  final case class Scan(
-      from: Long,
-      size: Long,
-      lastEnd: Option[Long],
-      head: Fingerprint,
-      tails: Seq[(Long, Option[Fingerprint])])
+  final case class Description(
+      stamp: FileStamp,
+      question: Option[KnownFile],
+      meta: FileMeta,
+      gzipTail: Option[Fingerprint])
 }

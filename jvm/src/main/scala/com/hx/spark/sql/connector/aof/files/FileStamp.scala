@@ -12,7 +12,11 @@ final case class FileStamp(
     size: Long,
     modifiedNanos: Long,
     changedNanos: Long,
-    regular: Boolean)
+    regular: Boolean) {
+
+  /** Milliseconds since the file was last written or changed. */
+  def quietMs: Long = System.currentTimeMillis() - math.max(modifiedNanos, changedNanos) / 1000000L
+}
 
 object FileStamp {
   // st_mode's file type bits (S_IFMT) and the value for a regular file (S_IFREG).

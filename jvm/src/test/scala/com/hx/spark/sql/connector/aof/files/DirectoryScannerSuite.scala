@@ -2,6 +2,8 @@ package com.hx.spark.sql.connector.aof.files
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+import java.nio.file.attribute.FileTime
+import java.util.concurrent.TimeUnit.NANOSECONDS
 
 import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
@@ -340,6 +342,37 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       assert(result.losses.isEmpty)
       val gz = result.end.hosts("h").files.values.loneElement
       assert((gz.key, gz.first, gz.pos) === ((found.key, pos, lines(1 to 400).length.toLong)))
+    }
+  }
+
+  test("a .gz renamed by the next rotation is not decompressed again; one rewritten is") {
+    withDir { dir =>
+      def gzip(text: String): Array[Byte] = {
+        val bytes = new java.io.ByteArrayOutputStream()
+        val out = new java.util.zip.GZIPOutputStream(bytes)
+        try out.write(text.getBytes(UTF_8))
+        finally out.close()
+        bytes.toByteArray
+      }
+      val gz = Files.write(dir.resolve("app.log.1.gz"), gzip(lines(1 to 300)))
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val asked = Seq(known(scanner.scan(Nil).loneElement))
+      Thread.sleep(150) // file times tick coarsely: only a settled file's answer is kept
+      val answer = scanner.scan(asked).loneElement
+      val decompressed = scanner.decompressions
+      val renamed = Files.move(gz, dir.resolve("app.log.2.gz")) // its ctime changes
+      assert(scanner.scan(asked).loneElement === answer.copy(path = renamed.toString))
+      assert(scanner.decompressions === decompressed)
+      // Other lines of the same compressed size, written in place with the same mtime.
+      val other = gzip(lines(1 to 299) + "line 301\n")
+      assert(other.length === Files.size(renamed))
+      val stamp = FileStamp.of(renamed)
+      Files.write(renamed, other)
+      Files.setLastModifiedTime(renamed, FileTime.from(stamp.modifiedNanos, NANOSECONDS))
+      assert(FileStamp.of(renamed).copy(changedNanos = stamp.changedNanos) === stamp)
+      val rewritten = scanner.scan(asked).loneElement
+      assert(scanner.decompressions === decompressed + 1)
+      assert(rewritten.tailAtLineEnd !== answer.tailAtLineEnd)
     }
   }
 

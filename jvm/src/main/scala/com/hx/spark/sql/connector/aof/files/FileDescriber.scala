@@ -1,0 +1,153 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.channels.FileChannel
+import java.nio.file.Path
+
+import scala.collection.mutable
+
+/**
+ * What one file holds, as a node answers the driver: its size and head, the end of its last
+ * complete line (or record), the tails the driver checks its position by,
+ * and which tracked file it is a copy of, if any. Read from a channel over the file's bytes (a
+ * gzip file's, over what it decompresses to); which files to read, and when, is the
+ * [[DirectoryScanner]]'s.
+ *
+ * It remembers where each file's last complete line ended, so that a file without newlines is
+ * scanned once rather than on every trigger.
+ */
+private[files] final class FileDescriber(sampleLength: Int, records: Option[RecordRule]) {
+  import FileDescriber.Scan
+
+  private val scanned = mutable.Map.empty[FileKey, Scan]
+
+  /** Forgets what was scanned of files not `kept`. */
+  def keepOnly(kept: FileKey => Boolean): Unit =
+    scanned --= scanned.keys.filterNot(kept).toList
+
+  /**
+   * The answer for the file `stamp` was taken of, read through `channel`, given the driver's
+   * question about it (if it is tracked) and every file tracked on the node (of which it may be a
+   * copy). With a [[RecordRule]], where complete records end ([[RecordEnds]]), from the driver's
+   * position.
+   */
+  def describe(
+      channel: FileChannel,
+      path: Path,
+      stamp: FileStamp,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile]): FileMeta = {
+    val key = stamp.key
+    val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
+    val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
+      Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
+    }
+    val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
+    // The driver's floor holds only for the content it was planned against: a replaced or
+    // truncated file is scanned from its start.
+    val floor = asked
+      .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
+      .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
+      .fold(0L)(_.floor)
+    val ((lineEnd, tailAtLineEnd), cuts) = records match {
+      case None => (lineEndAfter(channel, key, size, fingerprint, floor), Nil)
+      case Some(rule) =>
+        // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
+        val window = asked.flatMap(_ => rule.scanWindow)
+        val flushed = stamp.quietMs >= rule.flushMs
+        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window)
+        ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
+    }
+    // A tracked key may now be another file's (an inode reused): that one may be a copy too.
+    val copyOf =
+      if (asked.exists(_.fingerprint == probe.getOrElse(fingerprint))) None
+      else {
+        val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
+        def head(length: Long) =
+          heads.getOrElseUpdate(
+            length,
+            Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
+        known
+          .filter(k => k.key != key && isCopy(channel, size, head, k))
+          .sortBy(-_.floor)
+          .headOption
+          .map(_.key)
+      }
+    FileMeta(
+      path.toString,
+      key,
+      size,
+      lineEnd,
+      fingerprint,
+      probe,
+      asked.map(_.floor),
+      tailAtFloor,
+      tailAtLineEnd,
+      copyOf,
+      cuts = cuts)
+  }
+
+  /**
+   * The end of the last complete line at or after `floor`, and the tail before it. What an
+   * earlier call scanned is not scanned again while the file still holds what it held then: a
+   * long line being written costs one pass in all, not one per trigger.
+   */
+  private def lineEndAfter(
+      channel: FileChannel,
+      key: FileKey,
+      size: Long,
+      head: Fingerprint,
+      floor: Long): (Long, Option[Fingerprint]) = {
+    val earlier = scanned.get(key).filter { s =>
+      s.from <= floor && floor <= s.size && s.size <= size && samePrefix(s.head, head, channel) &&
+      s.tails.forall { case (end, t) => tail(channel, end) == t }
+    }
+    val found = Prefixes
+      .lastLineEnd(channel, earlier.fold(floor)(_.size), size)
+      .orElse(earlier.flatMap(_.lastEnd))
+    val tails = (size +: found.toSeq).map(end => end -> tail(channel, end))
+    scanned(key) = Scan(earlier.fold(floor)(_.from), size, found, head, tails)
+    val lineEnd = found.filter(_ >= floor).getOrElse(floor)
+    (lineEnd, tails.collectFirst { case (`lineEnd`, t) => t }.getOrElse(tail(channel, lineEnd)))
+  }
+
+  /** MD5 of the sample's length of bytes before `end`, or of all before it when fewer. */
+  def tail(channel: FileChannel, end: Long): Option[Fingerprint] =
+    Prefixes.tail(channel, end, sampleLength.toLong)
+
+  /**
+   * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
+   * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
+   * front to back, so one caught half-written is shorter than `k`'s position. `k` tracked while
+   * shorter than the sample is known by a shorter head, which a file that merely shares its
+   * first lines (a header) may start with too: such a file is reported a copy only once `k` no
+   * longer holds those bytes (a rotation compressed it), never to wait on `k`.
+   *
+   * @param head the MD5 of this file's first bytes, of a given length; None when it is shorter
+   */
+  private def isCopy(
+      channel: FileChannel,
+      size: Long,
+      head: Long => Option[Fingerprint],
+      k: KnownFile): Boolean =
+    k.floor > 0 && k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
+      (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
+
+  private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
+    if (old.length == now.length) old == now
+    else Prefixes.md5(channel, old.length).contains(old)
+}
+
+private object FileDescriber {
+
+  /**
+   * What a scan of `[from, size)` found: the end of the last line there, if any. It holds while
+   * the file keeps its head and the bytes before each of `tails`' positions; a file rewritten in
+   * place under the same head shows there.
+   */
+  final case class Scan(
+      from: Long,
+      size: Long,
+      lastEnd: Option[Long],
+      head: Fingerprint,
+      tails: Seq[(Long, Option[Fingerprint])])
+}
