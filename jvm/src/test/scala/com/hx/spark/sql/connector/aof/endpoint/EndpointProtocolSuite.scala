@@ -347,6 +347,23 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("a report forgotten, as an endpoint that stands by forgets it, is not written when asked") {
+    val (coordinator, spec, _) = run()
+    val paths = ZkPaths(spec.metaStore, spec.runId)
+    val report = new EndpointReport(client, paths.report("host-m"), paths.reports, key, "host-m")
+    def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-m")))
+      .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-m")), key).id)
+    report.publish(Response("request-1", Nil))
+    report.forget() // another endpoint serves the host now, and writes its own list
+    askReports(spec)
+    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    assert(written() === None)
+    report.publish(Response("request-2", Nil)) // serving again
+    eventually("the answer since it serves is written")(written().contains("request-2"))
+    report.close()
+    coordinator.stop()
+  }
+
   test("a report ZooKeeper refused is written once it accepts, though the files did not change") {
     val (coordinator, spec, _) = served("host-k", "app-1.log" -> "a\n")
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-k")
