@@ -30,14 +30,18 @@ def spark_package() -> str:
 
 
 def published() -> bool:
-    """Whether Maven has Spark's Kafka source for this PySpark (it may follow a release later)."""
+    """Whether Maven has Spark's Kafka source for this PySpark (it may follow a release later).
+
+    Fetches the JAR, not only its POM: Spark's package resolver looks in the local Maven
+    repository first and fails on a POM found there without its JAR.
+    """
     group, artifact, version = spark_package().split(":")
     found = subprocess.run(
         [
             "mvn",
             "-q",
             "dependency:get",
-            f"-Dartifact={group}:{artifact}:{version}:pom",
+            f"-Dartifact={group}:{artifact}:{version}",
             "-Dtransitive=false",
         ],
         capture_output=True,

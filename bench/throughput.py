@@ -12,7 +12,7 @@ from typing import Any
 
 import kafka_reference
 from flight_recorder import top_frames
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F  # noqa: N812
 
 import pyspark_aof as aof
@@ -22,6 +22,7 @@ OCTETS = "sum(octet_length(value))"
 # selects, timed beside `value` alone.
 ALL_COLUMNS = ("value", "host", "path", "offset", "file_id")
 ALL = "noop, all columns"
+VALUE = "noop, value alone"
 
 # A run returns the seconds its batches took to read and write (Spark's `addBatch`), when known.
 Run = Callable[[], float | None]
@@ -174,14 +175,19 @@ def measure(
 def _all_columns(
     spark: SparkSession, log: Path, lines: int, runs: int, size_mb: float
 ) -> dict[str, Any]:
-    """Every column against ``value`` alone under ``noop``, the two queries run in turns.
+    """Every column against ``value`` alone under ``noop``, the queries run in turns.
 
-    In turns, so that neither gains from running later in the session (a warmer JIT, a quieter
-    machine); the ratio is the median time of every column over that of ``value`` alone.
+    In turns, so that none gains from running later in the session (a warmer JIT, a quieter
+    machine); the ratio is the median time of every column over that of ``value`` alone. Spark's
+    reference is ``spark.read.text`` of the same log carrying the same columns, the source's
+    values as constants: what Spark itself pays to put them in every row it hands on.
     """
-    queries = {
-        "noop, value alone": _streaming(spark, _aof(spark, log), None, lines),
-        ALL: _streaming(spark, _aof(spark, log, ALL_COLUMNS), None, lines),
+    every = _constants(spark, log, lines)
+    queries: dict[str, Run] = {
+        f"aof {VALUE}": _streaming(spark, _aof(spark, log), None, lines),
+        f"aof {ALL}": _streaming(spark, _aof(spark, log, ALL_COLUMNS), None, lines),
+        f"text {VALUE}": _text(spark, log, None),
+        f"text {ALL}": _text(spark, log, lambda frame: _noop(frame.select("value", *every))),
     }
     for run in queries.values():
         run()  # warm-up
@@ -191,15 +197,32 @@ def _all_columns(
             timings[name].append(_run_timed(run))
     results: dict[str, Any] = {}
     for name, pairs in timings.items():
-        for key, seconds in (
-            (f"aof {name}", statistics.median(t for t, _ in pairs)),
-            (f"aof {name} batch", statistics.median(b for _, b in pairs if b is not None)),
-        ):
+        medians = {name: statistics.median(t for t, _ in pairs)}
+        if any(b is not None for _, b in pairs):
+            medians[f"{name} batch"] = statistics.median(b for _, b in pairs if b is not None)
+        for key, seconds in medians.items():
             results[key] = {"seconds": round(seconds, 2), "mb_per_s": round(size_mb / seconds, 1)}
-    for suffix in ("", " batch"):
-        every, one = (results[f"aof {n}{suffix}"]["seconds"] for n in (ALL, "noop, value alone"))
-        results[f"ratio {ALL}{suffix}"] = round(every / one, 2)
+    for key, of in (("", "aof {}"), (" batch", "aof {} batch"), (" text", "text {}")):
+        every_column, value_alone = (results[of.format(n)]["seconds"] for n in (ALL, VALUE))
+        results[f"ratio {ALL}{key}"] = round(every_column / value_alone, 2)
     return results
+
+
+def _constants(spark: SparkSession, log: Path, lines: int) -> list[Column]:
+    """Read ``host``, ``path``, ``offset`` and ``file_id`` of a line of ``log``, as literals.
+
+    The offset too: a constant long costs Spark as much to put in a row as one that varies.
+    """
+    columns = ALL_COLUMNS[1:]
+    rows: list[Any] = []
+
+    def keep(batch: DataFrame) -> None:
+        rows.extend(batch.agg(*(F.first(c).alias(c) for c in columns)).collect())
+
+    _streaming(spark, _aof(spark, log, ALL_COLUMNS), keep, lines)()
+    return [
+        F.lit(rows[0][c]).cast("bigint" if c == "offset" else "string").alias(c) for c in columns
+    ]
 
 
 def _timed_output(command: list[str]) -> tuple[float, str]:
