@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.files
 
+import java.io.IOException
 import java.nio.channels.FileChannel
 import java.nio.file.Path
 
@@ -28,8 +29,26 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
    * question about it (if it is tracked) and every file tracked on the node (of which it may be a
    * copy). With a [[RecordRule]], where complete records end ([[RecordEnds]]), from the driver's
    * position.
+   *
+   * The answer is read at several places, one after another; a file cut short meanwhile
+   * (`copytruncate` between the head and the tails) would be described by two moments, its old
+   * size and head with none of its old lines, and its bytes counted lost where its copy holds
+   * them. So a file found shorter once described is described again, as it is now.
    */
   def describe(
+      channel: FileChannel,
+      path: Path,
+      stamp: FileStamp,
+      asked: Option[KnownFile],
+      known: Seq[KnownFile],
+      attempts: Int = 3): FileMeta = {
+    val meta = describeOnce(channel, path, stamp, asked, known)
+    if (channel.size() >= meta.size) meta
+    else if (attempts > 1) describe(channel, path, stamp, asked, known, attempts - 1)
+    else throw new IOException("it kept shrinking while it was read")
+  }
+
+  private def describeOnce(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
