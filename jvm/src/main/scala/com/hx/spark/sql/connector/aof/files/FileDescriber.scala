@@ -4,6 +4,7 @@ import java.io.IOException
 import java.nio.channels.FileChannel
 import java.nio.file.Path
 
+import scala.annotation.tailrec
 import scala.collection.mutable
 
 /**
@@ -30,11 +31,13 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
    * copy). With a [[RecordRule]], where complete records end ([[RecordEnds]]), from the driver's
    * position.
    *
-   * The answer is read at several places, one after another; a file cut short meanwhile
-   * (`copytruncate` between the head and the tails) would be described by two moments, its old
-   * size and head with none of its old lines, and its bytes counted lost where its copy holds
-   * them. So a file found shorter once described is described again, as it is now.
+   * The answer is read at several places, one after another, and must be of one state of the
+   * file. One cut short meanwhile (logrotate's `copytruncate`) would be described by two: its old
+   * size with its new head, bytes it never held planned; or its old size and head with none of
+   * its old lines, its bytes counted lost where its copy holds them. So a file found shorter, or
+   * shorter than its head, once described is described again, as it is now.
    */
+  @tailrec
   def describe(
       channel: FileChannel,
       path: Path,
@@ -42,20 +45,28 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       asked: Option[KnownFile],
       known: Seq[KnownFile],
       attempts: Int = 3): FileMeta = {
-    val meta = describeOnce(channel, path, stamp, asked, known)
-    if (channel.size() >= meta.size) meta
-    else if (attempts > 1) describe(channel, path, stamp, asked, known, attempts - 1)
-    else throw new IOException("it kept shrinking while it was read")
+    val size = channel.size()
+    val meta = Prefixes
+      .md5(channel, math.min(sampleLength.toLong, size))
+      .map(head => describeOnce(channel, path, stamp, asked, known, size, head))
+      .filter(_ => channel.size() >= size)
+    meta match {
+      case Some(m) => m
+      case None if attempts > 1 => describe(channel, path, stamp, asked, known, attempts - 1)
+      case None => throw new IOException("it kept shrinking while it was read")
+    }
   }
 
+  /** The answer for the file of `size` bytes that begins with `fingerprint`. */
   private def describeOnce(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): FileMeta = {
+      known: Seq[KnownFile],
+      size: Long,
+      fingerprint: Fingerprint): FileMeta = {
     val key = stamp.key
-    val (size, fingerprint) = Prefixes.sizeAndHead(channel, sampleLength)
     val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
     }

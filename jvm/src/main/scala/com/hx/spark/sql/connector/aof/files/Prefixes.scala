@@ -1,37 +1,14 @@
 package com.hx.spark.sql.connector.aof.files
 
-import java.io.IOException
 import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.security.MessageDigest
-
-import scala.annotation.tailrec
 
 import org.apache.commons.codec.binary.Hex
 
 /** Reads of a file's head and tail that the endpoint answers with. */
 object Prefixes {
   private val Chunk = 64 * 1024
-
-  /**
-   * The size and the head's fingerprint (of at most `sampleLength` bytes) of one and the same
-   * state of the file. A file cut (logrotate's `copytruncate`) between the two reads is looked at
-   * again; so is one cut and written past the sample again meanwhile, which the head alone does
-   * not show: the size is read once more after the head. Paired with the new head, the old size
-   * would make the driver plan bytes that file never held.
-   */
-  @tailrec
-  def sizeAndHead(
-      channel: FileChannel,
-      sampleLength: Int,
-      attempts: Int = 3): (Long, Fingerprint) = {
-    val size = channel.size()
-    md5(channel, math.min(sampleLength.toLong, size)).filter(_ => channel.size() >= size) match {
-      case Some(head) => (size, head)
-      case None if attempts > 1 => sizeAndHead(channel, sampleLength, attempts - 1)
-      case None => throw new IOException("it kept shrinking while its head was read")
-    }
-  }
 
   /** MD5 of the first `length` bytes, or None when the file is shorter than that now. */
   def md5(channel: FileChannel, length: Long): Option[Fingerprint] = md5(channel, 0L, length)
