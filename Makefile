@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 # Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
-.PHONY: setup system jar demo test test-jvm test-python lint bench bench-fleet clean
+.PHONY: setup system jar demo test test-jvm test-model test-python lint bench bench-fleet clean
 
 setup: jar $(VENV)/.installed
 
@@ -51,6 +51,14 @@ system:
 
 test-jvm: $(VENV)/.installed
 	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll +aof/test
+
+# The rotation model's long form (`make test` runs 20 seeds against the node's scanner, the
+# planner and the reader, and 2 on a real query): 500 and 100 seeds, on both Spark lines (about
+# half an hour). One seed again: AOF_MODEL_SEED=<seed> make test-model.
+test-model: system $(VENV)/.installed
+	AOF_MODEL_SEEDS=$${AOF_MODEL_SEEDS:-500} AOF_MODEL_SPARK_SEEDS=$${AOF_MODEL_SPARK_SEEDS:-100} \
+	  AOF_SPARK_JARS_2_13=$(SPARK4_JARS) \
+	  $(SBT) "+aof/testOnly *.RotationModelSuite *.SparkRotationModelSuite"
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench

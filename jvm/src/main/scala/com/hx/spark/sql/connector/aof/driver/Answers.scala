@@ -1,12 +1,15 @@
 package com.hx.spark.sql.connector.aof.driver
 
 import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.plan.Looked
 
 /**
  * What the hosts answered: the files of those that listed their directory (`absent` those
- * without one), and why the others could not (their files are unknown this time, not gone).
+ * without one), why the others could not (their files are unknown this time, not gone), and the
+ * retired files each looked for copies of.
  */
 final case class Answers(
     files: Map[String, Seq[FileMeta]],
     unlisted: Map[String, String] = Map.empty,
-    absent: Set[String] = Set.empty)
+    absent: Set[String] = Set.empty,
+    looked: Map[String, Looked] = Map.empty)

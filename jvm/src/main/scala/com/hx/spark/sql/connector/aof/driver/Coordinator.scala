@@ -19,6 +19,7 @@ import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.plan.Looked
 import com.hx.spark.sql.connector.aof.protocol.{
   Delta,
   Exchange,
@@ -78,16 +79,21 @@ final class Coordinator(
     endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet
 
   /**
-   * Sends each host its request. A host whose endpoint is still starting answers the request it
-   * finds when it starts serving. A host that answered the last request gets the change from it.
-   * While ZooKeeper cannot be reached nothing is sent, rather than failing the query.
+   * Sends each host its request: the files tracked there, and those retired whose copy may still
+   * show up (by file id). A host whose endpoint is still starting answers the request it finds
+   * when it starts serving. A host that answered the last request gets the change from it. While
+   * ZooKeeper cannot be reached nothing is sent, rather than failing the query.
    */
-  def ask(requests: Map[String, Seq[KnownFile]]): Asked =
+  def ask(
+      requests: Map[String, Seq[KnownFile]],
+      retired: Map[String, Map[String, KnownFile]] = Map.empty): Asked =
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
       new Asked(Map.empty)
     } else {
-      new Asked(send(requests.map { case (host, known) => host -> ((known, held.get(host))) }))
+      new Asked(send(requests.map { case (host, known) =>
+        host -> Question(known, retired.getOrElse(host, Map.empty), held.get(host))
+      }))
     }
 
   /**
@@ -102,6 +108,7 @@ final class Coordinator(
     var answers = Map.empty[String, Seq[FileMeta]]
     var unlisted = Map.empty[String, String]
     var absent = Set.empty[String]
+    var lookedFor = Map.empty[String, Looked]
     var looked = false // once at least: what came while the caller waited for more is taken
     while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
       looked = true
@@ -119,29 +126,30 @@ final class Coordinator(
             held(host) = Exchange(sent.id, sent.known, Nil)
           case (None, Some(files)) =>
             answers += host -> files
+            lookedFor += host -> Looked(sent.id, response.retired.toSet)
             if (response.absent) absent += host
             held(host) = Exchange(sent.id, sent.known, files)
           case (None, None) =>
             log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
-            waiting ++= send(Map(host -> ((sent.known, None))))
+            waiting ++= send(Map(host -> Question(sent.known, sent.retired, None)))
         }
       }
     }
-    Answers(answers, unlisted, absent)
+    Answers(answers, unlisted, absent, lookedFor)
   }
 
   /**
    * Each host's request, in full or as the change from the exchange given, all written at once;
    * those sent, by host.
    */
-  private def send(requests: Map[String, (Seq[KnownFile], Option[Exchange])]): Map[String, Sent] = {
-    val sent = requests.map { case (host, (known, base)) =>
+  private def send(requests: Map[String, Question]): Map[String, Sent] = {
+    val sent = requests.map { case (host, Question(known, retired, base)) =>
       val id = UUID.randomUUID().toString
       val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
-      val request = change.fold(Request(id, known)) { case (b, d) =>
-        Request(id, d.changed, Some(b.id), d.removed)
+      val request = change.fold(Request(id, known, retired = retired)) { case (b, d) =>
+        Request(id, d.changed, Some(b.id), d.removed, retired)
       }
-      host -> ((Sent(id, known, change.map(_._1)), Messages.encode(request, runKey)))
+      host -> ((Sent(id, known, retired, change.map(_._1)), Messages.encode(request, runKey)))
     }
     val failed = ZnodeValues.putAll(
       client,
@@ -269,5 +277,18 @@ final class Asked private[driver] (private[driver] val sent: Map[String, Sent]) 
   def ++(other: Asked): Asked = new Asked(sent ++ other.sent)
 }
 
-/** A request on its way: its id, the files it named in full, the exchange it is a change from. */
-private final case class Sent(id: String, known: Seq[KnownFile], base: Option[Exchange])
+/** What to ask a host: its files and retired files, and the exchange to send the change from. */
+private final case class Question(
+    known: Seq[KnownFile],
+    retired: Map[String, KnownFile],
+    base: Option[Exchange])
+
+/**
+ * A request on its way: its id, the files it named in full, its retired files, the exchange it
+ * is a change from.
+ */
+private final case class Sent(
+    id: String,
+    known: Seq[KnownFile],
+    retired: Map[String, KnownFile],
+    base: Option[Exchange])

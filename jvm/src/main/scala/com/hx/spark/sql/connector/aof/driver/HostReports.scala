@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.Planner
+import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
 
 /**
  * What the hosts report at each trigger, and the endpoints that answer for them: the driver's
@@ -38,7 +38,7 @@ final class HostReports(
   @volatile private var launching: Option[FutureAction[Seq[(String, String)]]] = None
   @volatile private var launched = Set.empty[(String, String)]
   @volatile private var availableNow = false
-  @volatile private var frozen: Option[Map[String, Seq[FileMeta]]] = None
+  @volatile private var frozen: Option[Reports] = None
   @volatile private var last: Map[String, Seq[FileMeta]] = Map.empty
   @volatile private var withoutEndpoint: Set[String] = Set.empty
 
@@ -49,13 +49,13 @@ final class HostReports(
   }
 
   /** The hosts' files for a trigger that starts at `start`. */
-  def forTrigger(coordinator: Coordinator, start: AofOffset): Map[String, Seq[FileMeta]] = {
+  def forTrigger(coordinator: Coordinator, start: AofOffset): Reports = {
     val reports = frozen.getOrElse {
       val now = collect(coordinator, start, everyHost = availableNow)
       if (availableNow) frozen = Some(now)
       now
     }
-    last = reports
+    last = reports.files
     reports
   }
 
@@ -88,10 +88,7 @@ final class HostReports(
     }
   }
 
-  private def collect(
-      coordinator: Coordinator,
-      start: AofOffset,
-      everyHost: Boolean): Map[String, Seq[FileMeta]] = {
+  private def collect(coordinator: Coordinator, start: AofOffset, everyHost: Boolean): Reports = {
     val first = launching.isEmpty
     val (waitMs, waitOption) =
       if (first) (startAwaitMs, "start.await.timeout") else (metaAwaitMs, "meta.await.timeout")
@@ -104,8 +101,9 @@ final class HostReports(
       .flatMap { case (host, ids) => ids.map(host -> _) }
       .filter(e => !nodes.of(e._1).exists(before) || !launched(e))
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
-    def ask(hosts: Set[String]) =
-      coordinator.ask(hosts.map(h => h -> Planner.known(start, h)).toMap)
+    def ask(hosts: Set[String]) = coordinator.ask(
+      hosts.map(h => h -> Planner.known(start, h)).toMap,
+      hosts.map(h => h -> Planner.retired(start, h)).toMap)
     val asked = ask(before ++ byHost.keySet.flatMap(nodes.of))
     if (toLaunch.nonEmpty) startEndpoints(toLaunch, deadline)
     nodes.learn(launching)
@@ -136,6 +134,6 @@ final class HostReports(
         s"aof: ${silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
           "planning without them")
     }
-    reports
+    Reports(reports, answers.looked)
   }
 }

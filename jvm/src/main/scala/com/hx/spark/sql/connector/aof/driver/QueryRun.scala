@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.driver
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.Reports
 
 /**
  * The driver's side of one query run, apart from Spark: what the hosts hold at each trigger, the
@@ -19,7 +20,7 @@ trait QueryRun {
    * The hosts' files for a trigger that starts at `start`, by host. After
    * [[freezeAtNextTrigger]], every trigger gets the next one's.
    */
-  def reports(start: AofOffset): Map[String, Seq[FileMeta]]
+  def reports(start: AofOffset): Reports
 
   /** Under `Trigger.AvailableNow`: every batch plans against the files as they were at its start. */
   def freezeAtNextTrigger(): Unit

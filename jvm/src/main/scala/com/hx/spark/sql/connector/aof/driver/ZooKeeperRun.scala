@@ -9,6 +9,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
 import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.Reports
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
 
 /**
@@ -60,7 +61,7 @@ final class ZooKeeperRun(
 
   override def backedUp(): Option[String] = session.backup.read()
 
-  override def reports(start: AofOffset): Map[String, Seq[FileMeta]] =
+  override def reports(start: AofOffset): Reports =
     hosts.forTrigger(session.coordinator, start)
 
   override def freezeAtNextTrigger(): Unit = hosts.freezeAtNextTrigger()

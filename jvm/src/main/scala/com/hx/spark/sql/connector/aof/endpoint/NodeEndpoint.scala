@@ -134,8 +134,9 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
         Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
       }
       val (files, unlisted) =
-        try scanner.scan(known) -> None
+        try scanner.scan(known, request.retired) -> None
         catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
+      val retired = request.retired.keys.toSeq.sorted
       last = Some(Exchange(request.id, known, files))
       val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
       // An idle host's list is not written again each second.
@@ -144,8 +145,9 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
       val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
       if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted)
       else
-        change.fold(Response(request.id, files, absent = absent)) { case (b, d) =>
-          Response(request.id, d.changed, Some(b), d.removed, absent = absent)
+        change.fold(Response(request.id, files, absent = absent, retired = retired)) {
+          case (b, d) =>
+            Response(request.id, d.changed, Some(b), d.removed, absent = absent, retired = retired)
         }
     }
   }

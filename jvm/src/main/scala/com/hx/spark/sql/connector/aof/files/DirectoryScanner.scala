@@ -61,83 +61,93 @@ final class DirectoryScanner(
   // Gzip files decompressed so far: each costs a pass over all a file holds.
   private[files] var decompressions: Long = 0L
 
-  /** The files to report, given what the driver tracks on this node. */
-  def scan(known: Seq[KnownFile]): Seq[FileMeta] = synchronized {
-    val knownByKey = known.map(k => k.key -> k).toMap
-    // Whether a file not tracked may be a copy of a tracked one, by its head: it starts with a
-    // tracked file's head, or with the shorter head of one tracked while shorter than the sample.
-    lazy val copiedHeads = known.collect { case k if k.floor > 0 => k.fingerprint }.toSet
-    lazy val shortHeads = known.exists(k => k.floor > 0 && k.fingerprint.length < sampleLength)
-    val mayBeCopy = (head: Fingerprint) => shortHeads || copiedHeads.contains(head)
-    val seen = mutable.Set.empty[FileKey]
-    val lookedAt = mutable.Set.empty[FileKey]
-    var seenKnown = 0
-    // Whether a tracked key was found holding content with another head (an inode reused).
-    var replacedKnown = false
-    def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
-      paths.flatMap { path =>
-        try {
-          val stamp = FileStamp.of(path)
-          val key = stamp.key
-          val asked = knownByKey.get(key)
-          if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
-          else {
-            lookedAt += key
-            val format = formatOf(path, stamp, asked)
-            val meta =
-              if (format.isEmpty || format.contains(Gzip) ||
-                // A compressor's output just begun waits for its magic, as an empty file waits.
-                (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
-                readable(path, stamp)(describeAgain(path, stamp, format, asked, known, mayBeCopy))
-              } else None
-            // Seen only once described: one renamed away meanwhile is looked for again.
-            if (meta.nonEmpty) {
-              seen += key
-              if (asked.nonEmpty) seenKnown += 1
+  /**
+   * The files to report, given what the driver tracks on this node and what it retired (files no
+   * longer tracked whose copy may still show up, by file id).
+   */
+  def scan(known: Seq[KnownFile], retired: Map[String, KnownFile] = Map.empty): Seq[FileMeta] =
+    synchronized {
+      val knownByKey = known.map(k => k.key -> k).toMap
+      // Whether a file not tracked may be a copy of a tracked or retired one, by its head: it
+      // starts with such a file's head, or with the shorter head of one read while shorter than
+      // the sample.
+      val candidates = known ++ retired.values
+      lazy val copiedHeads = candidates.map(_.fingerprint).toSet
+      lazy val shortHeads = candidates.exists(_.fingerprint.length < sampleLength)
+      val mayBeCopy = (head: Fingerprint) => shortHeads || copiedHeads.contains(head)
+      val seen = mutable.Set.empty[FileKey]
+      val lookedAt = mutable.Set.empty[FileKey]
+      var seenKnown = 0
+      // Whether a tracked key was found holding content with another head (an inode reused).
+      var replacedKnown = false
+      def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
+        paths.flatMap { path =>
+          try {
+            val stamp = FileStamp.of(path)
+            val key = stamp.key
+            val asked = knownByKey.get(key)
+            if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
+            else {
+              lookedAt += key
+              val format = formatOf(path, stamp, asked)
+              val meta =
+                if (format.isEmpty || format.contains(Gzip) ||
+                  // A compressor's output just begun waits for its magic, as an empty file waits.
+                  (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
+                  readable(path, stamp)(
+                    describeAgain(path, stamp, format, asked, known, retired, mayBeCopy))
+                } else None
+              // Seen only once described: one renamed away meanwhile is looked for again.
+              if (meta.nonEmpty) {
+                seen += key
+                if (asked.nonEmpty) seenKnown += 1
+              }
+              replacedKnown ||= asked.exists { k =>
+                meta.exists(m =>
+                  m.unreadable.isEmpty && k.fingerprint != m.probe.getOrElse(m.fingerprint))
+              }
+              meta
             }
-            replacedKnown ||= asked.exists { k =>
-              meta.exists(m =>
-                m.unreadable.isEmpty && k.fingerprint != m.probe.getOrElse(m.fingerprint))
-            }
-            meta
+          } catch {
+            case _: NoSuchFileException => None // renamed or removed since it was listed
+            case e: IOException =>
+              // Without its key nothing can be said of the file, not even that it is still there.
+              throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
           }
-        } catch {
-          case _: NoSuchFileException => None // renamed or removed since it was listed
-          case e: IOException =>
-            // Without its key nothing can be said of the file, not even that it is still there.
-            throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
         }
+      val matched = (p: Path, key: FileKey) =>
+        knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
+      def look(): Seq[FileMeta] = {
+        seen.clear()
+        seenKnown = 0
+        replacedKnown = false
+        var metas = describeAll(listDirectory(), matched)
+        // A rotation renaming files while we list can hide a tracked file from one listing; taken
+        // as deleted, it would be read again from 0 when it shows up under its next name.
+        var passes = 0
+        while (passes < 3 && seenKnown < knownByKey.size) {
+          passes += 1
+          metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
+        }
+        metas
       }
-    val matched = (p: Path, key: FileKey) =>
-      knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
-    def look(): Seq[FileMeta] = {
-      seen.clear()
-      seenKnown = 0
-      replacedKnown = false
-      var metas = describeAll(listDirectory(), matched)
-      // A rotation renaming files while we list can hide a tracked file from one listing; taken
-      // as deleted, it would be read again from 0 when it shows up under its next name.
-      var passes = 0
-      while (passes < 3 && seenKnown < knownByKey.size) {
-        passes += 1
-        metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
-      }
+      // A tracked file gone, or its key now another file's, is retired by the driver unless this
+      // answer names its copy; a look can miss that copy: described half-written before the
+      // original was deleted later in the look, or renamed while listed (untracked files are not
+      // looked for again). A rotation deletes a file only once its copy is whole, and renames in
+      // a moment: a second look sees the copy. So does one for a retired file without a copy,
+      // which the driver gives up once an answer finds none.
+      var metas = look()
+      def uncopied = retired.keys.exists(id => !metas.exists(_.copyOfRetired.contains(id)))
+      if (seenKnown < knownByKey.size || replacedKnown || uncopied) metas = look()
+      metas =
+        metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
+      describer.keepOnly(seen.contains)
+      described --= described.keys.filterNot(seen.contains).toList
+      unreadable --= unreadable.keys.filterNot(seen.contains).toList
+      formats --= formats.keys.filterNot(lookedAt.contains).toList
       metas
     }
-    // A tracked file gone, or its key now another file's, is forgotten by the driver unless this
-    // answer names its copy; a look can miss that copy: described half-written before the
-    // original was deleted later in the look, or renamed while listed (untracked files are not
-    // looked for again). A rotation deletes a file only once its copy is whole, and renames in
-    // a moment: a second look sees the copy.
-    var metas = look()
-    if (seenKnown < knownByKey.size || replacedKnown) metas = look()
-    metas = metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
-    describer.keepOnly(seen.contains)
-    described --= described.keys.filterNot(seen.contains).toList
-    unreadable --= unreadable.keys.filterNot(seen.contains).toList
-    formats --= formats.keys.filterNot(lookedAt.contains).toList
-    metas
-  }
 
   /**
    * Whether `m` is taken for a copy only by the shorter head of a file tracked while shorter than
@@ -218,6 +228,7 @@ final class DirectoryScanner(
       format: Option[String],
       asked: Option[KnownFile],
       known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
       mayBeCopy: Fingerprint => Boolean): Option[FileMeta] = {
     val earlier = described.get(stamp.key).filter { d =>
       d.question == asked && (asked.nonEmpty || !mayBeCopy(d.meta.fingerprint)) &&
@@ -232,8 +243,9 @@ final class DirectoryScanner(
         }
         Some(meta)
       case None =>
-        val found = describe(path, stamp, format, asked, known)
-        for ((m, gzipTail) <- found if settled(stamp) && m.copyOf.isEmpty) {
+        val found = describe(path, stamp, format, asked, known, retired)
+        for ((m, gzipTail) <- found
+          if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
           described(stamp.key) = Description(stamp, asked, m, gzipTail)
         }
         found.map(_._1)
@@ -296,7 +308,8 @@ final class DirectoryScanner(
       stamp: FileStamp,
       format: Option[String],
       asked: Option[KnownFile],
-      known: Seq[KnownFile]): Option[(FileMeta, Option[Fingerprint])] = {
+      known: Seq[KnownFile],
+      retired: Map[String, KnownFile]): Option[(FileMeta, Option[Fingerprint])] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
@@ -308,12 +321,12 @@ final class DirectoryScanner(
         formats -= stamp.key
         None
       } else if (!format.contains(Gzip)) {
-        Some(describer.describe(channel, path, stamp, asked, known) -> None)
+        Some(describer.describe(channel, path, stamp, asked, known, retired) -> None)
       } else {
         val gzipTail = describer.tail(channel, stamp.size)
         decompressions += 1
         val lines = Gunzipped.open(channel)
-        try Some(describer.describe(lines, path, stamp, asked, known) -> gzipTail)
+        try Some(describer.describe(lines, path, stamp, asked, known, retired) -> gzipTail)
         finally lines.close()
       }
     } finally channel.close()

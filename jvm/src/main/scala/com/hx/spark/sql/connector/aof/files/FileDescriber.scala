@@ -27,9 +27,9 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
 
   /**
    * The answer for the file `stamp` was taken of, read through `channel`, given the driver's
-   * question about it (if it is tracked) and every file tracked on the node (of which it may be a
-   * copy). With a [[RecordRule]], where complete records end ([[RecordEnds]]), from the driver's
-   * position.
+   * question about it (if it is tracked), every file tracked on the node and every file it
+   * retired, by file id (of any of which it may be a copy). With a [[RecordRule]], where
+   * complete records end ([[RecordEnds]]), from the driver's position.
    *
    * The answer is read at several places, one after another, and must be of one state of the
    * file. One cut short meanwhile (logrotate's `copytruncate`) would be described by two: its old
@@ -44,15 +44,17 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       stamp: FileStamp,
       asked: Option[KnownFile],
       known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
       attempts: Int = 3): FileMeta = {
     val size = channel.size()
     val meta = Prefixes
       .md5(channel, math.min(sampleLength.toLong, size))
-      .map(head => describeOnce(channel, path, stamp, asked, known, size, head))
+      .map(head => describeOnce(channel, path, stamp, asked, known, retired, size, head))
       .filter(_ => channel.size() >= size)
     meta match {
       case Some(m) => m
-      case None if attempts > 1 => describe(channel, path, stamp, asked, known, attempts - 1)
+      case None if attempts > 1 =>
+        describe(channel, path, stamp, asked, known, retired, attempts - 1)
       case None => throw new IOException("it kept shrinking while it was read")
     }
   }
@@ -64,6 +66,7 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       stamp: FileStamp,
       asked: Option[KnownFile],
       known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
       size: Long,
       fingerprint: Fingerprint): FileMeta = {
     val key = stamp.key
@@ -87,20 +90,24 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
         ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
     }
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.
+    val holdsAsked = asked.exists(_.fingerprint == probe.getOrElse(fingerprint))
+    val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
+    def head(length: Long) =
+      heads.getOrElseUpdate(
+        length,
+        Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
+    def copied(k: KnownFile) = k.key != key && isCopy(channel, size, head, k)
     val copyOf =
-      if (asked.exists(_.fingerprint == probe.getOrElse(fingerprint))) None
-      else {
-        val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
-        def head(length: Long) =
-          heads.getOrElseUpdate(
-            length,
-            Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
-        known
-          .filter(k => k.key != key && isCopy(channel, size, head, k))
-          .sortBy(-_.floor)
+      if (holdsAsked) None else known.filter(copied).sortBy(-_.floor).headOption.map(_.key)
+    // A whole copy before one it may be the start of; of those, the one read furthest.
+    val copyOfRetired =
+      if (holdsAsked) None
+      else
+        retired.toSeq
+          .filter { case (_, k) => copied(k) }
+          .sortBy { case (id, k) => (size < k.floor, -k.floor, id) }
           .headOption
-          .map(_.key)
-      }
+          .map(_._1)
     FileMeta(
       path.toString,
       key,
@@ -112,7 +119,8 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       tailAtFloor,
       tailAtLineEnd,
       copyOf,
-      cuts = cuts)
+      cuts = cuts,
+      copyOfRetired = copyOfRetired)
   }
 
   /**
@@ -149,7 +157,9 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
    * front to back, so one caught half-written is shorter than `k`'s position. `k` tracked while
    * shorter than the sample is known by a shorter head, which a file that merely shares its
    * first lines (a header) may start with too: such a file is reported a copy only once `k` no
-   * longer holds those bytes (a rotation compressed it), never to wait on `k`.
+   * longer holds those bytes (a rotation compressed it), never to wait on `k`. So is one whose
+   * `k` was read to position 0 only (no complete line yet): a copy of it is read from its start,
+   * as a new file is, and names `k` so that `k`'s bytes are not counted lost.
    *
    * @param head the MD5 of this file's first bytes, of a given length; None when it is shorter
    */
@@ -158,7 +168,7 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       size: Long,
       head: Long => Option[Fingerprint],
       k: KnownFile): Boolean =
-    k.floor > 0 && k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
+    k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
       (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =

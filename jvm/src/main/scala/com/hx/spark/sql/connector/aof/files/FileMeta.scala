@@ -18,6 +18,9 @@ package com.hx.spark.sql.connector.aof.files
  * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
  *                    file holds too, or that it is the beginning of: a copy, complete or being
  *                    written, as logrotate's `copytruncate` makes
+ * @param copyOfRetired a file the driver retired (no longer tracks, but a copy of it may show up;
+ *                    by file id) whose head this file holds, and either its bytes before its
+ *                    position (a copy) or fewer bytes than that (it may be one, half-written)
  * @param cuts        with multi-line records, record starts before `lineEnd` where a batch may
  *                    end early ([[RecordEnds]])
  * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
@@ -36,7 +39,8 @@ final case class FileMeta(
     tailAtLineEnd: Option[Fingerprint] = None,
     copyOf: Option[FileKey] = None,
     unreadable: Option[String] = None,
-    cuts: Seq[Long] = Nil)
+    cuts: Seq[Long] = Nil,
+    copyOfRetired: Option[String] = None)
 
 object FileMeta {
 

@@ -2,9 +2,13 @@ package com.hx.spark.sql.connector.aof.offset
 
 /**
  * What changed on one host since a snapshot: its next serial, the files that are new or moved on
- * (whole), and the ids of those gone.
+ * (whole), the ids of those gone, and its retired files (whole: they are few, and short-lived).
  */
-final case class HostChanges(nextSerial: Long, files: Map[String, FileOffset], gone: Seq[String])
+final case class HostChanges(
+    nextSerial: Long,
+    files: Map[String, FileOffset],
+    gone: Seq[String],
+    retired: Map[String, RetiredFile] = Map.empty)
 
 /** The difference between a snapshot's hosts and an offset's, and the offset rebuilt from it. */
 object OffsetChanges {
@@ -17,9 +21,9 @@ object OffsetChanges {
       val before = base.getOrElse(host, HostOffsets.Empty)
       val files = h.files.filter { case (id, f) => !before.files.get(id).contains(f) }
       val gone = before.files.keys.filterNot(h.files.contains).toSeq.sorted
-      val same =
-        files.isEmpty && gone.isEmpty && base.get(host).exists(_.nextSerial == h.nextSerial)
-      if (same) None else Some(host -> HostChanges(h.nextSerial, files, gone))
+      val same = files.isEmpty && gone.isEmpty &&
+        base.get(host).exists(b => b.nextSerial == h.nextSerial && b.retired == h.retired)
+      if (same) None else Some(host -> HostChanges(h.nextSerial, files, gone, h.retired))
     }
     (changed, base.keys.filterNot(now.contains).toSeq.sorted)
   }
@@ -30,6 +34,6 @@ object OffsetChanges {
       goneHosts: Seq[String]): Map[String, HostOffsets] =
     base -- goneHosts ++ changed.map { case (host, c) =>
       val before = base.getOrElse(host, HostOffsets.Empty).files
-      host -> HostOffsets(c.nextSerial, before -- c.gone ++ c.files)
+      host -> HostOffsets(c.nextSerial, before -- c.gone ++ c.files, c.retired)
     }
 }

@@ -22,6 +22,7 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
  *
  * Version 1 is an offset whole. Version 2 names the snapshot it is on and holds, per host that
  * changed since, the files new or moved on and the ids of those gone (`goneHosts` for a host).
+ * A host's `retired` files are written whole wherever the host is (absent: none), in both.
  */
 object OffsetJson {
   val Whole: Int = 1
@@ -38,7 +39,9 @@ object OffsetJson {
         g.writeNumberField("version", Whole)
         writeHosts(
           g,
-          offset.hosts.map { case (h, o) => h -> HostChanges(o.nextSerial, o.files, Nil) })
+          offset.hosts.map { case (h, o) =>
+            h -> HostChanges(o.nextSerial, o.files, Nil, o.retired)
+          })
       case Some(base) =>
         val (changed, goneHosts) = offset.changes
         g.writeNumberField("version", OnSnapshot)
@@ -60,11 +63,16 @@ object OffsetJson {
         val h = e.getValue
         val files = h.path("files").fields().asScala.map(f => f.getKey -> readFile(f.getValue))
         val gone = h.path("gone").elements().asScala.map(_.asText).toSeq
-        e.getKey -> HostChanges(h.path("nextSerial").asLong, files.toMap, gone)
+        val retired = h.path("retired").fields().asScala.map { r =>
+          val n = r.getValue
+          r.getKey -> RetiredFile(readFile(n), n.path("asked").asInt, n.path("lastAsk").asText)
+        }
+        e.getKey -> HostChanges(h.path("nextSerial").asLong, files.toMap, gone, retired.toMap)
       }
       .toMap
     version match {
-      case Whole => AofOffset(hosts.map { case (h, c) => h -> HostOffsets(c.nextSerial, c.files) })
+      case Whole =>
+        AofOffset(hosts.map { case (h, c) => h -> HostOffsets(c.nextSerial, c.files, c.retired) })
       case OnSnapshot =>
         val base = snapshot(root.path("snapshot").asText)
         val goneHosts = root.path("goneHosts").elements().asScala.map(_.asText).toSeq
@@ -116,6 +124,17 @@ object OffsetJson {
       }
       g.writeEndObject()
       if (h.gone.nonEmpty) writeIds(g, "gone", h.gone)
+      if (h.retired.nonEmpty) {
+        g.writeObjectFieldStart("retired")
+        h.retired.toSeq.sortBy(_._1).foreach { case (id, r) =>
+          g.writeObjectFieldStart(id)
+          writeFile(g, r.file)
+          g.writeNumberField("asked", r.asked)
+          g.writeStringField("lastAsk", r.lastAsk)
+          g.writeEndObject()
+        }
+        g.writeEndObject()
+      }
       g.writeEndObject()
     }
     g.writeEndObject()

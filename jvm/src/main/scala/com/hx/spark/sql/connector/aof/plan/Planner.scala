@@ -1,8 +1,10 @@
 package com.hx.spark.sql.connector.aof.plan
 
+import scala.collection.mutable
+
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
@@ -16,7 +18,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *  - C3 but not C4 (cut back, same head): continue at its current length.
  *  - not C3 (replaced, truncated, or an inode reused): a new file for this query, from byte 0,
  *    unless it is a copy of another tracked file (a rotation's .gz given a deleted file's inode),
- *    which is planned as any copy is, below.
+ *    which is planned as any copy is, below; or empty, which waits as an empty new file does.
  *
  * For a file not tracked yet (not C1):
  *
@@ -27,7 +29,18 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *  - on a host this query has offsets for (C2): created since, read from byte 0;
  *  - on a host seen for the first time (not C2): `starting.offsets`.
  *
- * A tracked file that is gone, or replaced and not continued by a copy, loses its unread bytes.
+ * A tracked file that is gone, or replaced, and not continued by a copy, is retired
+ * ([[RetiredFile]]): a copy of it that a node shows only later (a listing that missed it, a look
+ * that saw the original cut before it saw the copy) still continues from its position, and only
+ * a whole copy does (one is whole before its original goes). It stays retired until an answer
+ * that looked for its copies finds none, or finds only files that start like it but are shorter
+ * than its position, [[RetiredFile.MaxAsked]] times (those wait meanwhile); then its unread bytes
+ * are lost. One with no head (empty when last seen) has nothing a copy could be told by, and is
+ * lost at once; one read to position 0 only (no complete line yet) is continued by a copy from
+ * its start, as a new file would be, so that its bytes are not counted lost. Two copies of one
+ * file seen at once: the first (by path) continues it, the other waits and is then a copy of
+ * that one.
+ *
  * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
  * a file its node could not read this time, which is neither lost nor new.
  *
@@ -42,18 +55,32 @@ object Planner {
       KnownFile(f.key, f.pos, f.fingerprint, f.tail)
     }
 
+  /** What the driver tells a node about the files of it that `start` retired, by file id. */
+  def retired(start: AofOffset, host: String): Map[String, KnownFile] =
+    start.hosts
+      .get(host)
+      .fold(Map.empty[String, KnownFile])(_.retired.map { case (id, r) =>
+        id -> KnownFile(r.file.key, r.file.pos, r.file.fingerprint, r.file.tail)
+      })
+
   /**
    * With `batchBytesMax`, planned twice: once to learn what each file would read, then with the
    * batch's bytes shared over them ([[FairShare]]).
+   *
+   * @param looked the retired files each host's answer looked for copies of
    */
-  def plan(start: AofOffset, reports: Map[String, Seq[FileMeta]], limits: PlanLimits): Plan = {
-    val unshared = planWith(start, reports, limits, None)
+  def plan(
+      start: AofOffset,
+      reports: Map[String, Seq[FileMeta]],
+      limits: PlanLimits,
+      looked: Map[String, Looked] = Map.empty): Plan = {
+    val unshared = planWith(start, reports, limits, looked, None)
     limits.batchBytesMax.fold(unshared) { max =>
       val wants =
         Ranges
           .between(start, unshared.end)
           .map(r => (r.host, r.key) -> (r.until - r.from))
-      planWith(start, reports, limits, Some(FairShare.of(wants, max)))
+      planWith(start, reports, limits, looked, Some(FairShare.of(wants, max)))
     }
   }
 
@@ -62,11 +89,13 @@ object Planner {
       start: AofOffset,
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
+      looked: Map[String, Looked],
       shares: Option[Map[(String, FileKey), Long]]): Plan = {
     val planned = InParallel
       .map(reports.toSeq) { case (host, files) =>
         val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
-        host -> new HostPlanner(host, start.hosts.get(host), files, limits, share).plan()
+        val previous = start.hosts.get(host)
+        host -> new HostPlanner(host, previous, files, limits, share, looked.get(host)).plan()
       }
       .toMap
     Plan(
@@ -84,10 +113,14 @@ object Planner {
       previous: Option[HostOffsets],
       files: Seq[FileMeta],
       limits: PlanLimits,
-      share: Option[FileKey => Long]) {
+      share: Option[FileKey => Long],
+      looked: Option[Looked]) {
     private val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
     private val reported = files.map(m => m.key -> m).toMap
+    private val retired = previous.fold(Map.empty[String, RetiredFile])(_.retired)
     private var nextSerial = previous.fold(0L)(_.nextSerial)
+    // The files (tracked or retired, by file id) a copy continues in this plan.
+    private val continued = mutable.Set.empty[String]
 
     def plan(): (HostOffsets, Seq[Loss]) = {
       val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
@@ -104,27 +137,64 @@ object Planner {
             }
         }
       }
-      val losses = tracked.values.toSeq.collect {
-        case f
-            if f.seen > f.pos && !continuedByCopy.contains(f.key) &&
-              reported.get(f.key).forall(m => state(f, m) == Replaced) =>
-          Loss(host, f.path, f.fileId, f.pos, f.seen)
+      val plannedIds = planned.map(_.fileId).toSet
+      // Gone, or its key holds other content now, and no copy of it is in this answer.
+      val ended = tracked.values.toSeq.filter { f =>
+        !plannedIds.contains(f.fileId) && !continuedByCopy.contains(f.key)
+      }
+      val (retiring, lostNow) = ended.partition(_.fingerprint.length > 0)
+      val (stillRetired, dropped) = retiredAfter()
+      val nowRetired = stillRetired ++ retiring.map(f => f.fileId -> RetiredFile(f))
+      val losses = (lostNow ++ dropped).collect {
+        case f if f.seen > f.pos => Loss(host, f.path, f.fileId, f.pos, f.seen)
       }
       val kept = previous.filter { p =>
-        p.nextSerial == nextSerial && p.files.size == planned.size &&
+        p.nextSerial == nextSerial && p.files.size == planned.size && p.retired == nowRetired &&
         planned.forall(f => p.files.get(f.fileId).exists(_ eq f))
       }
-      (kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap)), losses)
+      val offsets =
+        kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap, nowRetired))
+      (offsets, losses)
+    }
+
+    /**
+     * The files retired before that stay retired, and those given up: an answer that looked for
+     * copies of one found none, or found only files shorter than its position too many times.
+     * One this answer did not look for (planned again against an earlier answer) stays as it is.
+     */
+    private def retiredAfter(): (Map[String, RetiredFile], Seq[FileOffset]) = {
+      val after = retired.toSeq.filterNot { case (id, _) => continued(id) }.map { case (id, r) =>
+        looked.filter(l => l.ids.contains(id) && l.answer != r.lastAsk) match {
+          case None => id -> Some(r)
+          case Some(l) =>
+            val waiting = files.exists(_.copyOfRetired.contains(id))
+            val asked = r.asked + 1
+            id -> Some(RetiredFile(r.file, asked, l.answer)).filter(_ =>
+              waiting && asked < RetiredFile.MaxAsked)
+        }
+      }
+      (
+        after.collect { case (id, Some(r)) => id -> r }.toMap,
+        after.collect { case (id, None) => retired(id).file })
     }
 
     /**
      * For a copy of a tracked file: None while the original holds its content (the copy waits),
-     * else the copy, read on from the original's position.
+     * else the copy, read on from the original's position. For a copy of a retired file: read
+     * on from its position once it reaches it; one shorter waits. A second copy of a file that
+     * a copy continues in this plan waits too: it is a copy of that one in the next.
      */
-    private def copied(meta: FileMeta): Option[Option[FileOffset]] =
-      meta.copyOf.filter(_ != meta.key).flatMap(tracked.get).map { original =>
-        if (holds(original)) None else Some(fresh(meta, math.min(original.pos, meta.size)))
+    private def copied(meta: FileMeta): Option[Option[FileOffset]] = {
+      def continue(id: String, from: Long) =
+        if (continued.add(id)) Some(fresh(meta, from)) else None
+      val ofTracked = meta.copyOf.filter(_ != meta.key).flatMap(tracked.get).map { original =>
+        if (holds(original)) None
+        else continue(original.fileId, math.min(original.pos, meta.size))
       }
+      ofTracked.orElse(meta.copyOfRetired.flatMap(retired.get).map { r =>
+        if (meta.size < r.file.pos) None else continue(r.file.fileId, r.file.pos)
+      })
+    }
 
     // An original that cannot be read now may still hold its content: its copy waits.
     private def holds(f: FileOffset): Boolean = reported.get(f.key).exists(state(f, _) == Holds)
@@ -139,6 +209,9 @@ object Planner {
       } else Holds
 
     private def follow(f: FileOffset, meta: FileMeta): Option[FileOffset] = state(f, meta) match {
+      // Emptied, or another file under a reused key (an inode) not written yet: it may be a copy
+      // about to be written (a rotation's .gz), as an empty new file may.
+      case Replaced if meta.size == 0 => None
       // Another file under a reused key (an inode), which may be a copy of another tracked one.
       case Replaced => copied(meta).getOrElse(Some(fresh(meta, 0L)))
       case CutBack =>

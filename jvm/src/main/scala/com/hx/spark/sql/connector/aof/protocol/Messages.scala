@@ -20,13 +20,15 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
 /**
  * The driver's request to a node: the files it tracks there. In full, or with `base` as the
  * change from its request `base`, which the node answered last: `known` the files new or
- * changed since, `forgotten` those no longer tracked.
+ * changed since, `forgotten` those no longer tracked. `retired`, always in full, the files it
+ * no longer tracks whose copy may still show up, by file id.
  */
 final case class Request(
     id: String,
     known: Seq[KnownFile],
     base: Option[String] = None,
-    forgotten: Seq[FileKey] = Nil)
+    forgotten: Seq[FileKey] = Nil,
+    retired: Map[String, KnownFile] = Map.empty)
 
 /**
  * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
@@ -34,7 +36,8 @@ final case class Request(
  * was a change from one this node did not answer (it took over from another, or its answer came
  * too late): it asks for the request in full. `unlisted` says why the node could not list its
  * directory, when it could not: its files are then unknown, and `files` is empty. `absent` when
- * the directory does not exist (yet): the node has no files.
+ * the directory does not exist (yet): the node has no files. `retired`: the retired files of the
+ * request that this answer looked for copies of (every one, unless `unlisted` or `needsFull`).
  */
 final case class Response(
     id: String,
@@ -43,7 +46,8 @@ final case class Response(
     gone: Seq[FileKey] = Nil,
     needsFull: Boolean = false,
     unlisted: Option[String] = None,
-    absent: Boolean = false)
+    absent: Boolean = false,
+    retired: Seq[String] = Nil)
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
@@ -62,13 +66,20 @@ object Messages {
       g.writeArrayFieldStart("known")
       request.known.foreach { k =>
         g.writeStartObject()
-        writeKey(g, k.key)
-        g.writeNumberField("floor", k.floor)
-        writePrint(g, "fp", k.fingerprint)
-        k.tail.foreach(writePrint(g, "tail", _))
+        writeKnown(g, k)
         g.writeEndObject()
       }
       g.writeEndArray()
+      if (request.retired.nonEmpty) {
+        g.writeArrayFieldStart("retired")
+        request.retired.toSeq.sortBy(_._1).foreach { case (id, k) =>
+          g.writeStartObject()
+          g.writeStringField("id", id)
+          writeKnown(g, k)
+          g.writeEndObject()
+        }
+        g.writeEndArray()
+      }
     },
     runKey
   )
@@ -77,13 +88,22 @@ object Messages {
     val root = gunzip(MessageSeal.open(bytes, runKey))
     Request(
       root.path("id").asText,
-      root.path("known").elements().asScala.toVector.map { n =>
-        KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
-      },
+      root.path("known").elements().asScala.toVector.map(known),
       base(root),
-      keys(root, "forgotten")
+      keys(root, "forgotten"),
+      root.path("retired").elements().asScala.map(n => n.path("id").asText -> known(n)).toMap
     )
   }
+
+  private def writeKnown(g: JsonGenerator, k: KnownFile): Unit = {
+    writeKey(g, k.key)
+    g.writeNumberField("floor", k.floor)
+    writePrint(g, "fp", k.fingerprint)
+    k.tail.foreach(writePrint(g, "tail", _))
+  }
+
+  private def known(n: JsonNode): KnownFile =
+    KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
 
   def encode(response: Response, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
@@ -93,6 +113,11 @@ object Messages {
       if (response.needsFull) g.writeBooleanField("needsFull", true)
       response.unlisted.foreach(g.writeStringField("unlisted", _))
       if (response.absent) g.writeBooleanField("absent", true)
+      if (response.retired.nonEmpty) {
+        g.writeArrayFieldStart("retired")
+        response.retired.foreach(g.writeString)
+        g.writeEndArray()
+      }
       g.writeArrayFieldStart("files")
       response.files.foreach { f =>
         g.writeStartObject()
@@ -109,6 +134,7 @@ object Messages {
           g.writeNumberField("copyOfDev", k.dev)
           g.writeNumberField("copyOfIno", k.ino)
         }
+        f.copyOfRetired.foreach(g.writeStringField("copyOfRetired", _))
         f.unreadable.foreach(g.writeStringField("unreadable", _))
         if (f.cuts.nonEmpty) {
           g.writeArrayFieldStart("cuts")
@@ -146,14 +172,16 @@ object Messages {
               Some(FileKey(n.path("copyOfDev").asLong, n.path("copyOfIno").asLong))
             else None,
             text(n, "unreadable"),
-            n.path("cuts").elements().asScala.map(_.asLong).toVector
+            n.path("cuts").elements().asScala.map(_.asLong).toVector,
+            text(n, "copyOfRetired")
           )
         },
       base(root),
       keys(root, "gone"),
       root.path("needsFull").asBoolean(false),
       text(root, "unlisted"),
-      root.path("absent").asBoolean(false)
+      root.path("absent").asBoolean(false),
+      root.path("retired").elements().asScala.map(_.asText).toVector
     )
   }
 

@@ -76,13 +76,14 @@ final class AofMicroBatchStream(
     }
     val plan = Planner.plan(
       start,
-      reports,
+      reports.files,
       PlanLimits(
         perFile,
         options.startingOffsets,
         options.md5CheckEnabled,
         perBatch,
-        wholeRecords = options.records.nonEmpty))
+        wholeRecords = options.records.nonEmpty),
+      reports.looked)
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))

@@ -10,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
-import com.hx.spark.sql.connector.aof.plan.{Plan, PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.plan.{Looked, Plan, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.testkit.NameSwapper
 
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
@@ -481,6 +481,59 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
           s"${overtaken.file}.1.gz" -> ((pos, pos)),
           overtaken.file.toString -> ((0L, 6L))))
       assert(result.losses.isEmpty)
+    }
+  }
+
+  /** A scanner of app.log.* whose listings each pass through the next of `rotations` first. */
+  private def scripted(dir: Path, rotations: (() => Unit)*): DirectoryScanner = {
+    val left = scala.collection.mutable.Queue(rotations: _*)
+    new DirectoryScanner(
+      dir,
+      "app\\.log.*",
+      1024,
+      listed = { listing =>
+        if (left.nonEmpty) left.dequeue()()
+        listing
+      })
+  }
+
+  private def planOn(scanner: DirectoryScanner, start: AofOffset): Plan = {
+    val files = scanner.scan(Planner.known(start, "h"), Planner.retired(start, "h"))
+    // What the endpoint answers: every retired file asked about was looked for.
+    val looked = Looked("answer", Planner.retired(start, "h").keySet)
+    Planner.plan(start, Map("h" -> files), limits, Map("h" -> looked))
+  }
+
+  // A look sees app.log cut by copytruncate, and both its listings miss the copy: the first was
+  // taken before the copy was made, the second is overtaken by the next rotation's rename.
+  test("a copy first shown an answer after its original was cut continues it, read once") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), lines(1 to 300))
+      val copy = dir.resolve("app.log.1")
+      val scanner = scripted(
+        dir,
+        () => (),
+        () => {
+          write(file, lines(301 to 400)) // not read yet
+          Files.copy(file, copy)
+          Files.write(file, Array.emptyByteArray)
+          write(file, "new 1\n")
+        },
+        () => Files.move(copy, dir.resolve("app.log.2"))
+      )
+      val start = planOn(scanner, AofOffset.Empty).end
+      val read = start.hosts("h").files.values.loneElement.pos
+      val cut = planOn(scanner, start)
+      assert(cut.losses.isEmpty)
+      val next = planOn(scanner, cut.end)
+      assert(next.losses.isEmpty)
+      val ranges = (Ranges.between(start, cut.end) ++ Ranges.between(cut.end, next.end))
+        .map(r => (Paths.get(r.path).getFileName.toString, r.from, r.until))
+      assert(
+        ranges.toSet === Set(
+          ("app.log", 0L, 6L),
+          ("app.log.2", read, lines(1 to 400).length.toLong)))
+      assert(next.end.hosts("h").retired.isEmpty)
     }
   }
 

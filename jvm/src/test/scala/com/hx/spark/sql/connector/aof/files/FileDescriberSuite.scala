@@ -20,7 +20,7 @@ class FileDescriberSuite extends AnyFunSuite {
         Files.write(file, ("old line\n" * 1000).getBytes(UTF_8))
         val describer = new FileDescriber(64, None)
         def describe(channel: FileChannel, asked: Option[KnownFile]): FileMeta =
-          describer.describe(channel, file, FileStamp.of(file), asked, asked.toSeq)
+          describer.describe(channel, file, FileStamp.of(file), asked, asked.toSeq, Map.empty)
         val first = {
           val channel = FileChannel.open(file)
           try describe(channel, None)

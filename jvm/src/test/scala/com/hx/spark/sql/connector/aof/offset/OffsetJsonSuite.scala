@@ -24,6 +24,20 @@ class OffsetJsonSuite extends AnyFunSuite {
     assert(reordered.json === offset.json)
   }
 
+  test("retired files survive a round trip, whole and on a snapshot, where only they changed") {
+    val retired = Map(file.fileId -> RetiredFile(file, 2, "request-9"))
+    val withRetired = AofOffset(Map("10.0.0.2" -> HostOffsets(4L, Map.empty, retired)))
+    assert(AofOffset.fromJson(withRetired.json) === withRetired)
+    val snapshot = new OffsetSnapshot("000000000001", offset.hosts)
+    val onSnapshot =
+      AofOffset(offset.hosts.updated("10.0.0.1", HostOffsets(0L, Map.empty, retired)))
+    val json = AofOffset(onSnapshot.hosts, Some(snapshot)).json()
+    assert(json.contains("request-9") && !json.contains("10.0.0.2"))
+    assert(OffsetJson.read(json, _ => snapshot).hosts === onSnapshot.hosts)
+    val noneAgain = AofOffset(offset.hosts, Some(new OffsetSnapshot("2", onSnapshot.hosts)))
+    assert(OffsetJson.read(noneAgain.json(), _ => noneAgain.base.get).hosts === offset.hosts)
+  }
+
   test("an unknown version is refused with advice") {
     val e = intercept[IllegalStateException](AofOffset.fromJson("""{"version":9,"hosts":{}}"""))
     assert(e.getMessage.contains("new checkpoint"))

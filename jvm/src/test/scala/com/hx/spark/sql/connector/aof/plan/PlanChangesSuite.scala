@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
 class PlanChangesSuite extends AnyFunSuite {
   private def file(path: String, ino: Long, serial: Long, pos: Long): FileOffset =
@@ -24,5 +24,15 @@ class PlanChangesSuite extends AnyFunSuite {
           "its start",
         "h:/l/c.log (file 1:3:0, read up to 30) is gone"))
     assert(PlanChanges.between(start, start).isEmpty)
+  }
+
+  test("a file retired says it is remembered for its copy") {
+    val gone = file("/l/c.log", 3, 0, 30)
+    val end =
+      AofOffset(Map("h" -> HostOffsets(9, Map.empty, Map(gone.fileId -> RetiredFile(gone)))))
+    assert(
+      PlanChanges.between(offset(gone), end) === Seq(
+        "h:/l/c.log (file 1:3:0, read up to 30) is gone; remembered until a look finds no copy " +
+          "of it"))
   }
 }

@@ -4,7 +4,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 
 class PlannerSuite extends AnyFunSuite {
@@ -214,16 +214,125 @@ class PlannerSuite extends AnyFunSuite {
     assert((f.path, f.pos) === (("/logs/app.log.1", 400L)))
   }
 
-  test("a deleted file is forgotten and its unread bytes are lost") {
+  private val firstId = FileOffset.fileId(key, 0)
+
+  /** Planned against an answer (to request `answer`) that looked for copies of `retired`. */
+  private def lookedFor(start: AofOffset, retired: Set[String], answer: String, files: FileMeta*) =
+    Planner.plan(start, Map(host -> files), limits(), Map(host -> Looked(answer, retired)))
+
+  private def retiredOf(end: AofOffset) = end.hosts(host).retired
+
+  test("a deleted file is retired, then forgotten with its unread bytes lost once none copies it") {
     val result = plan(tracked(file(100, seen = 180)))
     assert(result.end.hosts(host).files.isEmpty)
-    assert(result.losses === Seq(Loss(host, "/logs/app.log", "2049:77:0", 100, 180)))
+    assert(retiredOf(result.end).keySet === Set(firstId))
+    assert(result.losses.isEmpty, "a copy of it may still show up")
+    val none = lookedFor(result.end, Set(firstId), "a1")
+    assert(retiredOf(none.end).isEmpty)
+    assert(none.losses === Seq(Loss(host, "/logs/app.log", firstId, 100, 180)))
   }
 
-  test("a replaced file loses the bytes of the old one that were not read") {
-    val result = plan(tracked(file(100, seen = 180)), meta(50, 50, other))
+  test("a replaced file loses the bytes of the old one that were not read, once none copies it") {
+    val replaced = plan(tracked(file(100, seen = 180)), meta(50, 50, other))
+    assert(replaced.losses.isEmpty)
+    val result = lookedFor(replaced.end, Set(firstId), "a1", meta(60, 60, other))
     assert(result.losses.map(l => (l.from, l.until)) === Seq((100L, 180L)))
-    assert(plan(tracked(file(180, seen = 180)), meta(50, 50, other)).losses.isEmpty)
+    val read = plan(tracked(file(180, seen = 180)), meta(50, 50, other))
+    assert(lookedFor(read.end, Set(firstId), "a1", meta(60, 60, other)).losses.isEmpty)
+  }
+
+  test("a file with no complete line yet, copied and cut: its copy is read from 0, nothing lost") {
+    val cut = plan(tracked(file(0, seen = 180)), meta(0, 0, Fingerprint.Empty, tailAtFloor = None))
+    assert(cut.losses.isEmpty && cut.end.hosts(host).files.isEmpty)
+    val result = lookedFor(cut.end, Set(firstId), "a1", copyOfFirst(220))
+    assert(result.losses.isEmpty)
+    assert(result.end.hosts(host).files.values.map(f => (f.first, f.pos)).toSeq === Seq((0L, 220L)))
+  }
+
+  test("a file seen empty has no head to tell a copy by: gone, its bytes are lost at once") {
+    val result = plan(tracked(file(0, Fingerprint.Empty, seen = 180)))
+    assert(retiredOf(result.end).isEmpty)
+    assert(result.losses.map(l => (l.from, l.until)) === Seq((0L, 180L)))
+  }
+
+  private def copyOfFirst(size: Long, path: String = "/logs/app.log.1", k: FileKey = copyKey) =
+    FileMeta(path, k, size, size, head, None, copyOfRetired = Some(firstId))
+
+  test("copytruncate, the copy shown an answer after the cut: it continues the retired file") {
+    val start = tracked(file(300, seen = 350))
+    // The answer shows app.log cut and written again, and not its copy (a listing missed it).
+    val cut = plan(start, meta(40, 40, Fingerprint(40, "new"), tailAtFloor = None))
+    val restarted = cut.end.hosts(host).files.values.map(f => (f.serial, f.first, f.pos)).toSeq
+    assert(restarted === Seq((1L, 0L, 40L)))
+    assert(cut.losses.isEmpty)
+    assert(Planner.retired(cut.end, host) === Map(firstId -> KnownFile(key, 300, head, Some(tail))))
+    val grown = meta(60, 60, Fingerprint(60, "new2"), Some(Fingerprint(40, "new")), None)
+    val result = lookedFor(cut.end, Set(firstId), "a1", grown, copyOfFirst(400))
+    assert(result.losses.isEmpty)
+    assert(retiredOf(result.end).isEmpty)
+    val ranges = Ranges.between(cut.end, result.end).map(r => (r.path, r.from, r.until))
+    assert(ranges.toSet === Set(("/logs/app.log.1", 300L, 400L), ("/logs/app.log", 40L, 60L)))
+  }
+
+  test("a retired file is kept while answers that did not look for its copies come") {
+    val cut = plan(tracked(file(300, seen = 350))).end
+    assert(retiredOf(plan(cut).end) === retiredOf(cut), "planned again against the same answer")
+    assert(retiredOf(lookedFor(cut, Set("other"), "a1").end) === retiredOf(cut))
+  }
+
+  test(
+    "a file that starts like a retired one but is shorter waits, for a bounded number of answers") {
+    val cut = plan(tracked(file(300, seen = 350))).end
+    val short = copyOfFirst(200)
+    var end = cut
+    (1 until RetiredFile.MaxAsked).foreach { i =>
+      val result = lookedFor(end, Set(firstId), s"a$i", short)
+      assert(result.end.hosts(host).files.isEmpty, "it waits")
+      assert(result.losses.isEmpty)
+      assert(retiredOf(result.end)(firstId).asked === i)
+      assert(lookedFor(result.end, Set(firstId), s"a$i", short).end === result.end, "counted once")
+      end = result.end
+    }
+    val given = lookedFor(end, Set(firstId), "last", short)
+    assert(retiredOf(given.end).isEmpty)
+    assert(given.losses.map(l => (l.from, l.until)) === Seq((300L, 350L)))
+    val unasked = FileMeta("/logs/app.log.1", copyKey, 200, 200, head, None)
+    assert(plan(given.end, unasked).end.hosts(host).files.values.map(_.first).toSeq === Seq(0L))
+  }
+
+  test("two copies of one retired file at once: the first continues it, the other waits") {
+    val cut = plan(tracked(file(300, seen = 350))).end
+    val gz = copyOfFirst(350, "/logs/app.log.1.gz", FileKey(2049L, 79L))
+    val result = lookedFor(cut, Set(firstId), "a1", copyOfFirst(350), gz)
+    val files = result.end.hosts(host).files.values
+    assert(files.map(f => (f.path, f.first)).toSeq === Seq(("/logs/app.log.1", 300L)))
+  }
+
+  test("an emptied tracked key waits and its file is retired: a rotation's .gz given its inode") {
+    // app.log.2 (key) read whole and deleted; app.log.3.gz, not yet written, got its inode.
+    val rotated = file(500, seen = 500).copy(path = "/logs/app.log.2")
+    val b = FileOffset("/logs/app.log.3", copyKey, 1L, 0L, 900L, other, Some(tail), 900L)
+    val start = tracked(rotated, b)
+    val empty = FileMeta("/logs/app.log.3.gz", key, 0, 0, Fingerprint.Empty, None)
+    val holding = FileMeta("/logs/app.log.3", copyKey, 900, 900, other, None)
+    val emptied = plan(start, empty, holding)
+    assert(emptied.end.hosts(host).files.values.map(_.key).toSeq === Seq(copyKey))
+    assert(retiredOf(emptied.end).keySet === Set(firstId))
+    // Written: a copy of app.log.3, which still holds; then app.log.3 deleted.
+    val gz = FileMeta("/logs/app.log.3.gz", key, 900, 900, other, None, copyOf = Some(copyKey))
+    val waiting = lookedFor(emptied.end, Set(firstId), "a1", gz, holding)
+    assert(waiting.end.hosts(host).files.values.map(_.key).toSeq === Seq(copyKey))
+    val result = plan(waiting.end, gz)
+    assert(Ranges.between(waiting.end, result.end).isEmpty, "nothing of app.log.3 read again")
+    assert(result.losses.isEmpty)
+  }
+
+  test("fixed point: a retired file and its copy, planned again against the same answer") {
+    val cut = plan(tracked(file(300, seen = 350))).end
+    val reports = Map(host -> Seq(copyOfFirst(400)))
+    val end = Planner.plan(cut, reports, limits(), Map(host -> Looked("a1", Set(firstId)))).end
+    assert(
+      Planner.plan(end, reports, limits(), Map(host -> Looked("a1", Set(firstId)))).end === end)
   }
 
   test("a host that did not answer keeps its offsets") {
@@ -323,9 +432,15 @@ class PlannerSuite extends AnyFunSuite {
     val reports = hosts.zipWithIndex.map { case (h, i) =>
       h -> (if (i % 2 == 0) Seq(meta(500, 400)) else Seq.empty)
     }.toMap
-    val together = Planner.plan(start, reports, limits())
+    val looked = hosts.map(h => h -> Looked("a1", Set(firstId))).toMap
+    val retired = Planner.plan(start, reports, limits()).end
+    val together = Planner.plan(retired, reports, limits(), looked)
     hosts.foreach { h =>
-      val alone = Planner.plan(AofOffset(Map(h -> start.hosts(h))), Map(h -> reports(h)), limits())
+      val alone = Planner.plan(
+        AofOffset(Map(h -> retired.hosts(h))),
+        Map(h -> reports(h)),
+        limits(),
+        Map(h -> looked(h)))
       assert(together.end.hosts(h) === alone.end.hosts(h))
     }
     assert(together.losses.map(_.host) === hosts.filter(h => reports(h).isEmpty).sorted)

@@ -8,7 +8,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
 /**
  * The formats of `docs/protocol.md`, held to golden files that the Python suites decode too: a
@@ -33,7 +33,8 @@ class GoldenFilesSuite extends AnyFunSuite {
       KnownFile(FileKey(2049, 13), 0, Fingerprint(0, md5('c')), None)
     ),
     Some("request-1"),
-    Seq(FileKey(2049, 11))
+    Seq(FileKey(2049, 11)),
+    Map("2049:11:1" -> KnownFile(FileKey(2049, 11), 2048, Fingerprint(1024, md5('g'))))
   )
 
   private val response = Response(
@@ -75,11 +76,21 @@ class GoldenFilesSuite extends AnyFunSuite {
         Fingerprint(1024, md5('f')),
         None,
         Some(0L),
-        cuts = Seq(120, 4000, 8100, 16300, 32700))
+        cuts = Seq(120, 4000, 8100, 16300, 32700)),
+      // A copy of a file the driver retired (by file id).
+      FileMeta(
+        "/var/log/app/app.log.2",
+        FileKey(2049, 18),
+        3000,
+        3000,
+        Fingerprint(1024, md5('g')),
+        None,
+        copyOfRetired = Some("2049:11:1"))
     ),
     Some("request-1"),
     Seq(FileKey(2049, 11)),
-    unlisted = Some("not listed: an example of the field")
+    unlisted = Some("not listed: an example of the field"),
+    retired = Seq("2049:11:1")
   )
 
   private val offsets = AofOffset(
@@ -99,7 +110,20 @@ class GoldenFilesSuite extends AnyFunSuite {
           FileOffset("/var/log/app/new.log", FileKey(2049, 16), 0, 0, 0, Fingerprint(0, md5('c')))
         )
           .map(f => f.fileId -> f)
-          .toMap
+          .toMap,
+        Map(
+          "2049:11:1" -> RetiredFile(
+            FileOffset(
+              "/var/log/app/app.log.1",
+              FileKey(2049, 11),
+              1,
+              0,
+              2048,
+              Fingerprint(1024, md5('g')),
+              None,
+              3000),
+            1,
+            "request-1"))
       )))
 
   private val manifest = ("4f3a", 3, 2500000)

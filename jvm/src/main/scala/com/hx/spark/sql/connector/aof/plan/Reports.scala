@@ -1,0 +1,15 @@
+package com.hx.spark.sql.connector.aof.plan
+
+import com.hx.spark.sql.connector.aof.files.FileMeta
+
+/**
+ * What the hosts answered for one trigger: each host's files, and which of the retired files the
+ * driver asked about each one looked for copies of ([[Looked]]).
+ */
+final case class Reports(files: Map[String, Seq[FileMeta]], looked: Map[String, Looked] = Map.empty)
+
+/**
+ * The retired files (by file id) that a host's answer to the request `answer` looked for copies
+ * of: only such an answer can say that no copy of one is there.
+ */
+final case class Looked(answer: String, ids: Set[String])
