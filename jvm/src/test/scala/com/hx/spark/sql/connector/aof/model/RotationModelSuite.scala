@@ -131,7 +131,10 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     }
   }
 
-  /** One seed: its operations, placed at random, then everything read; returns the ops done. */
+  // What the seeds did, by kind: what a run covered.
+  private val covered = mutable.Map.empty[String, Int].withDefaultValue(0)
+
+  /** One seed: its operations, placed at random, then everything read. */
   private def runSeed(seed: Long, done: mutable.ArrayBuffer[String]): Unit = {
     val rnd = new Random(seed)
     val dir = newDir(s"model-$seed-")
@@ -164,8 +167,16 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
         else if (place < 50) run.duringLook(() => world(op), second = true)
         else if (place < 62) { run.plan(); world(op) }
         else world(op)
-        if (rnd.nextInt(100) < 2) { run.restartEndpoint(); done += "endpoint restarted" }
+        covered(op.productPrefix) += 1
+        covered(Places.find(place < _._1).get._2) += 1
+        if (rnd.nextInt(100) < 2) {
+          run.restartEndpoint()
+          done += "endpoint restarted"
+          covered("endpoint restarted") += 1
+        }
       }
+      covered("inodes reused") += world.reusedInodes
+      covered("lines") += world.written.size
       world.settle()
       var triggers = 0
       while (!run.settled() && triggers < 20) triggers += 1
@@ -182,6 +193,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
         try runSeed(seed, done)
         catch { case e: Throwable => fail(Seeds.failed(seed, done.toSeq, e), e) }
       }
+      info(covered.toSeq.sorted.map { case (what, n) => s"$what $n" }.mkString(", "))
     }
   }
 }

@@ -9,6 +9,8 @@ import java.util.zip.GZIPOutputStream
 
 import scala.collection.mutable
 
+import com.hx.spark.sql.connector.aof.files.FileKey
+
 /**
  * Real files under `dir`, written as applications and logrotate write them, and the model of what
  * they hold: which line ids each file has. Logs `a.log`, `b.log`, ... are each written by an
@@ -43,6 +45,10 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
 
   /** Every complete line id written, in order. */
   val written: mutable.ArrayBuffer[String] = mutable.ArrayBuffer.empty
+
+  // Inodes of deleted files, and how many a new file was given again (as ext4 does at once).
+  private val freed = mutable.Set.empty[FileKey]
+  var reusedInodes = 0
 
   /** The pattern a query reads: every log and its rotations, here and in `old`. */
   def pattern: String = s"$dir/**/(${logNames.map(_.stripSuffix(".log")).mkString("|")})\\.log.*"
@@ -153,6 +159,7 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         try out.write(Files.readAllBytes(source.path))
         finally out.close()
         gz.ids ++= source.ids
+        freed += FileKey.of(source.path)
         Files.delete(source.path)
         files -= source
         l.rotated = l.rotated.map(f => if (f eq source) gz else f)
@@ -162,6 +169,7 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         f.path = Files.move(f.path, old.resolve(f.name))
       case Op.Delete(_, nth) =>
         val f = l.rotated(nth)
+        freed += FileKey.of(f.path)
         Files.delete(f.path)
         files -= f
         l.rotated = l.rotated.filterNot(_ eq f)
@@ -177,6 +185,7 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
   def close(): Unit = logs.foreach(_.app.close())
 
   private def created(l: Log, path: Path): ModelFile = {
+    if (freed.remove(FileKey.of(path))) reusedInodes += 1
     val f = new ModelFile(path, mutable.ArrayBuffer.empty)
     files += f
     f
@@ -190,7 +199,7 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
 }
 
 /** What the world can be told to do; `log` is an index into its logs. */
-sealed trait Op { def log: Int }
+sealed trait Op extends Product with Serializable { def log: Int }
 
 object Op {
   final case class Append(log: Int, lines: Int) extends Op
