@@ -100,6 +100,29 @@ class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with Lone
     coordinator.stop()
   }
 
+  test("retired files travel to the endpoint, which says it looked for them and names a copy") {
+    val text = "one\ntwo\n"
+    val (coordinator, _, dir) = served("host-r", "app.log.1" -> text)
+    // app.log, read whole and gone, then shown copied to app.log.1; another retired file has none.
+    val gone = KnownFile(FileKey(1, 1), text.length, Fingerprint(text.length, md5(text)))
+    val other = KnownFile(FileKey(1, 2), 3, Fingerprint(3, md5("xyz")))
+    val retired = Map("1:1:0" -> gone, "1:2:0" -> other)
+    val asked = coordinator.ask(Map("host-r" -> Nil), Map("host-r" -> retired))
+    val answers = coordinator.answers(asked, 10000)
+    val copy = answers.files("host-r").loneElement
+    assert(copy.path === dir.resolve("app.log.1").toString)
+    assert(copy.copyOfRetired === Some("1:1:0"))
+    assert(answers.looked("host-r").ids === retired.keySet)
+    coordinator.stop()
+  }
+
+  private def md5(text: String): String =
+    java.security.MessageDigest
+      .getInstance("MD5")
+      .digest(text.getBytes(UTF_8))
+      .map(b => f"${b & 0xff}%02x")
+      .mkString
+
   test("of two endpoints on one host one serves; when it goes the other takes over") {
     val (coordinator, spec, _) = run("app.log" -> "a\n")
     val first = new NodeEndpoint(spec, "host-b", () => ())

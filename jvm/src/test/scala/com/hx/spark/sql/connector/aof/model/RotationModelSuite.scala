@@ -40,7 +40,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     62 -> "after a plan",
     100 -> "alone")
 
-  private final class Run(dir: Path, world: RotationWorld, rnd: Random, limits: PlanLimits) {
+  private final class Run(dir: Path, world: RotationWorld, limits: PlanLimits) {
     private val counters = ReadCounters.register(spark.sparkContext)
     private val inListing = mutable.Queue.empty[() => Unit]
     private val directory = s"$dir/**"
@@ -51,7 +51,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     private var planned = Option.empty[AofOffset]
     val rows: mutable.ArrayBuffer[Row] = mutable.ArrayBuffer.empty
     private val delivered = mutable.Set.empty[String]
-    var plannedLoss = 0L
+    private var plannedLoss = 0L
 
     def lost: Long = plannedLoss + counters.bytesLost.value
 
@@ -142,7 +142,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     // Every other seed reads in small steps, so that batches end inside files and rotations land
     // between a file's batches.
     val bytesMax = if (seed % 2 == 0) Some(2000L) else None
-    val run = new Run(dir, world, rnd, PlanLimits(bytesMax, StartingOffsets.Earliest, true))
+    val run = new Run(dir, world, PlanLimits(bytesMax, StartingOffsets.Earliest, true))
     try {
       (1 to opsPerSeed).foreach { _ =>
         val op = Seeds.nextOp(world, logs.size, rnd)
