@@ -36,7 +36,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
   private val Places = Seq(
     30 -> "between triggers",
     42 -> "in a look",
-    50 -> "in a second look",
+    50 -> "in a look, with the next in its second look",
     62 -> "after a plan",
     100 -> "alone")
 
@@ -91,12 +91,14 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
       read()
     }
 
-    /** `op` placed after the listing of the next look, or of the one after it. */
-    def duringLook(op: () => Unit, second: Boolean): Unit = {
-      if (second) inListing.enqueue(() => ())
-      inListing.enqueue(op)
+    /**
+     * `ops` placed after the next trigger's listings, one each (a look lists each directory the
+     * path names, `dir` then `dir/old`, and may look twice); those left run after it.
+     */
+    def duringLook(ops: (() => Unit)*): Unit = {
+      ops.foreach(inListing.enqueue(_))
       trigger()
-      while (inListing.nonEmpty) inListing.dequeue()() // the trigger looked fewer times
+      while (inListing.nonEmpty) inListing.dequeue()() // the trigger listed fewer times
     }
 
     def hasDelivered(ids: Seq[String]): Boolean = ids.forall(delivered)
@@ -163,9 +165,21 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
         val place = rnd.nextInt(100)
         done += s"$op ${Places.find(place < _._1).get._2}"
         if (place < 30) { run.trigger(); world(op) }
-        else if (place < 42) run.duringLook(() => world(op), second = false)
-        else if (place < 50) run.duringLook(() => world(op), second = true)
-        else if (place < 62) { run.plan(); world(op) }
+        else if (place < 42) run.duringLook(() => world(op))
+        else if (place < 50) {
+          // Two in one trigger: this one after its first listing, the next (drawn then, on the
+          // files as they are) after its third: the second look's, when it looks twice, as a
+          // rotation that overtakes both listings of a look.
+          val next = () =>
+            Seeds.nextOp(world, logs.size, rnd) match {
+              case _: Op.Delete => () // deletes wait for reads, which cannot run inside a look
+              case op =>
+                done += s"$op in the same trigger"
+                covered(op.productPrefix) += 1
+                world(op)
+            }
+          run.duringLook(() => world(op), () => (), next)
+        } else if (place < 62) { run.plan(); world(op) }
         else world(op)
         covered(op.productPrefix) += 1
         covered(Places.find(place < _._1).get._2) += 1
