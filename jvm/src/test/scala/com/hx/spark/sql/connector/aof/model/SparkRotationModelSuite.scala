@@ -75,7 +75,12 @@ class SparkRotationModelSuite extends AnyFunSuite with SparkTestKit {
         }
         done += op.toString
         world(op)
-        Thread.sleep(rnd.nextInt(15)) // pacing: the query looks meanwhile, or not
+        // Now and then the next operations wait until the query has read what was just written,
+        // so that they land among its triggers rather than all before its next look.
+        if (op.isInstanceOf[Op.Append] && rnd.nextInt(6) == 0) {
+          val last = world.written.last
+          eventually(s"$last read")(sink.batchOf(Seq(last)).nonEmpty)
+        }
         if (rnd.nextInt(100) < 1) {
           assert(lost(query) === "0")
           query.stop()
