@@ -5,7 +5,7 @@ import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{BatchCuts, DirectoryGlob, RecordRule}
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
@@ -33,7 +33,12 @@ final case class AofOptions(
     partitionBytesMax: Long,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
-    records: Option[RecordRule] = None)
+    records: Option[RecordRule] = None) {
+
+  /** Where a node may end a batch early: reported only when a byte limit bounds batches. */
+  def batchCuts: Option[BatchCuts] =
+    Some((bytesMax ++ batchBytesMax).toSeq).filter(_.nonEmpty).map(BatchCuts(_))
+}
 
 object AofOptions {
 

@@ -19,8 +19,9 @@ import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
  *
  * A run's first trigger waits up to `startAwaitMs` (`start.await.timeout`) for every host with
  * an executor, later ones up to `metaAwaitMs` (`meta.await.timeout`). Under `Trigger.AvailableNow`
- * every batch plans against the files as they were when it began, and a host with an executor
- * that did not answer then fails the query: finishing without it would skip what it held.
+ * every batch plans against the files as they were when it began (only where a batch may end is
+ * asked again), and a host with an executor that did not answer then fails the query: finishing
+ * without it would skip what it held.
  *
  * @param executors the executors Spark has now, by host
  * @param launch    starts endpoints on executors (host, id); yields (host, node) of each started
@@ -50,14 +51,27 @@ final class HostReports(
 
   /** The hosts' files for a trigger that starts at `start`. */
   def forTrigger(coordinator: Coordinator, start: AofOffset): Reports = {
-    val reports = frozen.getOrElse {
-      val now = collect(coordinator, start, everyHost = availableNow)
-      if (availableNow) frozen = Some(now)
-      now
+    val reports = frozen match {
+      case Some(first) => withCutsOf(collect(coordinator, start, everyHost = false), first)
+      case None =>
+        val now = collect(coordinator, start, everyHost = availableNow)
+        if (availableNow) frozen = Some(now)
+        now
     }
     last = reports.files
     reports
   }
+
+  /**
+   * `first`'s files, each with the batch cuts of a fresh answer about it: a node reports where a
+   * batch may end from the position it was asked about, and the later batches of AvailableNow
+   * start further on. A file of the same key and head holds the same lines, appended to at most.
+   */
+  private def withCutsOf(fresh: Reports, first: Reports): Reports =
+    first.copy(files = first.files.map { case (host, files) =>
+      val cuts = fresh.files.getOrElse(host, Nil).map(m => (m.key, m.fingerprint) -> m.cuts).toMap
+      host -> files.map(m => cuts.get((m.key, m.fingerprint)).fold(m)(c => m.copy(cuts = c)))
+    })
 
   /** What the last trigger planned with. */
   def lastReports: Map[String, Seq[FileMeta]] = last

@@ -84,7 +84,8 @@ final class ZooKeeperRun(
     options.md5SampleLength,
     runKey,
     options.nodeNameEnv,
-    options.records
+    options.records,
+    options.batchCuts
   )
 
   override def stop(): Unit = synchronized {

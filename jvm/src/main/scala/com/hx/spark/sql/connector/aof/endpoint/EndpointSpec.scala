@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.RecordRule
+import com.hx.spark.sql.connector.aof.files.{BatchCuts, RecordRule}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -11,6 +11,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  *               only requests sealed by this run's driver, whoever else can write in ZooKeeper
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  * @param records     how lines group into multi-line records, when they do
+ * @param batchCuts   where batches may end early, when a byte limit bounds them
  */
 final case class EndpointSpec(
     runId: String,
@@ -21,6 +22,7 @@ final case class EndpointSpec(
     md5SampleLength: Int,
     runKey: String,
     nodeNameEnv: Option[String] = None,
-    records: Option[RecordRule] = None) {
+    records: Option[RecordRule] = None,
+    batchCuts: Option[BatchCuts] = None) {
   override def toString: String = s"EndpointSpec($runId, $directory/$fileNameRegex)"
 }

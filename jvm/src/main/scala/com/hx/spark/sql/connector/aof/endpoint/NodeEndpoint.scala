@@ -46,7 +46,8 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     Paths.get(spec.directory),
     spec.fileNameRegex,
     spec.md5SampleLength,
-    spec.records)
+    spec.records,
+    batchCuts = spec.batchCuts)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))

@@ -43,14 +43,15 @@ final class DirectoryScanner(
     fileNameRegex: String,
     sampleLength: Int,
     records: Option[RecordRule] = None,
-    listed: Seq[Path] => Seq[Path] = identity) {
+    listed: Seq[Path] => Seq[Path] = identity,
+    batchCuts: Option[BatchCuts] = None) {
   import Compression.Gzip
   import DirectoryScanner.{reason, Description}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
-  private val describer = new FileDescriber(sampleLength, records)
+  private val describer = new FileDescriber(sampleLength, records, batchCuts)
   // What each file looked like, and what was answered for it: answered again without reading
   // while its bytes and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, Description]

@@ -15,8 +15,13 @@ import scala.collection.mutable
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
  * scanned once rather than on every trigger.
+ *
+ * @param batchCuts where batches may end early, when a byte limit bounds them
  */
-private[files] final class FileDescriber(sampleLength: Int, records: Option[RecordRule]) {
+private[files] final class FileDescriber(
+    sampleLength: Int,
+    records: Option[RecordRule],
+    batchCuts: Option[BatchCuts]) {
   import FileDescriber.Scan
 
   private val scanned = mutable.Map.empty[FileKey, Scan]
@@ -81,12 +86,15 @@ private[files] final class FileDescriber(sampleLength: Int, records: Option[Reco
       .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
       .fold(0L)(_.floor)
     val ((lineEnd, tailAtLineEnd), cuts) = records match {
-      case None => (lineEndAfter(channel, key, size, fingerprint, floor), Nil)
+      case None =>
+        val (lineEnd, tail) = lineEndAfter(channel, key, size, fingerprint, floor)
+        ((lineEnd, tail), batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd)))
       case Some(rule) =>
         // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
         val window = asked.flatMap(_ => rule.scanWindow)
         val flushed = stamp.quietMs >= rule.flushMs
-        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window)
+        val cuts = batchCuts.getOrElse(BatchCuts.Any)
+        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts)
         ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
     }
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.

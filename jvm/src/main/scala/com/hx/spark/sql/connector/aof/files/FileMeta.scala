@@ -21,8 +21,8 @@ package com.hx.spark.sql.connector.aof.files
  * @param copyOfRetired a file the driver retired (no longer tracks, but a copy of it may show up;
  *                    by file id) whose head this file holds, and either its bytes before its
  *                    position (a copy) or fewer bytes than that (it may be one, half-written)
- * @param cuts        with multi-line records, record starts before `lineEnd` where a batch may
- *                    end early ([[RecordEnds]])
+ * @param cuts        line (or record) starts before `lineEnd` where a batch may end early, when
+ *                    a byte limit bounds it ([[BatchCuts]])
  * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
  *                    only `path`, `key` and `size` are known then, and the driver keeps its
  *                    position, so that it goes on from there once the file can be read again

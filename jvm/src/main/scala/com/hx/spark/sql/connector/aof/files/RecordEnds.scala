@@ -11,20 +11,19 @@ import scala.collection.mutable.ArrayBuffer
  * @param recordEnd where the last complete record ends: the start of the last record, which may
  *                  still grow, or the end of the last line once the file is flushed
  * @param cuts      record starts between the floor and `recordEnd` at which the driver may end a
- *                  batch early (`bytes.max`, `batch.bytes.max`): the first one, and the last one
- *                  within 4 KiB, 8 KiB, 16 KiB... of the floor, so that a cut lands within half
- *                  of any limit while the list stays a few dozen numbers for any file
+ *                  batch early: the first one, and the last one at or before each of
+ *                  [[BatchCuts]]' thresholds
  */
 final case class RecordEnds(recordEnd: Long, cuts: Seq[Long])
 
 object RecordEnds {
-  private val FirstCut = 4096L
 
   /**
    * @param floor   a record start: the driver's position in the file, or 0
    * @param flushed the file went the rule's flush time without a write: its last record is
    *                complete
    * @param window  stop at the first record start this far past the floor
+   * @param batchCuts where batches may end early
    */
   def scan(
       channel: FileChannel,
@@ -32,17 +31,20 @@ object RecordEnds {
       size: Long,
       rule: RecordRule,
       flushed: Boolean,
-      window: Option[Long]): RecordEnds = {
+      window: Option[Long],
+      batchCuts: BatchCuts): RecordEnds = {
     val lines = new LineReader(channel, floor, size, rule.lineLengthMax, 64 * 1024)
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)
     val cuts = ArrayBuffer.empty[Long]
-    var threshold = floor + FirstCut
+    val thresholds = batchCuts.thresholds(floor)
+    def nextThreshold() = if (thresholds.hasNext) thresholds.next() else Long.MaxValue
+    var threshold = nextThreshold()
     var last = floor // the last record start seen
     def started(at: Long): Unit = {
       if (cuts.isEmpty) cuts += at
       while (at > threshold) {
         if (last > floor && cuts.last != last) cuts += last
-        threshold = floor + 2 * (threshold - floor)
+        threshold = nextThreshold()
       }
       last = at
     }

@@ -8,12 +8,12 @@ import com.hx.spark.sql.connector.aof.config.StartingOffsets
  * @param bytesMax      most bytes of one file in one micro-batch; None reads all complete lines
  * @param batchBytesMax most bytes of one micro-batch over every host and file, shared fairly
  *                      ([[FairShare]]); None leaves the batch unbounded
- * @param wholeRecords  multi-line records: a batch ends at a record start the node reported
- *                      (`FileMeta.cuts`), never between, so a limit is kept to within a record
+ *
+ * A limit ends a batch at a line (or record) start the node reported (`FileMeta.cuts`), never
+ * inside a line.
  */
 final case class PlanLimits(
     bytesMax: Option[Long],
     startingOffsets: StartingOffsets,
     md5CheckEnabled: Boolean,
-    batchBytesMax: Option[Long] = None,
-    wholeRecords: Boolean = false)
+    batchBytesMax: Option[Long] = None)

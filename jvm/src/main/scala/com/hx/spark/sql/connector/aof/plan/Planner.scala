@@ -265,9 +265,11 @@ object Planner {
       val cap = maxima.foldLeft(meta.lineEnd) { (end, max) =>
         if (max > Long.MaxValue - from) end else math.min(end, from + max)
       }
-      if (cap <= from || cap >= meta.lineEnd || !limits.wholeRecords) math.max(from, cap)
+      if (cap <= from || cap >= meta.lineEnd) math.max(from, cap)
       else {
-        // The last record start within the limit; at least one record, so a file always moves.
+        // The last line (or record) start within the limit; at least one, so a file always
+        // moves. Never inside a line: the reader reads a line it starts whole, so the rest of
+        // it would be read but not passed, and counted lost if the file went next.
         val starts = meta.cuts.filter(c => c > from && c < meta.lineEnd)
         starts.filter(_ <= cap).lastOption.orElse(starts.headOption).getOrElse(meta.lineEnd)
       }

@@ -15,6 +15,7 @@ class RecordEndsSuite extends AnyFunSuite {
 
   // Offsets: r1 a 0, " x" 5, r2 b 8, r3 c 13, " y" 18, " z" 21 (being written, no newline).
   private val text = "r1 a\n x\nr2 b\nr3 c\n y\n z"
+  private val hundreds = Seq.tabulate(1000)(n => f"r$n%098d\n").mkString
 
   private case class Row(
       what: String,
@@ -24,7 +25,8 @@ class RecordEndsSuite extends AnyFunSuite {
       cuts: Seq[Long],
       rule: RecordRule = ruleOf(),
       window: Option[Long] = None,
-      content: String = text)
+      content: String = text,
+      batchCuts: BatchCuts = BatchCuts.Any)
 
   // format: off
   private val table = Seq(
@@ -39,8 +41,11 @@ class RecordEndsSuite extends AnyFunSuite {
     Row("the scan stops at the first start past its window", 0, flushed = true, 8, Nil, window = Some(6)),
     Row("an empty file", 0, flushed = true, 0, Nil, content = ""),
     Row("no newline yet", 0, flushed = true, 0, Nil, content = "r1 a"),
-    Row("cuts: the first start, then the last within 4 KiB, 8 KiB, ... of the floor", 0, flushed = false, 99900,
-      Seq(100, 4000, 8100, 16300, 32700, 65500), content = Seq.tabulate(1000)(n => f"r$n%098d\n").mkString)
+    Row("cuts: the first start, then the last within 256 bytes, 512, ... of the floor", 0, flushed = false, 99900,
+      Seq(100, 200, 500, 1000, 2000, 4000, 8100, 16300, 32700, 65500), content = hundreds),
+    Row("cuts with a limit: the last start within it too", 0, flushed = false, 99900,
+      Seq(100, 200, 300, 500, 1000, 2000, 4000, 8100, 16300, 32700, 65500), content = hundreds,
+      batchCuts = BatchCuts(Seq(350)))
   )
   // format: on
 
@@ -52,7 +57,14 @@ class RecordEndsSuite extends AnyFunSuite {
         val channel = FileChannel.open(file)
         try {
           val found =
-            RecordEnds.scan(channel, row.floor, channel.size, row.rule, row.flushed, row.window)
+            RecordEnds.scan(
+              channel,
+              row.floor,
+              channel.size,
+              row.rule,
+              row.flushed,
+              row.window,
+              row.batchCuts)
           assert(found === RecordEnds(row.end, row.cuts))
         } finally channel.close()
       } finally Files.deleteIfExists(file)

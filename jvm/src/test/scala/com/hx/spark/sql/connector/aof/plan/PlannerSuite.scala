@@ -37,11 +37,11 @@ class PlannerSuite extends AnyFunSuite {
       bytesMax: Option[Long] = None,
       starting: StartingOffsets = Earliest,
       md5: Boolean = true,
-      batch: Option[Long] = None,
-      records: Boolean = false) =
-    PlanLimits(bytesMax, starting, md5, batch, records)
-  private def records(bytesMax: Long) = limits(Some(bytesMax), records = true)
+      batch: Option[Long] = None) =
+    PlanLimits(bytesMax, starting, md5, batch)
   private def cut(m: FileMeta, cuts: Long*) = m.copy(cuts = cuts)
+  // A file of 50-byte lines, as a node reports it under a byte limit.
+  private def lines(m: FileMeta) = m.copy(cuts = 50L until m.lineEnd by 50)
 
   private def plan(start: AofOffset, files: FileMeta*): Plan =
     Planner.plan(start, Map(host -> files), limits())
@@ -64,26 +64,27 @@ class PlannerSuite extends AnyFunSuite {
     Row("!C1 & !C2, latest: first read starts at the last complete line", noHosts, meta(500, 400), limits(starting = Latest), 0, 400, 400),
     Row("!C1 & C2: a file created since is read from 0, even with latest", otherFileOnHost, meta(500, 400), limits(starting = Latest), 1, 0, 400),
     Row("C1 & C3 & C4: normal, up to the last complete line", tracked(100), meta(500, 400), limits(), 0, 0, 400),
-    Row("normal, bytes.max caps the batch (may cut a line)", tracked(100), meta(500, 400), limits(bytesMax = Some(150)), 0, 0, 250),
+    Row("normal, bytes.max ends at the last line start within it", tracked(100), lines(meta(500, 400)), limits(bytesMax = Some(170)), 0, 0, 250),
+    Row("bytes.max never ends inside a line: no start within, the whole line", tracked(100), meta(500, 400), limits(bytesMax = Some(150)), 0, 0, 400),
     Row("bytes.max larger than what is there", tracked(100), meta(500, 400), limits(bytesMax = Some(Long.MaxValue)), 0, 0, 400),
-    Row("batch.bytes.max caps a lone file's batch too", tracked(100), meta(500, 400), limits(batch = Some(150)), 0, 0, 250),
-    Row("bytes.max and batch.bytes.max: the smaller wins", tracked(100), meta(500, 400), limits(bytesMax = Some(50), batch = Some(150)), 0, 0, 150),
-    Row("batch.bytes.max on a replaced file", tracked(300), meta(500, 200, other), limits(batch = Some(50)), 1, 0, 50),
+    Row("batch.bytes.max caps a lone file's batch too", tracked(100), lines(meta(500, 400)), limits(batch = Some(150)), 0, 0, 250),
+    Row("bytes.max and batch.bytes.max: the smaller wins", tracked(100), lines(meta(500, 400)), limits(bytesMax = Some(50), batch = Some(150)), 0, 0, 150),
+    Row("batch.bytes.max on a replaced file", tracked(300), lines(meta(500, 200, other)), limits(batch = Some(50)), 1, 0, 50),
     Row("nothing new: the position stays", tracked(400), meta(450, 400), limits(), 0, 0, 400),
     Row("C1 & !C3: replaced, a new serial read from 0", tracked(300), meta(500, 200, other), limits(), 1, 0, 200),
-    Row("C1 & !C3 with bytes.max", tracked(300), meta(500, 200, other), limits(bytesMax = Some(50)), 1, 0, 50),
+    Row("C1 & !C3 with bytes.max", tracked(300), lines(meta(500, 200, other)), limits(bytesMax = Some(50)), 1, 0, 50),
     Row("C1 & !C3 ignored when md5 checks are off", tracked(300), meta(500, 450, other), limits(md5 = false), 0, 0, 450),
     Row("truncated below its fingerprint: replaced", tracked(300), meta(10, 10, Fingerprint(10, "x")), limits(), 1, 0, 10),
     Row("C1 & C3 & !C4: same head but shorter, continue at its length", tracked(3000), meta(2000, 1900, tailAtFloor = None), limits(), 0, 0, 2000),
     Row("short file grown past its fingerprint: the probe agrees", tracked(file(10, ten)), meta(500, 400, head, Some(ten)), limits(), 0, 0, 400),
     Row("short file grown but its head changed", tracked(file(10, ten)), meta(500, 400, head, Some(Fingerprint(10, "new"))), limits(), 1, 0, 400),
     Row("same head, other bytes before the position (inode reused): new", tracked(300), meta(500, 400, tailAtFloor = Some(other), floor = Some(300)), limits(), 1, 0, 400),
-    Row("records: bytes.max ends at the last record start within it", tracked(100), cut(meta(900, 800), 150, 300, 500), records(300), 0, 0, 300),
-    Row("records: a limit smaller than a record still reads one", tracked(100), cut(meta(900, 800), 150, 300, 500), records(20), 0, 0, 150),
-    Row("records: a record start behind the position is none", tracked(350), cut(meta(900, 800), 150, 300, 500), records(100), 0, 0, 500),
-    Row("records: no start within, the whole record", tracked(100), cut(meta(900, 800)), records(10), 0, 0, 800),
-    Row("records: a limit past the end reads to the end", tracked(100), cut(meta(900, 800), 150), records(5000), 0, 0, 800),
-    Row("records: the batch's share ends at a record start too", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(batch = Some(250), records = true), 0, 0, 300),
+    Row("bytes.max ends at the last record start within it", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(Some(300)), 0, 0, 300),
+    Row("a limit smaller than a record still reads one", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(Some(20)), 0, 0, 150),
+    Row("a record start behind the position is none", tracked(350), cut(meta(900, 800), 150, 300, 500), limits(Some(100)), 0, 0, 500),
+    Row("no start within, the whole record", tracked(100), cut(meta(900, 800)), limits(Some(10)), 0, 0, 800),
+    Row("a limit past the end reads to the end", tracked(100), cut(meta(900, 800), 150), limits(Some(5000)), 0, 0, 800),
+    Row("the batch's share ends at a record start too", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(batch = Some(250)), 0, 0, 300),
     Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
   )
   // format: on
@@ -138,12 +139,15 @@ class PlannerSuite extends AnyFunSuite {
   }
 
   test("fixed point: bytes.max batches reach the last line under one id") {
-    val end = assertFixedPoint(noHosts, Map(host -> Seq(meta(5000, 4000))), limits(Some(300)))
+    val end =
+      assertFixedPoint(noHosts, Map(host -> Seq(lines(meta(5000, 4000)))), limits(Some(300)))
     assert(end.hosts(host).files.values.map(f => (f.serial, f.pos)).toSeq === Seq((0L, 4000L)))
   }
 
+  // A file of 1-byte lines, so that any share of a batch ends at a line start.
   private def fileOf(ino: Long, lineEnd: Long) =
     FileMeta(s"/logs/app-$ino.log", FileKey(2049L, ino), lineEnd + 10, lineEnd, head, None)
+      .copy(cuts = 1L until lineEnd)
 
   private def positions(end: AofOffset): Map[(String, Long), Long] =
     end.hosts.toSeq.flatMap { case (h, o) =>
@@ -412,7 +416,8 @@ class PlannerSuite extends AnyFunSuite {
     val m = meta(500, 400).copy(tailAtLineEnd = Some(Fingerprint(1024, "at400")))
     assert(
       plan(tracked(100), m).end.hosts(host).files.values.head.tail.map(_.md5) === Some("at400"))
-    val capped = Planner.plan(tracked(100), Map(host -> Seq(m)), limits(bytesMax = Some(10))).end
+    val capped =
+      Planner.plan(tracked(100), Map(host -> Seq(lines(m))), limits(bytesMax = Some(10))).end
     assert(capped.hosts(host).files.values.head.tail === None)
   }
 

@@ -90,7 +90,8 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
   }
 
   test("bytes.max limits a trigger, and a read limit in rows is refused, naming it") {
-    val (s, _) = stream(Map(host -> Seq(report(500, 400))), Map("bytes.max" -> "100"))
+    val lines = report(500, 400).copy(cuts = Seq(100, 200, 300))
+    val (s, _) = stream(Map(host -> Seq(lines)), Map("bytes.max" -> "100"))
     val start = s.initialOffset()
     assert(position(offset(s.latestOffset(start, s.getDefaultReadLimit))) === 100)
     val e = intercept[IllegalArgumentException](s.latestOffset(start, ReadLimit.maxRows(10)))

@@ -134,7 +134,26 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assert(message.contains("app-a.log"), message)
   }
 
-  test("bytes.max cuts batches anywhere, even mid-line, and every line is read once") {
+  test("bytes.max ends batches at line starts: a file deleted next loses only unread lines") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val file = dir.resolve("app-a.log")
+    // Lines of 100 bytes: a batch of at most 250 holds two. One that ended inside the third
+    // would read it whole, and the rest of it would be counted lost with the file.
+    LogWriter.append(file, (1 to 10).map(n => f"a-$n%03d" + "x" * 89))
+    val options = Map("bytes.max" -> "250")
+    val once = start(dir, ckpt, out, options, Trigger.ProcessingTime("1 hour"))
+    eventually("a first batch")(Option(once.lastProgress).exists(_.numInputRows > 0))
+    once.stop()
+    assert(Queries.rows(spark, out).size === 2)
+    Files.delete(file)
+    val again = start(dir, ckpt, out, options)
+    def lost = Option(again.lastProgress).map(_.sources.head.metrics.get("bytesLost"))
+    eventually("the loss counted")(lost.exists(_ != "0"))
+    again.stop()
+    assert(lost === Some("800"))
+  }
+
+  test("bytes.max ends batches early, and every line is read once") {
     val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
     val ids = new LogWriter(dir.resolve("app-a.log"), "a", 800).start().join()
     val query = start(dir, ckpt, out, Map("bytes.max" -> "777", "partition.bytes.max" -> "100"))
