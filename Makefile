@@ -34,12 +34,14 @@ define venv
 $(1)/.installed: python/pyproject.toml Makefile
 	rm -rf $(1)
 	python3 -m venv $(1)
-	$(1)/bin/pip install -q -e 'python[test]' '$(2)'
+	$(1)/bin/pip install -q -e 'python[test]' $(2)
 	touch $$@
 endef
-$(eval $(call venv,$(VENV),pyspark[connect]==$(PYSPARK_4)))
-$(eval $(call venv,$(VENV3),pyspark==$(PYSPARK_3)))
-$(eval $(call venv,$(VENV34),pyspark==$(PYSPARK_34)))
+# Spark Connect's client needs pandas; PySpark 4.3 warns that it does not fully support pandas 3
+# yet and asks for an older one.
+$(eval $(call venv,$(VENV),'pyspark[connect]==$(PYSPARK_4)' 'pandas<3'))
+$(eval $(call venv,$(VENV3),'pyspark==$(PYSPARK_3)'))
+$(eval $(call venv,$(VENV34),'pyspark==$(PYSPARK_34)'))
 
 demo: setup
 	$(PY) -m pyspark_aof demo

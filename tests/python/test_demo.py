@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 
-def test_demo_reads_every_line_exactly_once() -> None:
+def test_demo_reads_every_line_exactly_once(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "pyspark_aof", "demo", "--seconds", "6", "--rate", "1000"],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert result.returncode == 0, result.stdout + result.stderr
     summary = result.stdout.strip().splitlines()[-1]
@@ -21,3 +24,4 @@ def test_demo_reads_every_line_exactly_once() -> None:
     assert "rotated service.log" in result.stdout
     # Its own output only: none of Spark's start-up warnings, log hints or progress bars.
     assert result.stderr == "", result.stderr[-3000:]
+    assert list(tmp_path.glob("pyspark-aof-*")) == [], "its log was left behind"

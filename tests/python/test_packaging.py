@@ -135,3 +135,21 @@ def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
     assert tried.returncode != 0
     assert "Spark Connect client without a JVM" in tried.stderr, tried.stderr
     assert f"--packages com.hx.spark:spark-aof_2.13:{__version__}" in tried.stderr
+
+
+def test_the_environment_make_builds_has_no_package_pyspark_warns_about() -> None:
+    # Spark Connect's client brings pandas; PySpark warns of pandas 3 in every session using it.
+    pytest.importorskip("pandas")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "error::FutureWarning",
+            "-c",
+            "from pyspark.sql.pandas.utils import require_minimum_pandas_version as r; r()",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]

@@ -109,10 +109,22 @@ def test_a_bad_option_fails_when_the_query_is_defined(spark: SparkSession) -> No
     with pytest.raises(ValueError, match=r"'starting\.offsets'"):
         aof.read_stream(spark, "/var/log/x.*", starting_offsets="middle")
     # What Python cannot check (the path) the source refuses when the query is defined.
-    with pytest.raises(IllegalArgumentException, match=r"'path'"):
+    with pytest.raises(ValueError, match=r"'path'") as refused:
         aof.read_stream(spark, "relative/x.*")
-    with pytest.raises(IllegalArgumentException, match=r"'multiline\.start'"):
+    assert isinstance(refused.value.__cause__, IllegalArgumentException)
+    with pytest.raises(ValueError, match=r"'multiline\.start'"):
         aof.read_stream(spark, "/var/log/x.*", multiline_start="^(unclosed")
+    with pytest.raises(TypeError, match="options must be"):
+        aof.read_stream(spark, "/var/log/x.*", options=[("bytes.max", 1)])  # type: ignore[arg-type]
+
+
+def test_options_as_a_dict_and_the_path_as_a_path(spark: SparkSession, tmp_path: Path) -> None:
+    lines = aof.read_stream(
+        spark, tmp_path / "app-.*", options={"bytes.max": 100, "starting_offsets": "latest"}
+    )
+    assert lines.isStreaming
+    with pytest.raises(ValueError, match=r"'bytes\.max'"):
+        aof.read_stream(spark, tmp_path / "app-.*", options={"bytes.max": 0})
 
 
 def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import sys
 from collections.abc import Callable
 from typing import NoReturn
 
 from pyspark_aof import demo
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
+from pyspark_aof._jar import SUPPORTED_TEXT
 from pyspark_aof._options import AofOptions
 
 
@@ -57,7 +60,66 @@ def _tail_path(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"expected a file-name regex after the last '/' of {text!r}"
         )
+    directory, _, name = text.rpartition("/")
+    if "*" in name or "?" in name:
+        try:
+            re.compile(name)
+        except re.error:
+            raise argparse.ArgumentTypeError(
+                f"the last component of {text!r} is a regex on file names, not a shell glob: "
+                f"use '{directory}/{glob_as_regex(name)}'"
+            ) from None
     return text
+
+
+def glob_as_regex(glob: str) -> str:
+    r"""Return the regex a shell glob means, as the source suggests it (``*.log``: ``.*\.log``).
+
+    ``*`` is any run of characters, ``?`` one, ``[...]`` a class, ``{a,b}`` either; the rest is
+    literal.
+    """
+    out, in_class, in_group = [], False, False
+    for c in glob:
+        if in_class:
+            out.append(c)
+            in_class = c != "]"
+        elif c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            out.append(c)
+            in_class = True
+        elif c == "{":
+            out.append("(")
+            in_group = True
+        elif c == "}" and in_group:
+            out.append(")")
+            in_group = False
+        elif c == "," and in_group:
+            out.append("|")
+        elif c in "\\.^$|+()[]{}":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _one_path(paths: list[str]) -> str:
+    """Return the one path of ``tail``; several are a pattern the shell expanded: refused."""
+    if len(paths) == 1:
+        return paths[0]
+    directory = os.path.commonpath(paths)
+    first, shared = paths[0], 0
+    while shared < len(first) and all(p.endswith(first[-shared - 1 :]) for p in paths):
+        shared += 1
+    suffix = first[len(first) - shared :]
+    dot = suffix.rfind(".")
+    regex = ".*" + (re.escape(suffix[dot:]) if dot >= 0 and "/" not in suffix[dot:] else "")
+    raise UsageError(
+        f"argument path: {len(paths)} paths given ({paths[0]}, {paths[1]}, ...): the shell "
+        f"expanded a pattern. Quote it, its last component a regex: '{directory}/{regex}'"
+    )
 
 
 def _source_value(field: str) -> Callable[[str], str]:
@@ -66,8 +128,9 @@ def _source_value(field: str) -> Callable[[str], str]:
     def check(text: str) -> str:
         try:
             AofOptions().with_changes(**{field: text})
-        except ValueError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+        except ValueError as e:  # argparse names the flag: the option's name would be noise
+            message = str(e).replace(f" for option '{field.replace('_', '.')}'", "")
+            raise argparse.ArgumentTypeError(message) from None
         return text
 
     return check
@@ -117,7 +180,7 @@ def _tail(args: argparse.Namespace) -> int:
         )
     except ValueError as e:  # the other arguments are checked as they are parsed
         raise UsageError(f"argument --option: {e}") from None
-    return tail.run(args.path, options, verbose=args.verbose)
+    return tail.run(_one_path(args.path), options, verbose=args.verbose)
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -151,7 +214,11 @@ def _status(args: argparse.Namespace) -> int:
 
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """Return the command line's parser and its commands' parsers by name."""
-    parser = _Parser(prog="pyspark-aof", description=__doc__)
+    parser = _Parser(
+        prog="pyspark-aof",
+        description=__doc__,
+        epilog=f"Works with {SUPPORTED_TEXT}; the connector JARs run on Spark 3.3 and newer.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     run_demo = commands.add_parser("demo", help="stream a growing, rotating sample log")
     run_demo.add_argument("--seconds", type=_seconds, default=15.0, help="how long to write")
@@ -162,6 +229,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     tail = commands.add_parser("tail", help="print lines appended to matching files, like tail -F")
     tail.add_argument(
         "path",
+        nargs="+",
         type=_tail_path,
         help=r"absolute path, last component a regex, globs before it: /var/log/*/app\.log.*",
     )
@@ -175,7 +243,13 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         type=_source_value("meta_store"),
         help="ZooKeeper root (default: one of its own, removed)",
     )
-    tail.add_argument("--starting-offsets", choices=["earliest", "latest"], default=None)
+    tail.add_argument(
+        "--starting-offsets",
+        choices=["earliest", "latest"],
+        default=None,
+        help="where each file starts: latest (default: new lines only) or earliest (what is "
+        "there too)",
+    )
     auth = "ZooKeeper digest credentials"
     tail.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
     tail.add_argument(

@@ -44,13 +44,15 @@ def interrupts_deferred() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
-def local_session(command: str, verbose: bool = False) -> SparkSession:
-    """Start a local session for ``command``; without ``verbose``, Spark's output goes to a log.
+@contextlib.contextmanager
+def local_session(command: str, verbose: bool = False) -> Iterator[SparkSession]:
+    """Run the ``with`` block in a local session for ``command``, stopped at its end.
 
     Spark's JVM writes its start-up notes (a loopback host name, native libraries, log level
     hints, the JVM's own module warnings), its log and its progress bars to the standard error
     it inherits. Unless ``verbose``, it inherits a log file instead:
-    ``pyspark-aof-<command>-<pid>.log`` in the temporary directory.
+    ``pyspark-aof-<command>-<pid>.log`` in the temporary directory, removed when the block ends
+    normally and kept when it raises (what Spark said about the failure).
 
     A Ctrl-C while the session starts takes effect once it has started: the session is stopped
     and :class:`KeyboardInterrupt` raised then, so that no JVM is left behind.
@@ -62,8 +64,8 @@ def local_session(command: str, verbose: bool = False) -> SparkSession:
     verbose : bool
         Show Spark's warnings and progress bars on standard error.
 
-    Returns
-    -------
+    Yields
+    ------
     SparkSession
         A ``local[2]`` session with the connector on its classpath.
 
@@ -86,8 +88,13 @@ def local_session(command: str, verbose: bool = False) -> SparkSession:
             ) from None
     if interrupted.is_set():
         spark.stop()
+        log.unlink(missing_ok=True)
         raise KeyboardInterrupt
-    return spark
+    try:
+        yield spark
+    finally:
+        spark.stop()
+    log.unlink(missing_ok=True)
 
 
 def _start(command: str, log: Path | None) -> SparkSession:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from pyspark.errors import PySparkException
+import os
+from collections.abc import Mapping
+
+from pyspark.errors import IllegalArgumentException, PySparkException
 from pyspark.sql import DataFrame, SparkSession
 
+from pyspark_aof._errors import spark_message
 from pyspark_aof._options import AofOptions
 
 try:
@@ -21,9 +25,9 @@ OptionValue = str | int | bool
 
 def read_stream(
     spark: SparkSession,
-    path: str,
+    path: str | os.PathLike[str],
     *,
-    options: AofOptions | None = None,
+    options: AofOptions | Mapping[str, OptionValue | None] | None = None,
     **kwargs: OptionValue | None,
 ) -> DataFrame:
     r"""Return a streaming DataFrame of the complete lines appended to the matching files.
@@ -32,12 +36,13 @@ def read_stream(
     ----------
     spark : SparkSession
         A session whose classpath holds the connector (see :func:`configure`).
-    path : str
+    path : str or os.PathLike
         Absolute path whose last component is a Java regex on file names,
         for example ``/var/log/app/service\\.log.*``; its directories may hold globs
         (``*`` within a component, ``**`` for any depth): ``/var/log/pods/*/*/0\\.log``.
-    options : AofOptions, optional
-        Typed source options; ``None`` fields keep the source's defaults.
+    options : AofOptions or mapping, optional
+        Typed source options, or options by name as in ``**kwargs``; ``None`` fields keep the
+        source's defaults.
     **kwargs
         Options by name, over ``options``: ``starting_offsets="latest"`` or
         ``**{"starting.offsets": "latest"}``; ``None`` keeps the default.
@@ -50,7 +55,8 @@ def read_stream(
     Raises
     ------
     ValueError
-        When an option is unknown or has a bad value; the message names the option.
+        When an option is unknown or has a bad value, here or in the JVM when the query is
+        defined; the message names the option.
     RuntimeError
         When the session cannot find the connector, with the ways to add it.
 
@@ -61,14 +67,23 @@ def read_stream(
     ...                     bytes_max=64 << 20)
 
     """
-    settings = (options or AofOptions()).with_changes(**kwargs)
+    if isinstance(options, AofOptions):
+        settings = options.with_changes(**kwargs)
+    elif options is None or isinstance(options, Mapping):
+        settings = AofOptions().with_changes(**{**(options or {}), **kwargs})
+    else:
+        raise TypeError(
+            f"options must be an AofOptions or a dict of options, not {type(options).__name__}"
+        )
     reader = spark.readStream.format(FORMAT).options(**settings.to_options())
     remote = _is_connect(spark)
     try:
-        lines = reader.load(path)
+        lines = reader.load(os.fspath(path))
         if remote:
             _ = lines.schema  # a Connect client defines lazily: the server looks the source up now
         return lines
+    except IllegalArgumentException as e:  # the JVM checked what Python cannot (the path)
+        raise ValueError(spark_message(e)) from e
     except _NOT_FOUND as e:  # which one depends on the Spark version and the session's kind
         if "DATA_SOURCE_NOT_FOUND" not in str(e) and "Failed to find data source" not in str(e):
             raise

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import warnings
 from collections.abc import Iterator
 
@@ -61,9 +62,15 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
     ValueError
         When kazoo cannot parse ``hosts``.
     CommandError
-        When no server of ``hosts`` answers within ``timeout``.
+        At once when no host of ``hosts`` resolves; when no server answers within ``timeout``.
 
     """
+    unresolved = _unresolved(hosts)
+    if unresolved:
+        raise CommandError(
+            f"cannot reach ZooKeeper at {hosts}: {', '.join(unresolved)} does not resolve to an "
+            "address; check --zookeeper"
+        )
     complaints = _Complaints()
     _LOGGER.addHandler(complaints)
     try:
@@ -87,3 +94,15 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
             zk.close()
     finally:
         _LOGGER.removeHandler(complaints)
+
+
+def _unresolved(hosts: str) -> list[str]:
+    """Return the host names of ``hosts``, when none of them resolves (kazoo would retry them)."""
+    from kazoo.hosts import collect_hosts
+
+    names = sorted({host for host, _ in collect_hosts(hosts)[0]})
+    for name in names:
+        with contextlib.suppress(OSError):
+            socket.getaddrinfo(name, None)
+            return []
+    return names

@@ -83,8 +83,6 @@ def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
         0 when every line written was read exactly once, 1 otherwise.
 
     """
-    spark = local_session("demo", verbose)
-    quiet_zookeeper(spark)
     counts: collections.Counter[str] = collections.Counter()
 
     def show(batch: DataFrame, batch_id: int) -> None:
@@ -94,7 +92,11 @@ def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
         sources = ", ".join(files) or "-"
         print(f"batch {batch_id:>3}: {len(rows):>6} lines from {sources}", flush=True)
 
-    with tempfile.TemporaryDirectory(prefix="aof-demo-") as tmp:
+    with (
+        local_session("demo", verbose) as spark,
+        tempfile.TemporaryDirectory(prefix="aof-demo-") as tmp,
+    ):
+        quiet_zookeeper(spark)
         logs = Path(tmp) / "logs"
         logs.mkdir()
         writer = RotatingWriter(logs, seconds, rate)
@@ -109,7 +111,6 @@ def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
         writer.join()
         query.processAllAvailable()
         query.stop()
-    spark.stop()
     once = writer.written > 0 and len(counts) == writer.written and set(counts.values()) == {1}
     print(
         f"demo: wrote {writer.written} lines, read {sum(counts.values())}, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
+import select
 import sys
 import tempfile
 import threading
@@ -12,7 +13,7 @@ import uuid
 from typing import TextIO
 
 from py4j.protocol import Py4JJavaError
-from pyspark.errors import IllegalArgumentException, PySparkException
+from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
@@ -118,15 +119,12 @@ def run(
     # Ctrl-C only asks to stop, from here to the end: see interrupts_deferred.
     with interrupts_deferred() as stop:
         try:
-            spark = local_session("tail", verbose)
+            with local_session("tail", verbose) as spark:
+                if stop.is_set():
+                    return INTERRUPTED
+                status = _tail(spark, path, options, out, err, stop)
         except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
             return INTERRUPTED
-        try:
-            if stop.is_set():
-                return INTERRUPTED
-            status = _tail(spark, path, options, out, err, stop)
-        finally:
-            spark.stop()
     if own_store and options.zookeeper_address:
         _remove(options)
     return status
@@ -145,8 +143,12 @@ def _tail(
     with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
         query = _start(spark, path, options, checkpoint, out, stop)
         status = INTERRUPTED if stop.is_set() else 0
+        if options.starting_offsets == "latest":
+            start = "the end of each file (new lines only; --starting-offsets earliest for all)"
+        else:
+            start = "the start of each file"
         try:
-            _follow(query, stop, err)
+            _follow(query, stop, out, err, f"pyspark-aof tail: reading {path} from {start}")
         finally:
             query.stop()
     return status
@@ -173,8 +175,8 @@ def _start(
 
     try:
         lines = read_stream(spark, path, options=options)
-    except IllegalArgumentException as e:  # the source checks path and options as it is defined
-        raise UsageError(spark_message(e)) from None
+    except ValueError as e:  # the source checks path and options as it is defined
+        raise UsageError(str(e)) from None
     try:
         return (
             lines.writeStream.foreachBatch(show)
@@ -197,8 +199,12 @@ def _discard(out: TextIO) -> None:
         os.close(devnull)
 
 
-def _follow(query: StreamingQuery, stop: threading.Event, err: TextIO) -> None:
-    """Wait for Ctrl-C, showing progress on ``err`` when it is a terminal.
+def _follow(
+    query: StreamingQuery, stop: threading.Event, out: TextIO, err: TextIO, reading: str
+) -> None:
+    """Wait for Ctrl-C or ``out``'s reader to go, showing progress on ``err`` if a terminal.
+
+    ``reading`` is said on ``err`` once the query has planned its first batch.
 
     Raises
     ------
@@ -208,10 +214,18 @@ def _follow(query: StreamingQuery, stop: threading.Event, err: TextIO) -> None:
     """
     show_progress = err.isatty()
     failure: BaseException | None = None
+    said = False
     try:
         while query.isActive and not stop.is_set():
             query.awaitTermination(1)
-            if show_progress:
+            if not said and query.lastProgress is not None:
+                err.write(reading + "\n")
+                err.flush()
+                said = True
+            if _reader_gone(out):  # ``| head -3`` has its lines: no write is needed to stop
+                _discard(out)
+                stop.set()
+            elif show_progress:
                 err.write("\r\033[K" + _lag(query.lastProgress))
                 err.flush()
         if not stop.is_set():  # it failed between two waits, which then did not raise
@@ -223,6 +237,17 @@ def _follow(query: StreamingQuery, stop: threading.Event, err: TextIO) -> None:
             err.write("\n")
     if failure is not None:
         raise CommandError(f"the query failed: {spark_message(failure)}")
+
+
+def _reader_gone(out: TextIO) -> bool:
+    """Whether ``out`` is a pipe or terminal whose reader has gone (closed, hung up)."""
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):  # not a file of the system's
+        return False
+    poller = select.poll()
+    poller.register(fd, 0)  # errors and hang-ups are always reported
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def _remove(options: AofOptions) -> None:

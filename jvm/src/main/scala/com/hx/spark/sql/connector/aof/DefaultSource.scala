@@ -11,7 +11,7 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import com.hx.spark.sql.connector.aof.config.AofOptions
+import com.hx.spark.sql.connector.aof.config.{AofOptions, PathMistakes}
 
 /**
  * `format("aof")`, and `format("com.hx.spark.sql.connector.aof")` as the original connector was
@@ -27,6 +27,8 @@ class DefaultSource extends TableProvider with DataSourceRegister {
       partitioning: Array[Transform],
       properties: util.Map[String, String]): Table = {
     val sessionConf = SparkSession.getActiveSession.fold(Map.empty[String, String])(_.conf.getAll)
-    new AofTable(AofOptions.parse(properties.asScala.toMap, sessionConf))
+    val options = AofOptions.parse(properties.asScala.toMap, sessionConf)
+    PathMistakes.check(options.directory, options.fileNameRegex)
+    new AofTable(options)
   }
 }

@@ -54,6 +54,7 @@ object AofOptions {
         k.stripPrefix(OptionSpec.SessionPrefix).toLowerCase(Locale.ROOT) -> v
     }
     val merged = fromSession ++ explicit.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
+    UnknownOptions.warn(merged.keySet)
     val reader = new Reader(merged)
     val (directory, regex) = reader.path()
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
@@ -106,6 +107,14 @@ object AofOptions {
       if (regex.isEmpty) fail(O.Path, raw, "a file-name regex after the last '/'")
       try Pattern.compile(regex)
       catch {
+        case e: PatternSyntaxException if regex.contains("*") || regex.contains("?") =>
+          val meant = s"${if (cut == 0) "" else dir}/${PathMistakes.globAsRegex(regex)}"
+          fail(
+            O.Path,
+            raw,
+            s"a Java regex on file names as the last component, not a shell glob " +
+              s"(${e.getDescription}): for the files the glob names, use '$meant'"
+          )
         case e: PatternSyntaxException =>
           fail(O.Path, raw, s"a valid Java regex as the last component (${e.getDescription})")
       }

@@ -59,6 +59,8 @@ final class DirectoryScanner(
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.
   private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
+  // Directories the file-name regex matched, each warned about once.
+  private val matchedDirectories = mutable.Set.empty[Path]
   // Gzip files decompressed so far: each costs a pass over all a file holds.
   private[files] var decompressions: Long = 0L
 
@@ -87,7 +89,10 @@ final class DirectoryScanner(
             val stamp = FileStamp.of(path)
             val key = stamp.key
             val asked = knownByKey.get(key)
-            if (seen.contains(key) || !stamp.regular || !wanted(path, key)) None
+            if (!stamp.regular) {
+              warnIfDirectory(path)
+              None
+            } else if (seen.contains(key) || !wanted(path, key)) None
             else {
               lookedAt += key
               val format = formatOf(path, stamp, asked)
@@ -279,6 +284,15 @@ final class DirectoryScanner(
    * has no files yet, not unknown ones.
    */
   def directoryExists: Boolean = Files.isDirectory(glob.root)
+
+  /** A directory the regex matches is not read: said once, as the likely fix. */
+  private def warnIfDirectory(path: Path): Unit =
+    if (pattern.matcher(path.getFileName.toString).matches() && Files.isDirectory(path) &&
+      matchedDirectories.add(path)) {
+      log.warn(
+        s"aof: $path matches the file-name regex '$fileNameRegex' but is a directory, and " +
+          s"directories are not read. To read the files in it, end 'path' with '$path/.*'.")
+    }
 
   private def listDirectory(): Seq[Path] =
     if (!glob.isPattern) list(directory, fromPattern = false)

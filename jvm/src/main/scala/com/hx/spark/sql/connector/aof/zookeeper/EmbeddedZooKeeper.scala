@@ -11,6 +11,7 @@ import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
  * Spark ships: the default when no `zookeeper.address` is given, so a newcomer installs nothing.
  */
 final class EmbeddedZooKeeper private (bindHost: String) {
+  ZooKeeperLogs.quiet
   private val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
   private val server = new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000)
   private val factory = ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000)

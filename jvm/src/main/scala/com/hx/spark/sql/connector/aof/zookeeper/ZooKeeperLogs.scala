@@ -16,15 +16,19 @@ import org.slf4j.LoggerFactory
  * closed in the usual way but its socket goes a moment before the close is acknowledged: on the
  * client ("An exception was thrown while closing send thread") and on the embedded server
  * ("Unable to read additional data from client"). That happens at most query stops, on the
- * driver and on every executor, and means nothing. Those two loggers go to ERROR, unless the
- * user's log configuration names them; a connection really lost or regained is said instead in
- * one line by `connectionStates`.
+ * driver and on every executor, and means nothing. The embedded server's factory warns at every
+ * start that `zookeeper.maxCnxns` is not set (unset means no limit, what a server inside the
+ * driver wants). Those three loggers go to ERROR, unless the user's log configuration names them;
+ * a connection really lost or regained is said instead in one line by `connectionStates`.
  */
 private[aof] object ZooKeeperLogs {
   private val log = LoggerFactory.getLogger(getClass)
 
   private[zookeeper] val Quieted: Seq[String] =
-    Seq("org.apache.zookeeper.ClientCnxn", "org.apache.zookeeper.server.NIOServerCnxn")
+    Seq(
+      "org.apache.zookeeper.ClientCnxn",
+      "org.apache.zookeeper.server.NIOServerCnxn",
+      "org.apache.zookeeper.server.ServerCnxnFactory")
 
   /** Sets the quieted loggers' levels once per JVM. */
   lazy val quiet: Unit =

@@ -11,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 import com.hx.spark.sql.connector.aof.plan.{Looked, Plan, PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.testkit.NameSwapper
+import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper}
 
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
 
@@ -40,6 +40,24 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val unlisted =
         intercept[UnlistedDirectory](new DirectoryScanner(file, "app.*", 1024).scan(Nil))
       assert(unlisted.reason === s"$file is not a directory")
+    }
+  }
+
+  test("a directory the file-name regex matches is not read, and said once with the fix") {
+    withDir { dir =>
+      val sub = Files.createDirectory(dir.resolve("app.d"))
+      try {
+        val scanner = new DirectoryScanner(dir, "app.*", 1024)
+        val logged = Logged.during(classOf[DirectoryScanner].getName) { seen =>
+          assert(scanner.scan(Nil).isEmpty)
+          assert(scanner.scan(Nil).isEmpty)
+          seen()
+        }
+        assert(
+          logged === Seq(
+            s"aof: $sub matches the file-name regex 'app.*' but is a directory, and directories " +
+              s"are not read. To read the files in it, end 'path' with '$sub/.*'."))
+      } finally Files.delete(sub)
     }
   }
 

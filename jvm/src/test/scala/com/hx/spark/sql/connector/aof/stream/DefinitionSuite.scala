@@ -9,10 +9,11 @@ import scala.collection.JavaConverters._
 import org.apache.spark.sql.catalyst.InternalRow
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.{PathMistakes, UnknownOptions}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
-import com.hx.spark.sql.connector.aof.testkit.{NameSwapper, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /** What a user sees when defining a query, before any data moves. */
@@ -35,6 +36,53 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         intercept[IllegalArgumentException](spark.readStream.format("aof").load("/var/log/x.*"))
       assert(e.getMessage.contains("spark.aof.bytes.max"))
     } finally spark.conf.unset("spark.aof.bytes.max")
+  }
+
+  test("a path naming a directory is refused at load(), with the path meant") {
+    val dir = newDir("logs")
+    Files.createDirectories(dir.resolve("app"))
+    Files.write(dir.resolve("app/app.log"), "a line\n".getBytes(UTF_8))
+    val e = intercept[IllegalArgumentException](spark.readStream.format("aof").load(s"$dir/app"))
+    assert(e.getMessage.contains("'path'"))
+    assert(e.getMessage.contains(s"use '$dir/app/.*'"))
+  }
+
+  test("a shell glob as the file-name part is refused at load(), with the regex it means") {
+    val dir = newDir("logs")
+    Files.write(dir.resolve("app-1.log"), "a line\n".getBytes(UTF_8))
+    // Not a regex at all.
+    val invalid = intercept[IllegalArgumentException] {
+      spark.readStream.format("aof").load(s"$dir/*.log")
+    }
+    assert(invalid.getMessage.contains(s"use '$dir/.*\\.log'"), invalid.getMessage)
+    // A regex too, that matches none of the files the glob names.
+    val glob = intercept[IllegalArgumentException] {
+      spark.readStream.format("aof").load(s"$dir/app-?.log")
+    }
+    assert(glob.getMessage.contains(s"use '$dir/app-.\\.log'"), glob.getMessage)
+    // A regex that matches no file yet, and no file as a glob either, is for files to come.
+    assert(spark.readStream.format("aof").load(s"$dir/other-?.log").isStreaming)
+  }
+
+  test("an unknown option is warned about once, naming the closest known one") {
+    val logged = Logged.during(UnknownOptions.getClass.getName) { seen =>
+      (1 to 2).foreach { _ =>
+        spark.readStream.format("aof").option("bytes.maxx", "1").load("/var/log/x.*")
+      }
+      seen()
+    }
+    assert(logged.count(_.contains("'bytes.maxx'")) === 1, logged)
+    assert(logged.exists(_.contains("did you mean 'bytes.max'?")), logged)
+  }
+
+  test("shell globs as the regexes they mean") {
+    val globs = Seq(
+      "*.log" -> ".*\\.log",
+      "app-?.log" -> "app-.\\.log",
+      "app.{log,txt}" -> "app\\.(log|txt)",
+      "[ab]*.log" -> "[ab].*\\.log",
+      "a+b(1).log" -> "a\\+b\\(1\\)\\.log")
+    assert(globs.map { case (g, _) => g -> PathMistakes.globAsRegex(g) } === globs)
   }
 
   test("the schema is value, host, path, offset, file_id") {

@@ -1,41 +1,32 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
-import java.util.concurrent.ConcurrentLinkedQueue
-
-import scala.collection.JavaConverters._
-
-import org.apache.logging.log4j.{Level, LogManager}
-import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
-import org.apache.logging.log4j.core.appender.AbstractAppender
-import org.apache.logging.log4j.core.config.Property
+import org.apache.logging.log4j.Level
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.testkit.Logged
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 class ZooKeeperLogsSuite extends AnyFunSuite {
-  private def context: LoggerContext = LogManager.getContext(false).asInstanceOf[LoggerContext]
+  private def context = Logged.context
 
   /** The messages logged by `ZooKeeperLogs` while `body` runs. */
-  private def loggedDuring(body: (() => Seq[String]) => Unit): Unit = {
-    val seen = new ConcurrentLinkedQueue[String]()
-    val appender =
-      new AbstractAppender("seen", null, null, true, Property.EMPTY_ARRAY) {
-        override def append(event: LogEvent): Unit =
-          seen.add(event.getMessage.getFormattedMessage)
-      }
-    appender.start()
-    val logger = context.getLogger(ZooKeeperLogs.getClass.getName)
-    logger.addAppender(appender)
-    try body(() => seen.asScala.toSeq)
-    finally logger.removeAppender(appender)
-  }
+  private def loggedDuring(body: (() => Seq[String]) => Unit): Unit =
+    Logged.during(ZooKeeperLogs.getClass.getName)(body)
 
   test("a normal close's warnings are quieted; a logger the configuration names is left alone") {
     ZooKeeperLogs.quiet
-    val Seq(client, server) = ZooKeeperLogs.Quieted
+    val Seq(client, server, _) = ZooKeeperLogs.Quieted
     assert(context.getLogger(client).getLevel === Level.ERROR)
     // log4j2.properties of the suites names the server's logger, at WARN.
     assert(context.getLogger(server).getLevel === Level.WARN)
+  }
+
+  test("the embedded server starts without a warning") {
+    val logged = Logged.during("org.apache.zookeeper.server.ServerCnxnFactory") { seen =>
+      EmbeddedZooKeeper.acquire("127.0.0.1").release()
+      seen()
+    }
+    assert(logged.isEmpty)
   }
 
   test("a connection lost is said in one line naming the address") {
