@@ -9,6 +9,7 @@ import java.nio.file.{
   NoSuchFileException,
   NotDirectoryException,
   Path,
+  Paths,
   StandardOpenOption
 }
 import java.util.regex.Pattern
@@ -146,8 +147,8 @@ final class DirectoryScanner(
       var metas = look()
       def uncopied = retired.keys.exists(id => !metas.exists(_.copyOfRetired.contains(id)))
       if (seenKnown < knownByKey.size || replacedKnown || uncopied) metas = look()
-      metas =
-        metas.map(m => if (copiesWhatHolds(m, knownByKey, metas)) m.copy(copyOf = None) else m)
+      val byKey = metas.map(m => m.key -> m).toMap
+      metas = metas.map(m => m.copy(copyOf = copyOfShortHead(m, knownByKey, byKey)))
       describer.keepOnly(seen.contains)
       described --= described.keys.filterNot(seen.contains).toList
       unreadable --= unreadable.keys.filterNot(seen.contains).toList
@@ -156,20 +157,57 @@ final class DirectoryScanner(
     }
 
   /**
-   * Whether `m` is taken for a copy only by the shorter head of a file tracked while shorter than
-   * the sample, which still holds those bytes: a file that merely starts alike (a header) is then
-   * new, where taken for a copy it would wait for as long as that file holds.
+   * Which tracked file `m` is a copy of, where that file is known by a head shorter than the
+   * sample (it was tracked while shorter, or while empty: no head at all, which the describer
+   * cannot match) and still holds it. A short head is weak evidence: a file that merely shares a
+   * header starts with it too, and taken for a copy it would wait for as long as the original
+   * holds. So `m` is then taken for a copy only if it starts with all of the original's bytes as
+   * they are now, up to its own length (or the sample): logrotate's copy, made before it
+   * truncates the original and seen between the two, which read as a new file would repeat what
+   * the original's reader reads from it once the original is cut. Otherwise the describer's
+   * answer stands.
    */
-  private def copiesWhatHolds(
+  private def copyOfShortHead(
       m: FileMeta,
       knownByKey: Map[FileKey, KnownFile],
-      metas: Seq[FileMeta]): Boolean =
-    m.copyOf.flatMap(knownByKey.get).exists { k =>
-      k.fingerprint.length < sampleLength && metas.exists { o =>
-        o.key == k.key && (o.unreadable.nonEmpty ||
-          (k.floor <= o.size && o.probe.getOrElse(o.fingerprint) == k.fingerprint &&
-            k.tail.forall(t => o.tailAtFloor.contains(t))))
-      }
+      byKey: Map[FileKey, FileMeta]): Option[FileKey] = {
+    def held(k: KnownFile): Option[FileMeta] = byKey.get(k.key).filter { o =>
+      o.unreadable.nonEmpty ||
+      (k.floor <= o.size && o.probe.getOrElse(o.fingerprint) == k.fingerprint &&
+        k.tail.forall(t => o.tailAtFloor.contains(t)))
+    }
+    def short(k: KnownFile) = k.fingerprint.length < sampleLength
+    m.copyOf.flatMap(knownByKey.get) match {
+      case Some(k) if short(k) => held(k).fold(m.copyOf)(o => Some(k.key).filter(_ => copies(m, o)))
+      case Some(_) => m.copyOf
+      case None =>
+        val ownHead =
+          knownByKey.get(m.key).exists(_.fingerprint == m.probe.getOrElse(m.fingerprint))
+        if (m.unreadable.nonEmpty || m.size == 0 || ownHead) None
+        else
+          knownByKey.values.toSeq
+            .filter(k => k.fingerprint.length == 0 && k.key != m.key)
+            .filter(k => held(k).exists(copies(m, _)))
+            .sortBy(k => (-k.floor, k.key.ino))
+            .headOption
+            .map(_.key)
+    }
+  }
+
+  /** Whether `m` holds the first bytes of `o` as they are now, all of `m` (or of the sample). */
+  private def copies(m: FileMeta, o: FileMeta): Boolean =
+    o.unreadable.isEmpty && m.size > 0 && m.size <= o.size && {
+      val length = m.fingerprint.length
+      val head =
+        if (o.fingerprint.length == length) Some(o.fingerprint)
+        else if (formats.get(o.key).exists(_._2.nonEmpty)) None // compressed: not read here
+        else
+          try {
+            val channel = FileChannel.open(Paths.get(o.path))
+            try Prefixes.md5(channel, length)
+            finally channel.close()
+          } catch { case _: IOException => None }
+      head.contains(m.fingerprint)
     }
 
   /**

@@ -555,6 +555,33 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  // logrotate's copytruncate with a look between its copy and its truncate, and the batch that
+  // look planned read after the truncate: the original's reader then reads its range from the
+  // copy, so the copy must not also be read as a new file. A short head alone cannot tell a copy
+  // from a file that shares a header: the copy starts with all of the original's bytes.
+  Seq("a half line" -> "half", "two lines" -> lines(1 to 2)).foreach { case (what, first) =>
+    test(s"a copy seen before its original (tracked by a short head: $what) is cut waits for it") {
+      withDir { dir =>
+        val file = write(dir.resolve("app.log"), first)
+        val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+        val start = planOn(scanner, AofOffset.Empty).end
+        val tracked = start.hosts("h").files.values.loneElement
+        assert(tracked.fingerprint.length === first.length.toLong)
+        write(file, lines(3 to 5))
+        Files.copy(file, dir.resolve("app.log.1"))
+        val seen = planOn(scanner, start)
+        Files.write(file, Array.emptyByteArray)
+        val next = planOn(scanner, seen.end)
+        val ranges = (Ranges.between(start, seen.end) ++ Ranges.between(seen.end, next.end))
+          .map(r => (Paths.get(r.path).getFileName.toString, r.from, r.until))
+        val all = (first + lines(3 to 5)).length.toLong
+        assert(ranges === Seq(("app.log", tracked.pos, all)))
+        assert(seen.losses.isEmpty && next.losses.isEmpty)
+        assert(next.end.hosts("h").retired.isEmpty)
+      }
+    }
+  }
+
   test("a file tracked while shorter than the sample, then compressed: the .gz reads on") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), lines(1 to 20))
