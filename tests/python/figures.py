@@ -1,4 +1,4 @@
-"""Figures of a real run of the cluster suites, for the README's cluster section."""
+"""Figures of a real run of the cluster suites, for docs/deploying.md."""
 
 from __future__ import annotations
 
