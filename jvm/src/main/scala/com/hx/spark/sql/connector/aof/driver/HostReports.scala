@@ -52,6 +52,8 @@ final class HostReports(
   /** The hosts' files for a trigger that starts at `start`. */
   def forTrigger(coordinator: Coordinator, start: AofOffset): Reports = {
     val reports = frozen match {
+      // No cut in the first answers: no byte limit, or nothing a limit would cut; none to ask.
+      case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => first
       case Some(first) => withCutsOf(collect(coordinator, start, everyHost = false), first)
       case None =>
         val now = collect(coordinator, start, everyHost = availableNow)
