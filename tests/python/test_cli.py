@@ -86,9 +86,11 @@ def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
         zk.stop()
 
 
-def test_tail_shows_sparks_own_output_when_asked(tmp_path: Path) -> None:
+def test_tail_verbose_shows_sparks_output_and_the_status_command_for_it(tmp_path: Path) -> None:
+    log = tmp_path / "app.log"
+    append(log, [f"line-{n}" for n in range(10)])
     tail = subprocess.Popen(
-        [*CLI, "tail", f"{tmp_path}/app\\.log", "--verbose"],
+        [*CLI, "tail", f"{tmp_path}/app\\.log", "--verbose", "--starting-offsets", "earliest"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -97,14 +99,22 @@ def test_tail_shows_sparks_own_output_when_asked(tmp_path: Path) -> None:
     errors: list[str] = []
     reader = threading.Thread(target=lambda: errors.extend(tail.stderr or []), daemon=True)
     reader.start()
+    said = "pyspark-aof tail: its state: "
     try:
-        wait_until(
-            lambda: any("Setting default log level" in e for e in errors),
-            120,
-            "Spark's start-up notes on stderr",
-        )
+        wait_until(lambda: any(said in e for e in errors), 120, "the status command on stderr")
+        assert any("Setting default log level" in e for e in errors), "Spark's start-up notes"
+        command = next(e for e in errors if said in e).split(said, 1)[1].split()
+        assert command[:2] == ["pyspark-aof", "status"], command
+        # That command, against the tail's embedded ZooKeeper, shows the file it reads.
+        found: dict[str, Any] = {}
+
+        def shows_the_file() -> bool:
+            result = subprocess.run([*CLI, *command[1:], "--json"], capture_output=True, text=True)
+            found.update(json.loads(result.stdout or "{}"))
+            return [f["size"] for f in found.get("files", [])] == [log.stat().st_size]
+
+        wait_until(shows_the_file, 30, "status to show the tail's file")
     finally:
-        # Stopped while it may still be starting, when Ctrl-C would leave its JVM behind.
         os.killpg(tail.pid, signal.SIGKILL)
         tail.wait(60)
 

@@ -13,6 +13,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from pyspark_aof._local_session import local_session
 from pyspark_aof._stream import read_stream
+from pyspark_aof.status import command_for
 
 
 class RotatingWriter(threading.Thread):
@@ -75,7 +76,8 @@ def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
     rate : int
         Lines written per second.
     verbose : bool
-        Show Spark's own warnings and progress bars too.
+        Show Spark's own warnings and progress bars too, and the ``status`` command that shows
+        the demo's files.
 
     Returns
     -------
@@ -108,6 +110,12 @@ def run(seconds: float = 15.0, rate: int = 2000, verbose: bool = False) -> int:
             .trigger(processingTime="500 milliseconds")
             .start()
         )
+        if verbose:  # once it has planned a batch: only its progress knows the server's port
+            while query.lastProgress is None and writer.is_alive():
+                time.sleep(0.1)
+            if query.lastProgress is None:
+                query.processAllAvailable()
+            print(f"demo: its state: {command_for(query.lastProgress)}", flush=True)
         writer.join()
         query.processAllAvailable()
         query.stop()

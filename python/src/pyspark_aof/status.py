@@ -17,6 +17,34 @@ _SEAL = 1 + 32
 _PARTS = b"aof-parts "
 
 
+def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | None:
+    """Return the ``pyspark-aof status`` command that shows a running query, from its progress.
+
+    Parameters
+    ----------
+    progress : dict or None
+        A progress of the query (``StreamingQuery.lastProgress``), whose source metrics name
+        its ZooKeeper (the embedded server's address too) and ``meta.store``.
+    auth : bool
+        Whether the query uses digest ACLs: the command then asks for ``--auth``.
+
+    Returns
+    -------
+    str or None
+        The command, or ``None`` before the query's first progress.
+
+    """
+    sources = (progress or {}).get("sources") or [{}]
+    metrics = sources[0].get("metrics") or {}
+    if "zookeeperAddress" not in metrics:
+        return None
+    command = (
+        f"pyspark-aof status --zookeeper {metrics['zookeeperAddress']} "
+        f"--meta-store {metrics['metaStore']}"
+    )
+    return command + (" --auth USER:PASSWORD" if auth else "")
+
+
 def manifest(head: bytes) -> tuple[str, int, int] | None:
     """Return the generation, count and length a value's parts manifest names, if it is one."""
     if not head.startswith(_PARTS):

@@ -10,7 +10,8 @@ import sys
 import tempfile
 import threading
 import uuid
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from py4j.protocol import Py4JJavaError
 from pyspark.errors import PySparkException
@@ -23,6 +24,7 @@ from pyspark_aof._options import AofOptions
 from pyspark_aof._stream import read_stream
 from pyspark_aof._zk_client import connected
 from pyspark_aof.demo import quiet_zookeeper
+from pyspark_aof.status import command_for
 
 # A local session has py4j, whose errors PySpark converts for most of Spark's exceptions only.
 _SPARK_ERRORS = (PySparkException, Py4JJavaError)
@@ -92,7 +94,8 @@ def run(
     out, err : TextIO
         Where lines and the progress display go; progress only when ``err`` is a terminal.
     verbose : bool
-        Show Spark's own warnings and progress bars too.
+        Show Spark's own warnings and progress bars too, and the ``status`` command that shows
+        the tail's files.
 
     Returns
     -------
@@ -122,7 +125,7 @@ def run(
             with local_session("tail", verbose) as spark:
                 if stop.is_set():
                     return INTERRUPTED
-                status = _tail(spark, path, options, out, err, stop)
+                status = _tail(spark, path, options, out, err, stop, verbose)
         except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
             return INTERRUPTED
     if own_store and options.zookeeper_address:
@@ -137,6 +140,7 @@ def _tail(
     out: TextIO,
     err: TextIO,
     stop: threading.Event,
+    verbose: bool,
 ) -> int:
     """Run the query until ``stop`` is set; return the exit status."""
     quiet_zookeeper(spark)
@@ -147,8 +151,16 @@ def _tail(
             start = "the end of each file (new lines only; --starting-offsets earliest for all)"
         else:
             start = "the start of each file"
+        auth = options.zookeeper_auth_user is not None
+
+        def reading(progress: dict[str, Any]) -> str:
+            said = f"pyspark-aof tail: reading {path} from {start}\n"
+            if verbose:  # only the query knows the port of an embedded server
+                said += f"pyspark-aof tail: its state: {command_for(progress, auth)}\n"
+            return said
+
         try:
-            _follow(query, stop, out, err, f"pyspark-aof tail: reading {path} from {start}")
+            _follow(query, stop, out, err, reading)
         finally:
             query.stop()
     return status
@@ -200,11 +212,16 @@ def _discard(out: TextIO) -> None:
 
 
 def _follow(
-    query: StreamingQuery, stop: threading.Event, out: TextIO, err: TextIO, reading: str
+    query: StreamingQuery,
+    stop: threading.Event,
+    out: TextIO,
+    err: TextIO,
+    reading: Callable[[dict[str, Any]], str],
 ) -> None:
     """Wait for Ctrl-C or ``out``'s reader to go, showing progress on ``err`` if a terminal.
 
-    ``reading`` is said on ``err`` once the query has planned its first batch.
+    What ``reading`` makes of the first progress is said on ``err`` once the query has planned
+    its first batch.
 
     Raises
     ------
@@ -219,7 +236,7 @@ def _follow(
         while query.isActive and not stop.is_set():
             query.awaitTermination(1)
             if not said and query.lastProgress is not None:
-                err.write(reading + "\n")
+                err.write(reading(query.lastProgress))
                 err.flush()
                 said = True
             if _reader_gone(out):  # ``| head -3`` has its lines: no write is needed to stop

@@ -37,6 +37,9 @@ trait QueryRun {
   /** Spark's hosts of each node, for the hosts given. */
   def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]]
 
+  /** The ZooKeeper connect string of the run (the embedded server's too), once connected. */
+  def zookeeperAddress: Option[String]
+
   /** What the read tasks carry to start (or join) their node's endpoint. */
   def endpoint: EndpointSpec
 

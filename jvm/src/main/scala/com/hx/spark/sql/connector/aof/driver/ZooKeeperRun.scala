@@ -75,6 +75,8 @@ final class ZooKeeperRun(
   override def hostsByNode(all: Iterable[String]): Map[String, Seq[String]] =
     hosts.hostsByNode(all)
 
+  override def zookeeperAddress: Option[String] = opened.map(_.access.connectString)
+
   override def endpoint: EndpointSpec = EndpointSpec(
     runId,
     session.access,

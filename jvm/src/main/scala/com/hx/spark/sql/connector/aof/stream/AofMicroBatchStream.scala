@@ -120,7 +120,10 @@ final class AofMicroBatchStream(
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
     val consumed = offsetOf(latestConsumedOffset.orElse(AofOffset.Empty))
     val lost = plannedLoss + counters.bytesLost.value
-    (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ Map(
+    // Where `pyspark-aof status` finds the query: the embedded server's address is known only here.
+    val whereStored = Map("metaStore" -> options.metaStore) ++
+      run.zookeeperAddress.map("zookeeperAddress" -> _)
+    (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ whereStored ++ Map(
       "bytesLost" -> lost.toString,
       "linesTruncated" -> counters.linesTruncated.value.toString)).asJava
   }

@@ -43,6 +43,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     override def hostsWithoutEndpoint: Set[String] = Set("node-2")
     override def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] =
       hosts.map(h => h -> Seq(h)).toMap
+    override def zookeeperAddress: Option[String] = Some("127.0.0.1:1")
     override def endpoint: EndpointSpec =
       EndpointSpec("r", ZkAccess("127.0.0.1:1", 1000, None), "/m", "/logs", ".*", 1, "k")
     override def stop(): Unit = stopped = true
@@ -110,6 +111,13 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     assert(s.metrics(Optional.empty()).get("bytesLost") === "0", "a copy of it may show up")
     run.looked = Map(host -> Looked("answer-2", partlyRead.hosts(host).files.keySet))
     s.latestOffset(retired, ReadLimit.allAvailable())
+  }
+
+  test("the metrics say where the query's znodes are, for `pyspark-aof status`") {
+    val (s, _) = stream(Map(host -> Nil), Map("meta.store" -> "/aof/app"))
+    val metrics = s.metrics(Optional.empty())
+    assert(metrics.get("zookeeperAddress") === "127.0.0.1:1")
+    assert(metrics.get("metaStore") === "/aof/app")
   }
 
   test("bytes deleted before they were read are counted in bytesLost") {
