@@ -38,6 +38,7 @@ final class AofMicroBatchStream(
     with ReportsSourceMetrics {
   private val log = LoggerFactory.getLogger(getClass)
   private val counters = ReadCounters.register(spark.sparkContext)
+  StopWarnings.quiet
   @volatile private var plannedLoss = 0L
 
   override def initialOffset(): Offset = run.backedUp() match {
