@@ -63,8 +63,8 @@ test-model: system $(VENV)/.installed
 	  $(SBT) "+aof/testOnly *.RotationModelSuite *.SparkRotationModelSuite"
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check python tests/python bench
-	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python
+	$(VENV)/bin/ruff check python tests/python bench examples
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python examples
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
 # The suites on each Spark line (pytest's 5 is "no test collected", not a failure), then the

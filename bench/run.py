@@ -237,14 +237,14 @@ def details(results: dict[str, Any], name: str) -> list[str]:
             row = t[f"{r} {q}"]
             lines.append(f"| {_READERS[r]} | {q} | {row['seconds']} | {row['mb_per_s']} |")
         if q == "noop" and f"ratio {throughput.ALL}" in t:
-            for r, name, what in (
+            for r, query, what in (
                 ("aof", throughput.VALUE, "noop of value, in turns with the next"),
                 ("aof", throughput.ALL, f"noop of {', '.join(throughput.ALL_COLUMNS)}"),
                 ("text", throughput.VALUE, "noop of value, in turns with the above"),
                 ("text", throughput.ALL, "noop of the same, four of them constants"),
             ):
-                if f"{r} {name}" in t:
-                    row = t[f"{r} {name}"]
+                if f"{r} {query}" in t:
+                    row = t[f"{r} {query}"]
                     lines.append(
                         f"| {_READERS[r]} | {what} | {row['seconds']} | {row['mb_per_s']} |"
                     )
