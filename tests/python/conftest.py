@@ -8,6 +8,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof.testing import ZooKeeperServer
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +22,10 @@ def spark() -> Iterator[SparkSession]:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
+    """A real ZooKeeper server in a process of its own, for the tests of one module."""
+    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
+        yield server

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +24,6 @@ from pyspark_aof.testing._process import free_port, wait_until
 from writers import append
 
 CLI = [sys.executable, "-m", "pyspark_aof"]
-
-
-@pytest.fixture(scope="module")
-def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
-    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
-        yield server
 
 
 def _tail_from_start(

@@ -31,12 +31,6 @@ EXECUTORS = 4  # two hosts, two executors of one core each
 
 
 @pytest.fixture(scope="module")
-def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
-    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     with LocalCluster(tmp_path_factory.mktemp("cluster"), hosts=2, cores=2) as c:
         yield c

@@ -22,12 +22,6 @@ NODE_ENV = "AOF_TEST_NODE"
 
 
 @pytest.fixture(scope="module")
-def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperServer]:
-    with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     root = tmp_path_factory.mktemp("node")
     with LocalCluster(root, hosts=2, cores=1, hosts_per_node=2, node_name_env=NODE_ENV) as c:

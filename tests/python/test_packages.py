@@ -12,6 +12,22 @@ import pyspark
 import pyspark_aof as aof
 from writers import append
 
+PYTHON_API_APP = """
+import sys
+from pyspark.sql import SparkSession
+import pyspark_aof as aof
+
+spark = SparkSession.builder.getOrCreate()
+query = (
+    aof.read_stream(spark, sys.argv[1], starting_offsets="earliest")
+    .writeStream.format("json")
+    .option("checkpointLocation", sys.argv[2] + "-checkpoint")
+    .trigger(availableNow=True)
+    .start(sys.argv[2])
+)
+query.awaitTermination()
+print("rows:", spark.read.json(sys.argv[2]).count())
+"""
 APP = """
 import sys
 from pyspark.sql import SparkSession
@@ -29,28 +45,22 @@ print("rows:", spark.read.json(sys.argv[2]).count())
 """
 
 
-def test_spark_submit_with_packages_runs_a_streaming_application(tmp_path: Path) -> None:
-    group, artifact, version = aof.maven_coordinates().split(":")
-    published = Path.home() / ".m2" / "repository" / group.replace(".", "/") / artifact / version
-    assert (published / f"{artifact}-{version}.jar").is_file(), "`make setup` publishes it there"
+def submit(app: str, tmp_path: Path, *spark_args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``app`` with ``spark-submit`` in local mode on a log of 500 lines; it prints its rows."""
     logs = tmp_path / "logs"
     logs.mkdir()
     append(logs / "app.log", [f"line-{n}" for n in range(500)])
-    app = tmp_path / "app.py"
-    app.write_text(APP)
-    spark_submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    script = tmp_path / "app.py"
+    script.write_text(app)
     result = subprocess.run(
         [
-            str(spark_submit),
+            str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
             "--master",
             "local[2]",
-            "--packages",
-            aof.maven_coordinates(),
-            "--conf",
-            f"spark.jars.ivy={tmp_path / 'ivy'}",  # a fresh cache: resolved for real
+            *spark_args,
             "--conf",
             "spark.ui.enabled=false",
-            str(app),
+            str(script),
             f"{logs}/app\\.log",
             str(tmp_path / "out"),
         ],
@@ -61,4 +71,20 @@ def test_spark_submit_with_packages_runs_a_streaming_application(tmp_path: Path)
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "rows: 500" in result.stdout
+    return result
+
+
+def test_spark_submit_with_packages_runs_a_streaming_application(tmp_path: Path) -> None:
+    group, artifact, version = aof.maven_coordinates().split(":")
+    published = Path.home() / ".m2" / "repository" / group.replace(".", "/") / artifact / version
+    assert (published / f"{artifact}-{version}.jar").is_file(), "`make setup` publishes it there"
+    fresh_cache = f"spark.jars.ivy={tmp_path / 'ivy'}"  # resolved for real
+    result = submit(APP, tmp_path, "--packages", aof.maven_coordinates(), "--conf", fresh_cache)
     assert f"{artifact};{version}" in result.stderr  # Ivy's report names what it resolved
+
+
+def test_spark_submit_runs_an_application_of_the_python_api(tmp_path: Path) -> None:
+    # On YARN spark-submit puts PySpark's zip first on the application's path (as --py-files
+    # does here): the package finds Spark's JARs, and so its own options, all the same.
+    zipped = Path(pyspark.__file__).parent / "python" / "lib" / "pyspark.zip"
+    submit(PYTHON_API_APP, tmp_path, "--jars", aof.jar_path(), "--py-files", str(zipped))

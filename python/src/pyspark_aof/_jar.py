@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pyspark
 from pyspark.sql import SparkSession
 
 _JARS = Path(__file__).parent / "jars"
-_SPARK_JARS = Path(pyspark.__file__).parent / "jars"
+
+
+def _spark_jars() -> Path:
+    """Return the directory of Spark's JARs, for a PySpark imported from its wheel or its zip.
+
+    ``spark-submit`` runs an application with PySpark from ``python/lib/pyspark.zip`` of the
+    Spark home it sets in ``SPARK_HOME``, where the package's own directory has no JARs.
+    """
+    home = os.environ.get("SPARK_HOME")
+    candidates = [Path(home) / "jars"] if home else []
+    candidates.append(Path(pyspark.__file__).parent / "jars")
+    return next((c for c in candidates if c.is_dir()), candidates[-1])
+
+
+_SPARK_JARS = _spark_jars()
 
 # Each Spark line and its Scala version: the connector is built once for each.
 SCALA_OF_SPARK = {3: "2.12", 4: "2.13"}
