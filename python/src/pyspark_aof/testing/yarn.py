@@ -14,6 +14,10 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import urlparse
+
+from pyspark import SparkConf
+from pyspark.java_gateway import launch_gateway
 
 from pyspark_aof.testing import _process
 
@@ -107,11 +111,6 @@ def _minicluster_classpath() -> str:
     They go on the JVM's own class path: the YARN classes PySpark ships there refer to classes
     that only the minicluster JAR holds, which a JAR added later would not show them.
     """
-    from urllib.parse import urlparse
-
-    from pyspark import SparkConf
-    from pyspark.java_gateway import launch_gateway
-
     # What the minicluster calls and does not bring: JUnit 5's assertions (Hadoop 3.4 and newer
     # test with it) and Bouncy Castle (its web apps' certificates). PySpark has Hadoop's client.
     packages = ",".join(
@@ -133,9 +132,6 @@ def _minicluster_classpath() -> str:
 
 def _serve(conf_dir: Path, node_managers: int, memory_mb: int) -> None:
     """Run the cluster until this process is stopped; write its configuration once it runs."""
-    from pyspark import SparkConf
-    from pyspark.java_gateway import launch_gateway
-
     gateway = launch_gateway(  # type: ignore[no-untyped-call]
         SparkConf().set("spark.driver.extraClassPath", _minicluster_classpath())
     )
