@@ -59,11 +59,6 @@ lazy val aof = (project in file("jvm"))
       }
     },
     javacOptions ++= Seq("--release", if (scalaBinaryVersion.value == "2.12") "8" else "17"),
-    // The few lines where the two Spark lines differ.
-    Compile / unmanagedSourceDirectories += {
-      val line = if (scalaBinaryVersion.value == "2.12") "3" else "4"
-      (Compile / sourceDirectory).value / s"scala-spark-$line"
-    },
     // Spark brings Scala: as `provided`, `--packages` resolves nothing but this JAR.
     autoScalaLibrary := false,
     libraryDependencies ++= Seq(

@@ -8,7 +8,8 @@ import org.apache.spark.sql.types.StructType
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.ZooKeeperRun
 import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
-import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, SparkExecutors}
+import com.hx.spark.sql.connector.aof.shim.SparkExecutors
+import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets}
 
 class AofScan(options: AofOptions) extends Scan {
   override def readSchema(): StructType = AofSchema.Schema

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.driver
 import org.apache.curator.framework.CuratorFramework
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
-import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
+import com.hx.spark.sql.connector.aof.endpoint.EndpointLauncher
 import com.hx.spark.sql.connector.aof.protocol.ZkPaths
 import com.hx.spark.sql.connector.aof.zookeeper.{EmbeddedZooKeeper, ZkAccess, ZkClients}
 
@@ -25,8 +25,7 @@ final class DriverSession private (
     try {
       misplaced.close()
       coordinator.stop()
-      // In local mode the endpoint shares this JVM: let it close before its server goes.
-      NodeEndpoints.stop(runId)
+      EndpointLauncher.stopInDriver(runId)
       client.close()
     } finally lease.foreach(_.release())
   }

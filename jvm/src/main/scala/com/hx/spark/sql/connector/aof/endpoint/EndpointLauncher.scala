@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 import org.apache.spark.{FutureAction, Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 
-import com.hx.spark.sql.connector.aof.stream.SparkExecutors
+import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 
 /**
  * Starts the endpoints with a small Spark job: one launch partition per executor, placed on that
@@ -32,6 +32,12 @@ object EndpointLauncher {
     try new LaunchRDD(sc, executors, spec).collectAsync()
     finally sc.setJobDescription(null)
   }
+
+  /**
+   * Stops the run's endpoint in the driver's own JVM (local mode runs it there) and keeps it from
+   * starting again, before the driver closes what the endpoint still uses.
+   */
+  def stopInDriver(runId: String): Unit = NodeEndpoints.stop(runId)
 }
 
 private final case class LaunchPartition(index: Int, host: String, executorId: String)

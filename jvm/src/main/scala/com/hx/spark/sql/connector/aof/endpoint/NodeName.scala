@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.stream.SparkExecutors
+import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 
 /**
  * The node an executor reads the files of. By default its host; with `node.name.env`, the value

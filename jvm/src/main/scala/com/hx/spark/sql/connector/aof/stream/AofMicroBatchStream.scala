@@ -20,6 +20,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges, Tasks}
+import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
 
 /**
  * What Spark calls for one query run, translated: the offsets are planned by the pure [[Planner]]

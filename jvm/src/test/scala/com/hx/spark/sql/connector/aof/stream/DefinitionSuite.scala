@@ -13,6 +13,7 @@ import com.hx.spark.sql.connector.aof.config.{PathMistakes, UnknownOptions}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.plan.FileRange
+import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.shim
 
 import scala.util.matching.Regex
 
@@ -16,7 +16,7 @@ import org.apache.logging.log4j.core.filter.AbstractFilter
  * configuration names that logger; everything else it says is left as it is.
  */
 private[aof] object StopWarnings {
-  private[stream] val Logger = "org.apache.spark.scheduler.DAGScheduler"
+  private[shim] val Logger = "org.apache.spark.scheduler.DAGScheduler"
   private val Dropped: Regex =
     """Failed to cancel job group \S+\. Cannot find active jobs for it\.""".r
 

@@ -1,7 +1,8 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.shim
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.stream.FilesOpenCost
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /** What `SparkExecutors` takes from outside Spark's public API, checked on the Spark under test. */

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.shim
 
 import org.apache.spark.{SparkContext, SparkEnv}
 import org.apache.spark.status.api.v1.ExecutorSummary

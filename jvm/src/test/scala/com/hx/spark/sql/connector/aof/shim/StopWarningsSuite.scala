@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.shim
 
 import org.apache.logging.log4j.LogManager
 import org.scalatest.funsuite.AnyFunSuite
