@@ -3,10 +3,13 @@
 SBT := build/sbt
 JAR_DIR := python/src/pyspark_aof/jars
 # One virtualenv per PySpark the suites run on: the newest (the demo, lint, benchmarks and the
-# Spark 4 suites run there), the newest 3.x, and 3.4, the oldest supported, for the demo.
-PYSPARK_4 := 4.3.0
-PYSPARK_3 := 3.5.7
-PYSPARK_34 := 3.4.4
+# Spark 4 suites run there), the newest 3.x, and the oldest supported, for the demo. Their
+# versions, with every other version of the Spark lines, are listed once in VERSIONS.
+VERSIONS := python/src/pyspark_aof/versions.properties
+include $(VERSIONS)
+PYSPARK_4 := $(tested.newest)
+PYSPARK_3 := $(tested.spark3)
+PYSPARK_34 := $(tested.oldest)
 VENV := .venv
 VENV3 := .venv-spark3
 VENV34 := .venv-spark34
@@ -18,20 +21,16 @@ SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark._
 
 setup: jar $(VENV)/.installed
 
-# Both connector JARs for the Python package (not the sources JARs made beside them), and the
-# same in ~/.m2 for `spark-submit --packages`.
+# Both connector JARs, built into the Python package (build.sbt puts them there), and the same
+# in ~/.m2 for `spark-submit --packages`.
 jar:
-	$(SBT) +aof/package +aof/publishM2
-	mkdir -p $(JAR_DIR)
 	rm -f $(JAR_DIR)/*.jar
-	for scala in 2.12 2.13; do \
-	  cp $$(ls jvm/target/scala-$$scala/spark-aof_$$scala-*.jar | grep -v -e '-sources.jar$$') \
-	    $(JAR_DIR)/ || exit 1; \
-	done
+	$(SBT) +aof/package +aof/publishM2
 
-# A virtualenv with the package (editable, so it sees the JARs built later) and one PySpark.
+# A virtualenv with the package (editable, so it sees the JARs built later) and one PySpark,
+# made again when the package's dependencies or the versions change.
 define venv
-$(1)/.installed: python/pyproject.toml Makefile
+$(1)/.installed: python/pyproject.toml $(VERSIONS)
 	rm -rf $(1)
 	python3 -m venv $(1)
 	$(1)/bin/pip install -q -e 'python[test]' $(2)

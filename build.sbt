@@ -10,11 +10,21 @@
 val sparkCompiled = settingKey[String]("Spark version the JAR is compiled against (oldest)")
 val sparkJars = settingKey[Option[File]]("Spark JARs the suites run on, instead of Maven's")
 
-val scala212 = "2.12.18"
-val scala213 = "2.13.16"
+// The versions of each Spark line are listed once, in the Python package (the Makefile and the
+// package read them too); the project's version is the Python package's.
+val versions: Map[String, String] = {
+  val properties = new java.util.Properties
+  IO.load(properties, file("python/src/pyspark_aof/versions.properties"))
+  properties.stringPropertyNames.toArray.map(k => k.toString -> properties.getProperty(k.toString)).toMap
+}
+val scala212 = versions("spark3.scala")
+val scala213 = versions("spark4.scala")
 
 ThisBuild / organization := "com.hx.spark"
-ThisBuild / version := "0.1.0"
+ThisBuild / version := """(?m)^version = "([^"]+)"""".r
+  .findFirstMatchIn(IO.read(file("python/pyproject.toml")))
+  .map(_.group(1))
+  .getOrElse(sys.error("python/pyproject.toml has no version = \"...\" line"))
 ThisBuild / scalaVersion := scala212
 ThisBuild / crossScalaVersions := Seq(scala212, scala213)
 
@@ -42,7 +52,7 @@ lazy val root = (project in file("."))
 lazy val aof = (project in file("jvm"))
   .settings(
     name := "spark-aof",
-    sparkCompiled := (if (scalaBinaryVersion.value == "2.12") "3.3.4" else "4.0.4"),
+    sparkCompiled := versions(if (scalaBinaryVersion.value == "2.12") "spark3.compiled" else "spark4.compiled"),
     sparkJars := sys.env
       .get("AOF_SPARK_JARS_" + scalaBinaryVersion.value.replace('.', '_'))
       .filter(_.nonEmpty)
@@ -67,6 +77,9 @@ lazy val aof = (project in file("jvm"))
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Compile / packageDoc / publishArtifact := false,
+    // The JAR is built where the Python package ships it from (`publishM2` takes it from there).
+    Compile / packageBin / artifactPath := (ThisBuild / baseDirectory).value /
+      "python/src/pyspark_aof/jars" / (Compile / packageBin / artifactPath).value.getName,
     // Every build publishes to ~/.m2 again (for `--packages`); a release version would refuse.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     // With sparkJars, Spark and everything it ships come from there; Maven gives only what the
@@ -85,5 +98,17 @@ lazy val aof = (project in file("jvm"))
     Test / parallelExecution := false,
     // Full stack traces where a test fails, and each failure's message again at the end of the
     // run, where a log cut to its last lines still shows it.
-    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI")
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI"),
+    // A test cancelled, ignored or pending fails the run: it passes only when every test ran.
+    Test / executeTests := {
+      val output = (Test / executeTests).value
+      val log = streams.value.log
+      val notRun = output.events.toSeq.sortBy(_._1).collect {
+        case (suite, r) if r.canceledCount + r.ignoredCount + r.skippedCount + r.pendingCount > 0 =>
+          s"$suite: ${r.canceledCount} canceled, ${r.ignoredCount} ignored, " +
+            s"${r.skippedCount} skipped, ${r.pendingCount} pending"
+      }
+      notRun.foreach(suite => log.error(s"tests not run: $suite"))
+      if (notRun.isEmpty) output else output.copy(overall = TestResult.Failed)
+    }
   )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -14,11 +15,12 @@ import pytest
 
 import pyspark_aof as aof
 from pyspark_aof import __version__
+from pyspark_aof._versions import PYSPARK_REQUIREMENT, SCALA_OF_SPARK, VERSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCALA = "2.12" if pyspark.__version__.startswith("3") else "2.13"
 # Installing into a fresh virtualenv is the same on either line: done once, on the newest.
-newest_line_only = pytest.mark.skipif(SCALA == "2.12", reason="run once, on the Spark 4 line")
+newest_line_only = pytest.mark.spark4_only
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +84,37 @@ def test_the_jars_carry_the_connector_alone_not_sparks_libraries() -> None:
 def test_the_jar_and_coordinates_are_the_running_pysparks() -> None:
     assert Path(aof.jar_path()).name == f"spark-aof_{SCALA}-{__version__}.jar"
     assert aof.maven_coordinates() == f"com.hx.spark:spark-aof_{SCALA}:{__version__}"
+
+
+def _versions_table() -> str:
+    v = VERSIONS
+    artifact = f"`com.hx.spark:spark-aof_{{}}:{__version__}`"
+    return "\n".join(
+        [
+            "| Spark | artifact | compiled against | tested on |",
+            "| --- | --- | --- | --- |",
+            f"| {v['spark3.compiled'][:3]} to {v['spark3.pyspark.newest']} "
+            f"| {artifact.format(SCALA_OF_SPARK[3])} | {v['spark3.compiled']} "
+            f"| {v['spark3.compiled']} (Scala), {v['tested.spark3']} and {v['tested.oldest']} "
+            "(Python) |",
+            f"| {v['spark4.compiled'][:3]} to {v['spark4.pyspark.newest']} "
+            f"| {artifact.format(SCALA_OF_SPARK[4])} | {v['spark4.compiled']} "
+            f"| {v['tested.newest']} (Scala and Python) |",
+        ]
+    )
+
+
+def test_each_version_is_written_once_and_the_docs_follow_it() -> None:
+    pyproject = (ROOT / "python" / "pyproject.toml").read_text()
+    assert f'"{PYSPARK_REQUIREMENT}"' in pyproject
+    readme = (ROOT / "README.md").read_text()
+    assert _versions_table() in readme, "README.md's versions table is stale:\n" + _versions_table()
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        for coordinates in re.findall(
+            r"com\.hx\.spark:spark-aof_2\.1[23]:[^`\s]+", page.read_text()
+        ):
+            assert coordinates.endswith(f":{__version__}"), f"{page.name}: {coordinates}"
 
 
 @pytest.mark.parametrize("version", ["3.3.4", "4.4.0", "5.0.0"])

@@ -13,8 +13,8 @@ from typing import NoReturn
 
 from pyspark_aof import demo
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
-from pyspark_aof._jar import SUPPORTED_TEXT
 from pyspark_aof._options import AofOptions
+from pyspark_aof._versions import SUPPORTED_TEXT
 
 
 class _Parser(argparse.ArgumentParser):

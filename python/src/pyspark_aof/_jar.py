@@ -8,6 +8,8 @@ from pathlib import Path
 import pyspark
 from pyspark.sql import SparkSession
 
+from pyspark_aof._versions import PYSPARK_REQUIREMENT, SCALA_OF_SPARK, SUPPORTED, SUPPORTED_TEXT
+
 _JARS = Path(__file__).parent / "jars"
 
 
@@ -25,11 +27,6 @@ def _spark_jars() -> Path:
 
 _SPARK_JARS = _spark_jars()
 
-# Each Spark line and its Scala version: the connector is built once for each.
-SCALA_OF_SPARK = {3: "2.12", 4: "2.13"}
-# The PySpark versions the package is tested on; pyproject.toml's dependency says the same.
-SUPPORTED = ((3, 4), (4, 3))
-SUPPORTED_TEXT = "PySpark 3.4 to 3.5 (Spark 3, Scala 2.12) and 4.0 to 4.3 (Spark 4, Scala 2.13)"
 
 
 def _spark_version() -> tuple[int, int]:
@@ -41,7 +38,8 @@ def _check_supported() -> None:
     if not SUPPORTED[0] <= _spark_version() <= SUPPORTED[1]:
         raise RuntimeError(
             f"pyspark-aof does not support PySpark {pyspark.__version__}: it works with "
-            f"{SUPPORTED_TEXT}. Install one of them, for example `pip install 'pyspark>=3.4,<4.4'`."
+            f"{SUPPORTED_TEXT}. Install one of them, for example "
+            f"`pip install '{PYSPARK_REQUIREMENT}'`."
         )
 
 
