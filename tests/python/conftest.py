@@ -1,14 +1,48 @@
-"""A real local Spark session with the connector, shared by the Python suites."""
+"""What the Python suites share: a real local Spark session with the connector, a real ZooKeeper
+server, a client of it, and the cleanup of the drivers the cluster suites start."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pyspark
 import pytest
+from kazoo.client import KazooClient
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
+from apps import App
 from pyspark_aof.testing import ZooKeeperServer
+
+SPARK_4 = pyspark.__version__.startswith("4")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "spark4_only: a test of what only the newest Spark line has, or done once for both "
+        "(left out of the run on Spark 3, not skipped)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if SPARK_4:
+        return
+    left_out = [i for i in items if i.get_closest_marker("spark4_only")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [i for i in items if not i.get_closest_marker("spark4_only")]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail a run in which a test was skipped: a test that did not run proved nothing."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    stats = getattr(reporter, "stats", {})
+    not_run = [r.nodeid for key in ("skipped", "xfailed", "xpassed") for r in stats.get(key, [])]
+    if not_run and session.exitstatus == pytest.ExitCode.OK:
+        print("\nnot run, which fails the run:\n" + "\n".join(sorted(set(not_run))))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +63,22 @@ def zookeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ZooKeeperSer
     """A real ZooKeeper server in a process of its own, for the tests of one module."""
     with ZooKeeperServer(tmp_path_factory.mktemp("zookeeper")) as server:
         yield server
+
+
+@pytest.fixture
+def kazoo(zookeeper: ZooKeeperServer) -> Iterator[KazooClient]:
+    """A client of the module's ZooKeeper server, to look at the znodes the source keeps."""
+    client = KazooClient(hosts=zookeeper.address)
+    client.start()
+    yield client
+    client.stop()
+    client.close()
+
+
+@pytest.fixture(autouse=True)
+def no_driver_left_behind() -> Iterator[None]:
+    """A failed test's driver would keep a cluster's cores from the tests after it."""
+    yield
+    for app in App.started:
+        app.kill()
+    App.started.clear()

@@ -48,7 +48,7 @@ def _tail_from_start(
 
 
 def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
-    zookeeper: ZooKeeperServer, tmp_path: Path
+    zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
     log = tmp_path / "app.log"
     written = append(log, [f"before-{n}" for n in range(200)])
@@ -71,12 +71,7 @@ def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
     ], errors
     assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
     assert list(temp.glob("pyspark-aof-*.log")) == [], "the command's log was left behind"
-    zk = KazooClient(hosts=zookeeper.address)
-    zk.start()
-    try:
-        assert zk.exists("/aof-tail") is None  # its own meta store, removed at the end
-    finally:
-        zk.stop()
+    assert kazoo.exists("/aof-tail") is None  # its own meta store, removed at the end
 
 
 def test_tail_verbose_shows_sparks_output_and_the_status_command_for_it(tmp_path: Path) -> None:
@@ -163,7 +158,7 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
 
 
 def test_status_reads_an_offset_backup_larger_than_a_znode(
-    spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
+    spark: SparkSession, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
     # The offsets of 40,000 files take over 1 MB even compressed: the backup is kept in parts.
     logs = tmp_path / "logs"
@@ -187,13 +182,7 @@ def test_status_reads_an_offset_backup_larger_than_a_znode(
     )
     query.awaitTermination()
     assert sum(p["numInputRows"] for p in query.recentProgress) == count
-    zk = KazooClient(hosts=zookeeper.address)
-    zk.start(timeout=20)
-    try:
-        assert zk.get_children(f"{store}/offsets"), "the backup is not in parts"
-    finally:
-        zk.stop()
-        zk.close()
+    assert kazoo.get_children(f"{store}/offsets"), "the backup is not in parts"
     result = subprocess.run(
         [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store, "--json"],
         capture_output=True,
@@ -205,23 +194,19 @@ def test_status_reads_an_offset_backup_larger_than_a_znode(
     assert all(o["position"] > 0 for o in found["offsets"])
 
 
-def test_status_shows_a_run_it_cannot_ask_for_reports(zookeeper: ZooKeeperServer) -> None:
+def test_status_shows_a_run_it_cannot_ask_for_reports(
+    zookeeper: ZooKeeperServer, kazoo: KazooClient
+) -> None:
     # A run of a version before reports were asked for: no reports znode to write.
     store = "/aof-status-older"
-    zk = KazooClient(hosts=zookeeper.address)
-    zk.start(timeout=20)
-    try:
-        for path, data in [("driver", b""), ("latches/host-a", b""), ("endpoints/host-a", b"1@a")]:
-            zk.create(f"{store}/runs/run-1/{path}", data, makepath=True)
-        result = subprocess.run(
-            [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store, "--json"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    finally:
-        zk.stop()
-        zk.close()
+    for path, data in [("driver", b""), ("latches/host-a", b""), ("endpoints/host-a", b"1@a")]:
+        kazoo.create(f"{store}/runs/run-1/{path}", data, makepath=True)
+    result = subprocess.run(
+        [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     (run,) = json.loads(result.stdout)["runs"]
     assert [(h["host"], h["endpoint"]) for h in run["hosts"]] == [("host-a", "1@a")]
 
@@ -237,7 +222,7 @@ def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -
 
 
 def test_help_says_which_versions_work() -> None:
-    from pyspark_aof._jar import SUPPORTED_TEXT
+    from pyspark_aof._versions import SUPPORTED_TEXT
 
     result = subprocess.run([*CLI, "--help"], capture_output=True, text=True, timeout=60)
     assert SUPPORTED_TEXT in " ".join(result.stdout.split())
@@ -401,32 +386,28 @@ def test_status_says_in_one_line_when_the_store_needs_credentials(
     _one_line_error(result, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
 
 
-def _runs_an_endpoint(zk: KazooClient, store: str) -> bool:
+def _runs_an_endpoint(kazoo: KazooClient, store: str) -> bool:
     """Whether a run of the query on ``store`` has an endpoint serving its host's files."""
-    runs = zk.get_children(f"{store}/runs") if zk.exists(f"{store}/runs") else []
+    runs = kazoo.get_children(f"{store}/runs") if kazoo.exists(f"{store}/runs") else []
     return any(
-        zk.exists(f"{store}/runs/{run}/endpoints")
-        and zk.get_children(f"{store}/runs/{run}/endpoints")
+        kazoo.exists(f"{store}/runs/{run}/endpoints")
+        and kazoo.get_children(f"{store}/runs/{run}/endpoints")
         for run in runs
     )
 
 
 def test_tail_warns_once_of_a_missing_directory_and_waits_for_it(
-    zookeeper: ZooKeeperServer, tmp_path: Path
+    zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
     logs = tmp_path / "later"
     store = "/aof-missing-directory"
     tail, printed, reader = _tail_from_start(f"{logs}/app\\.log", zookeeper, "--meta-store", store)
-    zk = KazooClient(hosts=zookeeper.address)
-    zk.start(timeout=20)
     try:
-        wait_until(lambda: _runs_an_endpoint(zk, store), 120, "the tail's query to run")
+        wait_until(lambda: _runs_an_endpoint(kazoo, store), 120, "the tail's query to run")
         logs.mkdir()
         written = append(logs / "app.log", [f"line-{n}" for n in range(100)])
         wait_until(lambda: len(printed) >= 100, 60, "the lines of the directory made since")
     finally:
-        zk.stop()
-        zk.close()
         tail.send_signal(signal.SIGINT)
         code = tail.wait(60)
     reader.join(10)
@@ -503,7 +484,6 @@ def _is_java(pid: int) -> bool:
     return Path(command.decode()).name == "java"
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists a session's processes in /proc")
 def test_ctrl_c_while_tail_starts_stops_its_jvm_too(tmp_path: Path) -> None:
     tail = subprocess.Popen(
         [*CLI, "tail", f"{tmp_path}/app\\.log"],

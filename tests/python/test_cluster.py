@@ -36,24 +36,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         yield c
 
 
-@pytest.fixture(autouse=True)
-def no_driver_left_behind() -> Iterator[None]:
-    """A failed test's driver would keep the cluster's cores from the tests after it."""
-    yield
-    for app in App.started:
-        app.kill()
-    App.started.clear()
-
-
-@pytest.fixture
-def kazoo(zookeeper: ZooKeeperServer) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=zookeeper.address)
-    client.start()
-    yield client
-    client.stop()
-    client.close()
-
-
 def host_dirs(cluster: LocalCluster, name: str) -> list[tuple[Host, Path]]:
     """Each host's own directory that the source sees at ``<mount>/<name>``."""
     dirs = [(h, h.files / name) for h in cluster.hosts]

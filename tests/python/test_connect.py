@@ -6,7 +6,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
@@ -14,9 +13,8 @@ import pyspark_aof as aof
 from pyspark_aof.testing import ConnectServer
 from writers import append
 
-pytestmark = pytest.mark.skipif(
-    not pyspark.__version__.startswith("4"), reason="Spark Connect sessions of this kind: Spark 4"
-)
+# Spark Connect sessions of this kind: Spark 4.
+pytestmark = pytest.mark.spark4_only
 
 
 @pytest.fixture(autouse=True)

@@ -28,14 +28,6 @@ def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         yield c
 
 
-@pytest.fixture(autouse=True)
-def no_driver_left_behind() -> Iterator[None]:
-    yield
-    for app in App.started:
-        app.kill()
-    App.started.clear()
-
-
 def start(node: LocalCluster, work: Path, name: str, zk: str, options: dict[str, str]) -> App:
     (node.hosts[0].files / name).mkdir(parents=True, exist_ok=True)
     source = {"zookeeper.address": zk, "meta.store": f"/aof-nodes/{name}", **options}
@@ -49,7 +41,7 @@ def ids(first: int, count: int) -> list[str]:
 
 
 def test_executors_of_one_node_read_its_files_once_as_that_node(
-    node: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+    node: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
     assert {h.node for h in node.hosts} == {"node-0"}
     log = node.hosts[0].files / "one" / "app.log"
@@ -59,16 +51,10 @@ def test_executors_of_one_node_read_its_files_once_as_that_node(
     written += append(log, ids(2001, 2000))
     app.wait_rows(4000)
 
-    kazoo = KazooClient(hosts=zookeeper.address)
-    kazoo.start()
-    try:
-        run = f"/aof-nodes/one/runs/{kazoo.get_children('/aof-nodes/one/runs')[0]}"
-        endpoints = kazoo.get_children(f"{run}/endpoints")
-        # Both executors joined the node's latch: one serves, the other stands by.
-        candidates = kazoo.get_children(f"{run}/latches/node-0")
-    finally:
-        kazoo.stop()
-        kazoo.close()
+    run = f"/aof-nodes/one/runs/{kazoo.get_children('/aof-nodes/one/runs')[0]}"
+    endpoints = kazoo.get_children(f"{run}/endpoints")
+    # Both executors joined the node's latch: one serves, the other stands by.
+    candidates = kazoo.get_children(f"{run}/latches/node-0")
     app.stop()
     assert endpoints == ["node-0"]
     assert len(candidates) == 2

@@ -7,7 +7,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pyspark
 import pytest
 
 import pyspark_aof as aof
@@ -21,9 +20,7 @@ APP = Path(__file__).with_name("yarn_app.py")
 
 # On the newest line only, for the time of the suites: its minicluster is Hadoop 3.5.0, what
 # PySpark 4.3 ships; nothing in the source differs by cluster manager or Spark line here.
-pytestmark = pytest.mark.skipif(
-    not pyspark.__version__.startswith("4"), reason="YARN suite on the newest Spark line"
-)
+pytestmark = pytest.mark.spark4_only
 
 
 @pytest.fixture(scope="module")

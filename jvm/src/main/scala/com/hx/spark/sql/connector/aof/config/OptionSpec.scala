@@ -54,7 +54,9 @@ final case class OptionSpec(
           case e: PatternSyntaxException => Left(s"a valid Java regex (${e.getDescription})")
         }
       case "choice" =>
-        choices.find(_.equalsIgnoreCase(value)).toRight(choices.map(c => s"'$c'").mkString(" or "))
+        choices
+          .find(_ == value.toLowerCase(Locale.ROOT))
+          .toRight(choices.map(c => s"'$c'").mkString(" or "))
       case _ =>
         if (pattern.forall(value.matches)) Right(value)
         else Left(expected.getOrElse(s"a value matching ${pattern.get}"))

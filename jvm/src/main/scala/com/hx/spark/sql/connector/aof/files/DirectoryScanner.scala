@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory
  *
  * @param listed each listing, passed through before its files are looked at: tests place a
  *               rotation there, where no real one can be made to land on demand
+ * @param stat   how a file's key, size and times are read: tests give a file another's freed
+ *               inode, which no filesystem does on demand
  */
 final class DirectoryScanner(
     directory: Path,
@@ -45,7 +47,8 @@ final class DirectoryScanner(
     sampleLength: Int,
     records: Option[RecordRule] = None,
     listed: Seq[Path] => Seq[Path] = identity,
-    batchCuts: Option[BatchCuts] = None) {
+    batchCuts: Option[BatchCuts] = None,
+    stat: Path => FileStamp = FileStamp.of) {
   import Compression.Gzip
   import DirectoryScanner.{reason, Description}
 
@@ -87,7 +90,7 @@ final class DirectoryScanner(
       def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
         paths.flatMap { path =>
           try {
-            val stamp = FileStamp.of(path)
+            val stamp = stat(path)
             val key = stamp.key
             val asked = knownByKey.get(key)
             if (!stamp.regular) {
@@ -306,7 +309,7 @@ final class DirectoryScanner(
     d.stamp == stamp || d.gzipTail.nonEmpty &&
       d.stamp.copy(changedNanos = stamp.changedNanos) == stamp && {
         val channel = FileChannel.open(path, StandardOpenOption.READ)
-        try FileKey.of(path) == stamp.key && describer.tail(channel, stamp.size) == d.gzipTail
+        try stat(path).key == stamp.key && describer.tail(channel, stamp.size) == d.gzipTail
         finally channel.close()
       }
 
@@ -367,7 +370,7 @@ final class DirectoryScanner(
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
     try {
-      if (FileKey.of(path) != stamp.key) None
+      if (stat(path).key != stamp.key) None
       else if (Compression.of(channel) != format) {
         // The format known for a tracked key was an earlier file's: a deleted file's inode is
         // soon another's (a rotation's .gz). Looked at again in the listing's next pass.

@@ -15,14 +15,6 @@ import scala.util.Random
 final class RecordWriter(path: Path, seed: Long, val lock: ReentrantLock = new ReentrantLock()) {
   private val random = new Random(seed)
   private val out = new FileOutputStream(path.toFile, true)
-  @volatile private var stalledNanos = 0L
-
-  /**
-   * The longest time between two pieces of one record, in milliseconds. A machine busy enough to
-   * hold the writer longer than a multi-line flush timeout makes the reader end the record there,
-   * as it should: a test can then not expect that record whole.
-   */
-  def longestStallMs: Long = stalledNanos / 1000000L
 
   /** The record whose id is `n`: a stack trace every third, else one line. */
   def record(n: Int): String =
@@ -52,12 +44,9 @@ final class RecordWriter(path: Path, seed: Long, val lock: ReentrantLock = new R
           // O_APPEND: after a `copytruncate` the next byte goes to the truncated file's end.
           val at = out.getChannel.size()
           val cuts = Seq.fill(random.nextInt(3))(random.nextInt(bytes.length)).sorted
-          var last = System.nanoTime()
           (0 +: cuts).zip(cuts :+ bytes.length).foreach { case (from, until) =>
             out.write(bytes, from, until - from)
             out.flush()
-            stalledNanos = math.max(stalledNanos, System.nanoTime() - last)
-            last = System.nanoTime()
             if (pauseMs > 0) Thread.sleep(random.nextInt(pauseMs)) // pacing the writer
           }
           at
