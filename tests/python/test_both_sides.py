@@ -7,16 +7,20 @@ znode layout and the encoding of host names in it.
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from kazoo.client import KazooClient
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from pyspark_aof import AofOptions, StartingOffsets
+from pyspark_aof import AofOptions, StartingOffsets, _znodes, status
 from pyspark_aof._errors import spark_message
 from pyspark_aof._options import _as_string
+from pyspark_aof.testing import ZooKeeperServer
 
 # Options as PySpark passes them, strings, with what each case shows. Each kind of option has
 # good and bad values, spaced, signed, out of range, and non-ASCII look-alikes of good ones.
@@ -144,3 +148,66 @@ def test_a_java_regex_is_compiled_by_the_jvm_only(
     assert _python_refusal(options) is None
     refusal = _jvm_refusal(spark, tmp_path, options)
     assert refusal is not None and "expected a valid Java regex" in refusal
+
+
+def _connector(spark: SparkSession) -> Any:
+    """The connector's package in the session's JVM."""
+    return spark.sparkContext._jvm.com.hx.spark.sql.connector.aof  # type: ignore[union-attr]
+
+
+# Host names whose znode names are not themselves: a space, '+', '~', '*', '%', IPv6 in both
+# spellings, non-ASCII; and one that is.
+HOSTS = ["10.0.0.7", "node one", "a+b", "host~1", "x*y", "100%", "::1", "[::1]", "ü.example"]
+GOLDEN = Path(__file__).parents[2] / "docs" / "protocol"
+
+
+def test_status_finds_each_hosts_offsets_whatever_its_name_encodes_to(
+    spark: SparkSession, zookeeper: ZooKeeperServer
+) -> None:
+    # Znodes laid out by the JVM's own ZkPaths, values from the protocol's golden files: the
+    # report of a host shows app.log (line end 8990), whose backed-up position is 4096.
+    store = "/aof-status-hosts"
+    paths = _connector(spark).protocol.ZkPaths(store, "run-1")
+    backup = json.loads((GOLDEN / "offsets.json").read_text())
+    (offsets,) = backup["hosts"].values()
+    backup["hosts"] = dict.fromkeys(HOSTS, offsets)
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start(timeout=20)
+    try:
+        zk.create(paths.offsets(), gzip.compress(json.dumps(backup).encode()), makepath=True)
+        for host in HOSTS:
+            zk.create(paths.latch(host), b"", makepath=True)
+            zk.create(paths.report(host), (GOLDEN / "response.bin").read_bytes(), makepath=True)
+        found = status.read_status(zk, store, wait=0)
+    finally:
+        zk.stop()
+        zk.close()
+    assert found is not None
+    (run,) = found["runs"]
+    assert sorted(h["host"] for h in run["hosts"]) == sorted(HOSTS)
+    behind = {f["host"]: f["bytesBehind"] for f in found["files"] if f["path"].endswith("app.log")}
+    assert behind == dict.fromkeys(HOSTS, 8990 - 4096)
+
+
+def test_a_host_name_is_encoded_and_decoded_as_the_jvm_does(spark: SparkSession) -> None:
+    jvm = _connector(spark).protocol.ZkPaths
+    for host in [*HOSTS, "a b+c~d*e%f/g:h", "日本", "\U0001f600", "é\u0301", ""]:
+        assert _znodes.encode_host(host) == jvm.encode(host), host
+        assert _znodes.decode_host(jvm.encode(host)) == host == jvm.decode(jvm.encode(host))
+
+
+def test_status_reads_the_znodes_the_jvm_writes(spark: SparkSession) -> None:
+    python = _znodes.RunZnodes.of("/aof/app", "run-7")
+    jvm = _connector(spark).protocol.ZkPaths("/aof/app", "run-7")
+    assert _znodes.offsets("/aof/app") == jvm.offsets()
+    assert _znodes.runs("/aof/app") == jvm.runs()
+    for znode in ("run", "driver", "latches", "endpoints", "reports"):
+        assert getattr(python, znode) == getattr(jvm, znode)(), znode
+    for host in HOSTS:
+        for parent, znode in [
+            ("latches", "latch"),
+            ("endpoints", "endpoint"),
+            ("reports", "report"),
+        ]:
+            expected = getattr(jvm, znode)(host)
+            assert _znodes.of_host(getattr(python, parent), host) == expected, (znode, host)
