@@ -17,7 +17,7 @@ from kazoo.client import KazooClient
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from pyspark_aof import AofOptions, StartingOffsets, _znodes, status
+from pyspark_aof import AofOptions, StartingOffsets, _znodes, status, tail
 from pyspark_aof._errors import spark_message
 from pyspark_aof._options import _as_string
 from pyspark_aof.testing import ZooKeeperServer
@@ -211,3 +211,9 @@ def test_status_reads_the_znodes_the_jvm_writes(spark: SparkSession) -> None:
         ]:
             expected = getattr(jvm, znode)(host)
             assert _znodes.of_host(getattr(python, parent), host) == expected, (znode, host)
+
+
+def test_a_directory_is_a_glob_for_the_same_characters(spark: SparkSession) -> None:
+    jvm = _connector(spark).files.DirectoryGlob
+    for c in [*map(chr, range(0x20, 0x7F)), "\u00e9", "\uff0a"]:
+        assert jvm.hasWildcard(f"app{c}") == (c in tail.WILDCARDS), repr(c)
