@@ -18,6 +18,7 @@ from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
 from pyspark_aof import AofOptions, StartingOffsets, _znodes, status, tail
+from pyspark_aof.__main__ import glob_as_regex
 from pyspark_aof._errors import spark_message
 from pyspark_aof._options import _as_string
 from pyspark_aof.testing import ZooKeeperServer
@@ -217,3 +218,16 @@ def test_a_directory_is_a_glob_for_the_same_characters(spark: SparkSession) -> N
     jvm = _connector(spark).files.DirectoryGlob
     for c in [*map(chr, range(0x20, 0x7F)), "\u00e9", "\uff0a"]:
         assert jvm.hasWildcard(f"app{c}") == (c in tail.WILDCARDS), repr(c)
+
+
+def test_a_shell_glob_is_taken_for_the_same_regex(spark: SparkSession) -> None:
+    jvm = _connector(spark).config.PathMistakes
+    for glob in [
+        "*.log",
+        "app?.log.[0-9]",
+        "{app,side}.log*",
+        "a+b(1)^$|.txt",
+        "[!a]}{,x",
+        "日志*",
+    ]:
+        assert glob_as_regex(glob) == jvm.globAsRegex(glob), glob
