@@ -129,7 +129,8 @@ def _source_value(field: str) -> Callable[[str], str]:
         try:
             AofOptions().with_changes(**{field: text})
         except ValueError as e:  # argparse names the flag: the option's name would be noise
-            message = str(e).replace(f" for option '{field.replace('_', '.')}'", "")
+            key = field.replace("_", ".")
+            message = str(e).replace(f" for option '{key}' (or 'spark.aof.{key}')", "")
             raise argparse.ArgumentTypeError(message) from None
         return text
 

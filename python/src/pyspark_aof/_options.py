@@ -14,6 +14,9 @@ from typing import Any
 _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
 _SPECS = "com/hx/spark/sql/connector/aof/config/options.json"
+_SESSION_PREFIX = "spark.aof."
+# What Java's String.trim takes off both ends: every character up to the space, no other.
+_JAVA_TRIMMED = "".join(map(chr, range(0x21)))
 
 
 class StartingOffsets(StrEnum):
@@ -138,10 +141,10 @@ class AofOptions:
     --------
     >>> AofOptions(starting_offsets=StartingOffsets.LATEST, bytes_max=1 << 20).to_options()
     {'starting.offsets': 'latest', 'bytes.max': '1048576'}
-    >>> AofOptions(bytes_max=0)
+    >>> AofOptions(bytes_max=0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Invalid value 0 for option 'bytes.max': expected a positive whole number.
+    ValueError: Invalid value '0' for option 'bytes.max' (...): expected a positive whole number.
 
     """
 
@@ -167,18 +170,21 @@ class AofOptions:
     fail_on_data_loss: bool | None = None
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                object.__setattr__(self, f.name, _checked(f.name, value))
+        # The pair before the user's value, in the JVM's order: its messages are the same.
         if (self.zookeeper_auth_user is None) != (self.zookeeper_auth_password is None):
             given, missing = (
-                ("user", "password") if self.zookeeper_auth_user else ("password", "user")
+                ("user", "password")
+                if self.zookeeper_auth_user is not None
+                else ("password", "user")
             )
             raise ValueError(
                 f"Option 'zookeeper.auth.{given}' is set but 'zookeeper.auth.{missing}' is not: "
                 "set both for ZooKeeper digest authentication, or neither."
             )
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                object.__setattr__(self, f.name, _checked(f.name, value))
 
     def to_options(self) -> dict[str, str]:
         """Return the options that are set, as the source spells them.
@@ -193,9 +199,7 @@ class AofOptions:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value is not None:
-                options[_key(f.name)] = (
-                    str(value).lower() if isinstance(value, bool) else str(value)
-                )
+                options[_key(f.name)] = _as_string(value)
         return options
 
     @classmethod
@@ -233,45 +237,54 @@ class AofOptions:
 def _checked(name: str, value: Any) -> Any:
     """Return ``value`` as the option ``name`` holds it, or raise ValueError naming the option.
 
-    Checked against the option's type and range in ``options.json``, as the JVM side checks it;
-    a string is read as the JVM reads it (``"4194304"``, ``"false"``), as PySpark passes options.
+    Checked against the option's type and range in ``options.json`` as the JVM side checks it,
+    with its words: a value given as a string is read as the JVM reads it (``"4194304"``,
+    ``"false"``), as PySpark passes options. Only a regex's syntax is left to the JVM, whose
+    regexes Python's ``re`` cannot judge.
     """
     spec = next(o for o in _specs() if o.key == _key(name))
+    given = _as_string(value)
 
-    def fail(expected: str) -> ValueError:
-        return ValueError(f"Invalid value {value!r} for option '{spec.key}': expected {expected}.")
+    def fail(expected: str, shown: str) -> ValueError:
+        return ValueError(
+            f"Invalid value '{shown}' for option '{spec.key}' (or '{_SESSION_PREFIX}{spec.key}'): "
+            f"expected {expected}."
+        )
 
     if spec.type == "regex":
-        # Java compiles it when the query is defined; its spaces are part of it.
+        # Not trimmed: a regex's spaces are part of it.
         if not isinstance(value, str) or not value:
-            raise fail("a Java regex that is not empty")
+            raise fail("a Java regex that is not empty", given)
         return value
-    text = value.strip() if isinstance(value, str) else None
+    text = given.strip(_JAVA_TRIMMED)
     if spec.type == "boolean":
-        if isinstance(value, bool):
-            return value
-        if text is not None and text.lower() in ("true", "false"):
+        if isinstance(value, (bool, str)) and text.lower() in ("true", "false"):
             return text.lower() == "true"
-        raise fail("True or False")
+        raise fail("'true' or 'false'", text)
     if spec.type == "choice":
-        if text is None or text.lower() not in spec.choices:
-            raise fail(" or ".join(repr(c) for c in spec.choices))
+        if not isinstance(value, str) or text.lower() not in spec.choices:
+            raise fail(" or ".join(f"'{c}'" for c in spec.choices), text)
         return StartingOffsets(text.lower()) if name == "starting_offsets" else text.lower()
     if spec.type in ("int", "long"):
         limit = _INT_MAX if spec.type == "int" else _LONG_MAX
         lowest = spec.min if spec.min is not None else -_LONG_MAX - 1
         words = "a positive whole number" if lowest == 1 else f"a whole number from {lowest}"
         words += f" up to {limit}" if spec.type == "int" else ""
-        number = value
-        if text is not None and re.fullmatch(r"[+-]?\d+", text):
-            number = int(text)
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise fail(words)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if not whole and not (isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text)):
+            raise fail(words, text)
+        number = int(text)
         if not lowest <= number <= limit:
-            raise fail(words)
+            raise fail(words, text)
         return number
-    if text is None:
-        raise fail("a string")
-    if spec.pattern is not None and not re.fullmatch(spec.pattern, text):
-        raise fail(spec.expected or f"a value matching {spec.pattern}")
+    if not isinstance(value, str):
+        raise fail("a string", text)
+    if spec.pattern is not None and not re.fullmatch(spec.pattern, text, re.ASCII):
+        # re.ASCII: Java's \d and \s are ASCII only, as they are then.
+        raise fail(spec.expected or f"a value matching {spec.pattern}", text)
     return text
+
+
+def _as_string(value: Any) -> str:
+    """Return ``value`` as PySpark passes it to the JVM (``True``: ``"true"``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -10,6 +10,9 @@ from typing import Any
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 
+from pyspark_aof import _znodes
+from pyspark_aof._znodes import RunZnodes
+
 # The formats are those of docs/protocol.md, whose golden files the suites of both sides decode.
 # A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
 # key; only the query's driver and endpoints can write one that they accept.
@@ -98,7 +101,7 @@ def _value(zk: KazooClient, path: str) -> bytes | None:
     return value if len(value) == length else None
 
 
-def _ask_for_reports(zk: KazooClient, run: str, hosts: list[str], wait: float) -> None:
+def _ask_for_reports(zk: KazooClient, run: RunZnodes, hosts: list[str], wait: float) -> None:
     """Ask a run's endpoints for their files in full, and wait for their reports.
 
     Endpoints write their whole list only while asked (at once, then each change at most once a
@@ -108,22 +111,22 @@ def _ask_for_reports(zk: KazooClient, run: str, hosts: list[str], wait: float) -
     ----------
     zk : KazooClient
         A started client.
-    run : str
-        The run's znode.
+    run : RunZnodes
+        The run's znodes.
     hosts : list of str
-        The hosts (as named in znodes) whose endpoints serve: each is waited for.
+        The hosts whose endpoints serve: each is waited for.
     wait : float
         Seconds to wait at most; a host that has not written by then shows its older report.
 
     """
     try:
-        asked = zk.set(f"{run}/reports", b"").mzxid
+        asked = zk.set(run.reports, b"").mzxid
     except (NoNodeError, NoAuthError):
         return  # a run of an older version, or no right to ask: what is there is shown
     deadline = time.monotonic() + wait
     pending = set(hosts)
     while pending and time.monotonic() < deadline:
-        stats = {h: zk.exists(f"{run}/reports/{h}") for h in pending}
+        stats = {h: zk.exists(_znodes.of_host(run.reports, h)) for h in pending}
         pending = {h for h, stat in stats.items() if stat is None or stat.mzxid <= asked}
         if pending:
             time.sleep(0.05)  # polling the reports, with a deadline
@@ -155,7 +158,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
     """
     if zk.exists(meta_store) is None:
         return None
-    backup = _value(zk, f"{meta_store}/offsets")
+    backup = _value(zk, _znodes.offsets(meta_store))
     offsets: dict[str, Any] = decode_backup(backup)["hosts"] if backup else {}
     positions = {
         (host, f["dev"], f["ino"]): f["pos"]
@@ -163,15 +166,16 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
         for f in h["files"].values()
     }
     runs, files = [], []
-    for run in _children(zk, f"{meta_store}/runs"):
-        base = f"{meta_store}/runs/{run}"
-        serving = _children(zk, f"{base}/endpoints")
+    for run in _children(zk, _znodes.runs(meta_store)):
+        znodes = RunZnodes.of(meta_store, run)
+        serving = [_znodes.decode_host(h) for h in _children(zk, znodes.endpoints)]
         if serving:
-            _ask_for_reports(zk, base, serving, wait)
+            _ask_for_reports(zk, znodes, serving, wait)
         hosts = []
-        for host in _children(zk, f"{base}/latches"):
-            endpoint = _data(zk, f"{base}/endpoints/{host}")
-            latch = len(_children(zk, f"{base}/latches/{host}"))
+        # Znode names are the hosts URL-encoded; the backup names them as they are.
+        for host in [_znodes.decode_host(h) for h in _children(zk, znodes.latches)]:
+            endpoint = _data(zk, _znodes.of_host(znodes.endpoints, host))
+            latch = len(_children(zk, _znodes.of_host(znodes.latches, host)))
             hosts.append(
                 {
                     "host": host,
@@ -181,7 +185,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                 }
             )
             # The endpoint's files in full (its answers carry only what changed).
-            report = _value(zk, f"{base}/reports/{host}")
+            report = _value(zk, _znodes.of_host(znodes.reports, host))
             if report and len(report) > _SEAL:
                 reported = decode_sealed(report)
                 hosts[-1]["unlisted"] = reported.get("unlisted")
@@ -197,7 +201,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                             "unreadable": f.get("unreadable"),
                         }
                     )
-        driver = zk.exists(f"{base}/driver") is not None
+        driver = zk.exists(znodes.driver) is not None
         runs.append({"run": run, "driverAlive": driver, "hosts": hosts})
     committed = [
         {"host": host, "fileId": file_id, "path": f["path"], "position": f["pos"]}

@@ -30,6 +30,10 @@ from pyspark_aof.status import command_for
 _SPARK_ERRORS = (PySparkException, Py4JJavaError)
 
 
+WILDCARDS = "*?[{"
+"""The characters that make a directory component of a path a glob, as the JVM side takes them."""
+
+
 def _lag(progress: dict[str, object] | None) -> str:
     """One status line from a query progress: batch, rows and bytes still to read."""
     if not progress:
@@ -63,7 +67,7 @@ def missing_directory(path: str) -> str | None:
     """
     directory = posixpath.normpath(posixpath.dirname(path) or "/")
     parts = directory.split("/")
-    literal = next((i for i, p in enumerate(parts) if any(c in p for c in "*?[{")), len(parts))
+    literal = next((i for i, p in enumerate(parts) if any(c in p for c in WILDCARDS)), len(parts))
     directory = "/".join(parts[:literal]) or "/"
     if posixpath.isdir(directory):
         return None

@@ -1,0 +1,233 @@
+"""What the Python package and the JVM side each define, held equal by running both.
+
+Each case goes to the Python code and to the connector's Scala code in the session's JVM (through
+py4j): option checks and their messages, the wildcard characters of a path's directories, the
+znode layout and the encoding of host names in it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kazoo.client import KazooClient
+from pyspark.errors import IllegalArgumentException
+from pyspark.sql import SparkSession
+
+from pyspark_aof import AofOptions, StartingOffsets, _znodes, status, tail
+from pyspark_aof.__main__ import glob_as_regex
+from pyspark_aof._errors import spark_message
+from pyspark_aof._options import _as_string
+from pyspark_aof.testing import ZooKeeperServer
+
+# Options as PySpark passes them, strings, with what each case shows. Each kind of option has
+# good and bad values, spaced, signed, out of range, and non-ASCII look-alikes of good ones.
+_MULTILINE = {"multiline.start": "^\\d"}  # the multi-line tuning applies to records only
+OPTIONS: list[tuple[str, dict[str, str]]] = [
+    *[
+        (f"int {raw!r}", {"zookeeper.session.timeout": raw})
+        for raw in [
+            *("10000", " 42 ", "+7", "007", "2147483647", "\u0661\u0660"),
+            *("0", "-1", "2147483648", "1.5", "ten", "", "1_000", "0x10", "5\u00a0", "\x015"),
+        ]
+    ],
+    *[
+        (f"long {raw!r}", {"bytes.max": raw})
+        for raw in ("1", "9223372036854775807", "\t64\n", "0", "9223372036854775808", "1e6")
+    ],
+    *[
+        (f"boolean {raw!r}", {"md5.check.enabled": raw})
+        for raw in ("true", "FALSE", " True ", "yes", "1", "", "tru\u0435", "it's")
+    ],
+    *[
+        (f"choice {raw!r}", {"starting.offsets": raw})
+        for raw in ("latest", "EARLIEST", " latest ", "middle", "", "latest,earliest")
+    ],
+    *[
+        (f"connect string {raw!r}", {"zookeeper.address": raw})
+        for raw in (
+            *("zk1:2181", "zk1:2181,zk2:2181/chroot", "zk\u00a0one:2181", "zk\u00fc:2181"),
+            *("zk1", "zk1:218100", "zk1:\u0661\u0662", "zk one:2181", ""),
+        )
+    ],
+    *[
+        (f"znode path {raw!r}", {"meta.store": raw})
+        for raw in ("/aof/app", " /aof/app ", "/it's", "relative", "/", "/a//b", "")
+    ],
+    *[
+        (f"variable name {raw!r}", {"node.name.env": raw})
+        for raw in ("NODE_NAME", "_x1", "$NODE_NAME", "1X", "N\u00c9", "")
+    ],
+    *[
+        (f"digest user {raw!r}", {"zookeeper.auth.user": raw, "zookeeper.auth.password": "p"})
+        for raw in ("aof", " aof ", "a:b", "")
+    ],
+    ("user without password", {"zookeeper.auth.user": "aof"}),
+    ("password without user", {"zookeeper.auth.password": "p"}),
+    ("bad user without password", {"zookeeper.auth.user": "a:b"}),
+    *[(f"regex {raw!r}", {"multiline.start": raw}) for raw in ("^\\d{4}-", " ", "^\\s", "")],
+    *[
+        (f"record bytes {raw!r}", {**_MULTILINE, "multiline.bytes.max": raw})
+        for raw in ("4096", "0", "2147483648")
+    ],
+    ("flush timeout -1", {**_MULTILINE, "multiline.flush.timeout": "-1"}),
+    ("data loss 'maybe'", {"fail.on.data.loss": "maybe"}),
+]
+
+# Typed values of the Python API: refused with the words the JVM has for the string PySpark
+# would pass it (True as 'true').
+TYPED: list[tuple[str, Any]] = [
+    ("bytes_max", 0),
+    ("bytes_max", 1.0),
+    ("bytes_max", True),
+    ("line_length_max", 2**31),
+    ("md5_check_enabled", 1),
+    ("fail_on_data_loss", False),
+    ("starting_offsets", StartingOffsets.LATEST),
+]
+
+# What only the JVM can judge: a Java regex's syntax. Python lets these through, and
+# read_stream then raises the JVM's message.
+JVM_ONLY: list[tuple[str, dict[str, str]]] = [
+    ("regex '('", {"multiline.start": "("}),
+    ("regex '[a-'", {"multiline.continuation": "[a-"}),
+    ("regex '\\p{Bogus}'", {"multiline.start": "\\p{Bogus}"}),
+]
+
+
+def _python_refusal(options: dict[str, str]) -> str | None:
+    try:
+        AofOptions.from_strings(options)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _jvm_refusal(spark: SparkSession, directory: Path, options: dict[str, str]) -> str | None:
+    try:
+        spark.readStream.format("aof").options(**options).load(f"{directory}/app\\.log")
+    except IllegalArgumentException as e:
+        return spark_message(e)
+    return None
+
+
+@pytest.mark.parametrize(("case", "options"), OPTIONS, ids=[c for c, _ in OPTIONS])
+def test_an_option_value_is_judged_and_worded_alike(
+    spark: SparkSession, tmp_path: Path, case: str, options: dict[str, str]
+) -> None:
+    assert _python_refusal(options) == _jvm_refusal(spark, tmp_path, options)
+
+
+@pytest.mark.parametrize(("name", "value"), TYPED, ids=[f"{n}={v!r}" for n, v in TYPED])
+def test_a_typed_value_is_judged_as_the_string_pyspark_passes(
+    spark: SparkSession, tmp_path: Path, name: str, value: Any
+) -> None:
+    try:
+        AofOptions(**{name: value})
+        refusal = None
+    except ValueError as e:
+        refusal = str(e)
+    as_passed = {name.replace("_", "."): _as_string(value)}
+    assert refusal == _jvm_refusal(spark, tmp_path, as_passed)
+
+
+def test_the_cases_refuse_and_accept_values_of_every_kind(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # Cases that all passed, or all failed, would compare nothing of the other outcome.
+    outcomes = [_jvm_refusal(spark, tmp_path, options) is None for _, options in OPTIONS]
+    assert 10 < sum(outcomes) < len(outcomes) - 10
+
+
+@pytest.mark.parametrize(("case", "options"), JVM_ONLY, ids=[c for c, _ in JVM_ONLY])
+def test_a_java_regex_is_compiled_by_the_jvm_only(
+    spark: SparkSession, tmp_path: Path, case: str, options: dict[str, str]
+) -> None:
+    assert _python_refusal(options) is None
+    refusal = _jvm_refusal(spark, tmp_path, options)
+    assert refusal is not None and "expected a valid Java regex" in refusal
+
+
+def _connector(spark: SparkSession) -> Any:
+    """The connector's package in the session's JVM."""
+    return spark.sparkContext._jvm.com.hx.spark.sql.connector.aof  # type: ignore[union-attr]
+
+
+# Host names whose znode names are not themselves: a space, '+', '~', '*', '%', IPv6 in both
+# spellings, non-ASCII; and one that is.
+HOSTS = ["10.0.0.7", "node one", "a+b", "host~1", "x*y", "100%", "::1", "[::1]", "ü.example"]
+GOLDEN = Path(__file__).parents[2] / "docs" / "protocol"
+
+
+def test_status_finds_each_hosts_offsets_whatever_its_name_encodes_to(
+    spark: SparkSession, zookeeper: ZooKeeperServer
+) -> None:
+    # Znodes laid out by the JVM's own ZkPaths, values from the protocol's golden files: the
+    # report of a host shows app.log (line end 8990), whose backed-up position is 4096.
+    store = "/aof-status-hosts"
+    paths = _connector(spark).protocol.ZkPaths(store, "run-1")
+    backup = json.loads((GOLDEN / "offsets.json").read_text())
+    (offsets,) = backup["hosts"].values()
+    backup["hosts"] = dict.fromkeys(HOSTS, offsets)
+    zk = KazooClient(hosts=zookeeper.address)
+    zk.start(timeout=20)
+    try:
+        zk.create(paths.offsets(), gzip.compress(json.dumps(backup).encode()), makepath=True)
+        for host in HOSTS:
+            zk.create(paths.latch(host), b"", makepath=True)
+            zk.create(paths.report(host), (GOLDEN / "response.bin").read_bytes(), makepath=True)
+        found = status.read_status(zk, store, wait=0)
+    finally:
+        zk.stop()
+        zk.close()
+    assert found is not None
+    (run,) = found["runs"]
+    assert sorted(h["host"] for h in run["hosts"]) == sorted(HOSTS)
+    behind = {f["host"]: f["bytesBehind"] for f in found["files"] if f["path"].endswith("app.log")}
+    assert behind == dict.fromkeys(HOSTS, 8990 - 4096)
+
+
+def test_a_host_name_is_encoded_and_decoded_as_the_jvm_does(spark: SparkSession) -> None:
+    jvm = _connector(spark).protocol.ZkPaths
+    for host in [*HOSTS, "a b+c~d*e%f/g:h", "日本", "\U0001f600", "é\u0301", ""]:
+        assert _znodes.encode_host(host) == jvm.encode(host), host
+        assert _znodes.decode_host(jvm.encode(host)) == host == jvm.decode(jvm.encode(host))
+
+
+def test_status_reads_the_znodes_the_jvm_writes(spark: SparkSession) -> None:
+    python = _znodes.RunZnodes.of("/aof/app", "run-7")
+    jvm = _connector(spark).protocol.ZkPaths("/aof/app", "run-7")
+    assert _znodes.offsets("/aof/app") == jvm.offsets()
+    assert _znodes.runs("/aof/app") == jvm.runs()
+    for znode in ("run", "driver", "latches", "endpoints", "reports"):
+        assert getattr(python, znode) == getattr(jvm, znode)(), znode
+    for host in HOSTS:
+        for parent, znode in [
+            ("latches", "latch"),
+            ("endpoints", "endpoint"),
+            ("reports", "report"),
+        ]:
+            expected = getattr(jvm, znode)(host)
+            assert _znodes.of_host(getattr(python, parent), host) == expected, (znode, host)
+
+
+def test_a_directory_is_a_glob_for_the_same_characters(spark: SparkSession) -> None:
+    jvm = _connector(spark).files.DirectoryGlob
+    for c in [*map(chr, range(0x20, 0x7F)), "\u00e9", "\uff0a"]:
+        assert jvm.hasWildcard(f"app{c}") == (c in tail.WILDCARDS), repr(c)
+
+
+def test_a_shell_glob_is_taken_for_the_same_regex(spark: SparkSession) -> None:
+    jvm = _connector(spark).config.PathMistakes
+    for glob in [
+        "*.log",
+        "app?.log.[0-9]",
+        "{app,side}.log*",
+        "a+b(1)^$|.txt",
+        "[!a]}{,x",
+        "日志*",
+    ]:
+        assert glob_as_regex(glob) == jvm.globAsRegex(glob), glob
