@@ -12,6 +12,7 @@ import java.nio.file.{
   Paths,
   StandardOpenOption
 }
+import java.time.Clock
 import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory
  *               rotation there, where no real one can be made to land on demand
  * @param stat   how a file's key, size and times are read: tests give a file another's freed
  *               inode, which no filesystem does on demand
+ * @param clock  what a file's times are compared with: how long it has been quiet decides
+ *               whether its answer is kept and whether its last record is flushed
  */
 final class DirectoryScanner(
     directory: Path,
@@ -48,14 +51,15 @@ final class DirectoryScanner(
     records: Option[RecordRule] = None,
     listed: Seq[Path] => Seq[Path] = identity,
     batchCuts: Option[BatchCuts] = None,
-    stat: Path => FileStamp = FileStamp.of) {
+    stat: Path => FileStamp = FileStamp.of,
+    clock: Clock = Clock.systemUTC()) {
   import Compression.Gzip
   import DirectoryScanner.{reason, Description}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
-  private val describer = new FileDescriber(sampleLength, records, batchCuts)
+  private val describer = new FileDescriber(sampleLength, records, batchCuts, clock)
   // What each file looked like, and what was answered for it: answered again without reading
   // while its bytes and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, Description]
@@ -318,7 +322,7 @@ final class DirectoryScanner(
    * few ms). A file's last record waits for its flush time to pass.
    */
   private def settled(stamp: FileStamp): Boolean =
-    stamp.quietMs > math.max(100L, records.fold(0L)(_.flushMs))
+    stamp.quietMs(clock.millis()) > math.max(100L, records.fold(0L)(_.flushMs))
 
   /**
    * Whether the directory is there (for a pattern, where its wildcards start): a node without it

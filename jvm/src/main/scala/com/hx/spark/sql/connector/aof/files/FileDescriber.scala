@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.files
 import java.io.IOException
 import java.nio.channels.FileChannel
 import java.nio.file.Path
+import java.time.Clock
 
 import scala.annotation.tailrec
 import scala.collection.mutable
@@ -21,7 +22,8 @@ import scala.collection.mutable
 private[files] final class FileDescriber(
     sampleLength: Int,
     records: Option[RecordRule],
-    batchCuts: Option[BatchCuts]) {
+    batchCuts: Option[BatchCuts],
+    clock: Clock = Clock.systemUTC()) {
   import FileDescriber.Scan
 
   private val scanned = mutable.Map.empty[FileKey, Scan]
@@ -92,7 +94,7 @@ private[files] final class FileDescriber(
       case Some(rule) =>
         // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
         val window = asked.flatMap(_ => rule.scanWindow)
-        val flushed = stamp.quietMs >= rule.flushMs
+        val flushed = stamp.quietMs(clock.millis()) >= rule.flushMs
         val cuts = batchCuts.getOrElse(BatchCuts.Any)
         val found = RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts)
         ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)

@@ -14,8 +14,8 @@ final case class FileStamp(
     changedNanos: Long,
     regular: Boolean) {
 
-  /** Milliseconds since the file was last written or changed. */
-  def quietMs: Long = System.currentTimeMillis() - math.max(modifiedNanos, changedNanos) / 1000000L
+  /** Milliseconds from the file's last write or change to `nowMs` (the epoch's, as file times). */
+  def quietMs(nowMs: Long): Long = nowMs - math.max(modifiedNanos, changedNanos) / 1000000L
 }
 
 object FileStamp {

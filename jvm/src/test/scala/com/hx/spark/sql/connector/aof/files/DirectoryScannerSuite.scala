@@ -11,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 import com.hx.spark.sql.connector.aof.plan.{Looked, Plan, PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper}
+import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock, NameSwapper}
 
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
 
@@ -64,9 +64,10 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("an answer kept for an unchanged file is not kept once it is rewritten or renamed") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")
-      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val clock = new MovingClock
+      val scanner = new DirectoryScanner(dir, "app.*", 1024, clock = clock)
       val first = scanner.scan(Nil).loneElement
-      Thread.sleep(150) // file times tick coarsely: only a settled file's answer is kept
+      clock.advance(150) // file times tick coarsely: only a settled file's answer is kept
       val asked = Seq(known(first))
       assert(scanner.scan(asked).loneElement === scanner.scan(asked).loneElement)
       // Rewritten in place, same size: its stamp changes, so it is read again.
@@ -76,7 +77,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val again = scanner.scan(asked).loneElement
       assert(again.size === first.size)
       assert(again.fingerprint !== first.fingerprint)
-      Thread.sleep(150)
+      clock.advance(150)
       val renamed = Files.move(file, dir.resolve("app.log.1"))
       assert(scanner.scan(Seq(known(again))).loneElement.path === renamed.toString)
     }
@@ -369,9 +370,10 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
         bytes.toByteArray
       }
       val gz = Files.write(dir.resolve("app.log.1.gz"), gzip(lines(1 to 300)))
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val clock = new MovingClock
+      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024, clock = clock)
       val asked = Seq(known(scanner.scan(Nil).loneElement))
-      Thread.sleep(150) // file times tick coarsely: only a settled file's answer is kept
+      clock.advance(150) // file times tick coarsely: only a settled file's answer is kept
       val answer = scanner.scan(asked).loneElement
       val decompressed = scanner.decompressions
       val renamed = Files.move(gz, dir.resolve("app.log.2.gz")) // its ctime changes
