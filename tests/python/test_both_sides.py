@@ -44,7 +44,10 @@ OPTIONS: list[tuple[str, dict[str, str]]] = [
     ],
     *[
         (f"choice {raw!r}", {"starting.offsets": raw})
-        for raw in ("latest", "EARLIEST", " latest ", "middle", "", "latest,earliest")
+        for raw in (
+            *("latest", "EARLIEST", " latest ", "middle", "", "latest,earliest"),
+            *("EARLIE\u017fT", "EARL\u0130EST"),  # letters whose case folds onto ASCII ones
+        )
     ],
     *[
         (f"connect string {raw!r}", {"zookeeper.address": raw})

@@ -8,7 +8,7 @@ import scala.collection.JavaConverters._
 import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.ZooDefs
 import org.apache.zookeeper.data.ACL
-import org.scalatest.{BeforeAndAfterAll, LoneElement}
+import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
@@ -27,25 +27,23 @@ import com.hx.spark.sql.connector.aof.protocol.{
   ZkPaths,
   ZnodeValues
 }
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperFixture
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
-class EndpointProtocolSuite extends AnyFunSuite with BeforeAndAfterAll with LoneElement {
+class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneElement {
   private val root = Files.createTempDirectory("aof-protocol-")
-  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
-  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/protocol")
+  private lazy val client: CuratorFramework = zkClient("/protocol")
   private var runs = 0
   private val key = MessageSeal.newKey()
 
   override protected def afterAll(): Unit = {
     // Also the endpoints of a test that failed before stopping them: left running, they would
     // try to reach the stopped server for the rest of the run and flood its log.
-    (1 to runs).foreach(i => NodeEndpoints.stop(s"run-$i"))
-    client.close()
-    zk.stop()
+    try for (i <- 1 to runs) NodeEndpoints.stop(s"run-$i")
+    finally super.afterAll()
   }
 
   /** A coordinator for a fresh run over a directory holding `files`. */

@@ -9,29 +9,25 @@ import scala.util.Random
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.{CreateMode, KeeperException}
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperFixture
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 
 /** Values larger than a znode takes, against a real ZooKeeper server in its own process. */
-class ZnodeValuesSuite extends AnyFunSuite with BeforeAndAfterAll {
+class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture {
   private val root = Files.createTempDirectory("aof-values-")
-  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
-  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/values")
+  private lazy val client: CuratorFramework = zkClient("/values")
 
-  override protected def afterAll(): Unit = {
-    NodeEndpoints.stop("many-files")
-    client.close()
-    zk.stop()
-  }
+  override protected def afterAll(): Unit =
+    try NodeEndpoints.stop("many-files")
+    finally super.afterAll()
 
   private def bytes(n: Int, seed: Int): Array[Byte] = {
     val b = new Array[Byte](n)

@@ -8,21 +8,12 @@ import org.apache.curator.framework.CuratorFramework
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
-import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit, ZooKeeperProcess}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /** Local mode against a ZooKeeper server in its own process, as on a cluster. */
-class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit {
-  private lazy val zk = ZooKeeperProcess.start(newDir("zk"))
-  private lazy val client: CuratorFramework = ZkClients.open(zk.access, "/aof")
-
-  override protected def afterAll(): Unit = {
-    try {
-      client.close()
-      zk.stop()
-    } finally super.afterAll()
-  }
+class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFixture {
+  private lazy val client: CuratorFramework = zkClient("/aof")
 
   private def start(dir: Path, ckpt: Path, out: Path, metaStore: String) =
     Queries.start(

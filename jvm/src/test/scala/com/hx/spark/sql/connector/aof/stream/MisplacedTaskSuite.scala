@@ -1,13 +1,11 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.nio.file.Files
 import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.collection.JavaConverters._
 
 import org.apache.spark.{Success => TaskSucceeded, TaskKilled}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.DriverSession
@@ -15,20 +13,14 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks}
-import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperProcess}
+import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}
 
 /**
  * A read task on a host other than its files' is killed by the driver and queued again, never
  * failed. In local mode every task runs on the driver's host, so a range planned for another
  * host is misplaced at every attempt; local mode also fails a job at a task's first failure.
  */
-class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with BeforeAndAfterAll {
-  private val root = Files.createTempDirectory("aof-misplaced-")
-  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
-
-  override protected def afterAll(): Unit =
-    try zk.stop()
-    finally super.afterAll()
+class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFixture {
 
   test("a misplaced task is killed and queued again, not failed") {
     val sc = spark.sparkContext

@@ -1,27 +1,18 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.Files
 import java.util.concurrent.atomic.AtomicInteger
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.ZooKeeper
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.testkit.ZooKeeperFixture
 
 /** A znode followed with one read a change, against a real ZooKeeper server. */
-class WatchedZnodeSuite extends AnyFunSuite with BeforeAndAfterAll {
-  private val root = Files.createTempDirectory("aof-watched-")
-  private lazy val zk = ZooKeeperProcess.start(Files.createDirectories(root.resolve("zk")))
-  private lazy val writer: CuratorFramework = ZkClients.open(zk.access, "/watched")
-
-  override protected def afterAll(): Unit = {
-    writer.close()
-    zk.stop()
-  }
+class WatchedZnodeSuite extends AnyFunSuite with ZooKeeperFixture {
+  private lazy val writer: CuratorFramework = zkClient("/watched")
 
   private def text(watched: WatchedZnode): Option[String] =
     watched.current.map(new String(_, UTF_8))
