@@ -34,33 +34,31 @@ final class HostReports(
     startAwaitMs: Long,
     metaAwaitMs: Long,
     warnings: ReportWarnings) {
+  import HostReports.{Launch, State}
+
   private val log = LoggerFactory.getLogger(getClass)
   private val nodes = new ExecutorNodes(nodeNamed)
-  @volatile private var launching: Option[FutureAction[Seq[(String, String)]]] = None
-  @volatile private var launched = Set.empty[(String, String)]
-  @volatile private var availableNow = false
-  @volatile private var frozen: Option[Reports] = None
-  @volatile private var last: Map[String, Seq[FileMeta]] = Map.empty
-  @volatile private var withoutEndpoint: Set[String] = Set.empty
+  // Replaced whole, by the thread that runs the triggers (Spark's, one at a time): other threads
+  // (the metrics, the query's stop) read one trigger's state, never half of one.
+  @volatile private var state = State()
 
   /** From now on every trigger plans against the reports of the next one. */
-  def freezeAtNextTrigger(): Unit = {
-    availableNow = true
-    frozen = None
-  }
+  def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
 
   /** The hosts' files for a trigger that starts at `start`. */
   def forTrigger(coordinator: Coordinator, start: AofOffset): Reports = {
-    val reports = frozen match {
+    val before = state
+    val (reports, after) = before.frozen match {
       // No cut in the first answers: no byte limit, or nothing a limit would cut; none to ask.
-      case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => first
-      case Some(first) => withCutsOf(collect(coordinator, start, everyHost = false), first)
+      case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => (first, before)
+      case Some(first) =>
+        val (fresh, after) = collect(coordinator, start, everyHost = false, before)
+        (withCutsOf(fresh, first), after)
       case None =>
-        val now = collect(coordinator, start, everyHost = availableNow)
-        if (availableNow) frozen = Some(now)
-        now
+        val (now, after) = collect(coordinator, start, everyHost = before.availableNow, before)
+        (now, if (before.availableNow) after.copy(frozen = Some(now)) else after)
     }
-    last = reports.files
+    state = after.copy(last = reports.files)
     reports
   }
 
@@ -76,80 +74,115 @@ final class HostReports(
     })
 
   /** What the last trigger planned with. */
-  def lastReports: Map[String, Seq[FileMeta]] = last
+  def lastReports: Map[String, Seq[FileMeta]] = state.last
 
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
-  def hostsWithoutEndpoint: Set[String] = withoutEndpoint
+  def hostsWithoutEndpoint: Set[String] = state.withoutEndpoint
 
   /** Spark's hosts of each node, for the hosts given. */
   def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] = nodes.hostsByNode(hosts)
 
-  def stop(): Unit = launching.foreach(_.cancel())
+  def stop(): Unit = state.launching.foreach(_.cancel())
 
   /**
-   * The first launch is waited for until `deadline`, so that the first trigger (all of
-   * AvailableNow's) sees every host; later ones run on, so that a hung executor holds no
-   * trigger up.
+   * Starts endpoints on `toLaunch` unless a launch job still runs; the job started, if any. The
+   * first is waited for until `deadline`, so that the first trigger (all of AvailableNow's) sees
+   * every host; later ones run on, so that a hung executor holds no trigger up.
    */
-  private def startEndpoints(toLaunch: Seq[(String, String)], deadline: Long): Unit = {
-    val first = launching.isEmpty
-    if (launching.forall(_.isCompleted)) {
+  private def startEndpoints(
+      toLaunch: Seq[(String, String)],
+      deadline: Long,
+      launching: Option[Launch]): Option[Launch] =
+    if (!launching.forall(_.isCompleted)) None
+    else {
       val job = launch(toLaunch)
-      launching = Some(job)
-      launched ++= toLaunch
-      if (first) {
+      if (launching.isEmpty) {
         try Await.ready(job, Duration.fromNanos(math.max(0L, deadline - System.nanoTime())))
         catch { case _: TimeoutException => log.warn("aof: some endpoints did not start in time") }
       }
+      Some(job)
     }
-  }
 
-  private def collect(coordinator: Coordinator, start: AofOffset, everyHost: Boolean): Reports = {
-    val first = launching.isEmpty
+  private def collect(
+      coordinator: Coordinator,
+      start: AofOffset,
+      everyHost: Boolean,
+      before: State): (Reports, State) = {
+    val first = before.launching.isEmpty
     val (waitMs, waitOption) =
       if (first) (startAwaitMs, "start.await.timeout") else (metaAwaitMs, "meta.await.timeout")
     val deadline = System.nanoTime() + waitMs * 1000000L
     val byHost = executors()
-    nodes.learn(launching)
-    val before = coordinator.liveHosts()
+    nodes.learn(before.launching)
+    val serving = coordinator.liveHosts()
     // Hosts without an endpoint, and executors that joined since (stand-bys to be).
     val toLaunch = byHost.toSeq
       .flatMap { case (host, ids) => ids.map(host -> _) }
-      .filter(e => !nodes.of(e._1).exists(before) || !launched(e))
+      .filter(e => !nodes.of(e._1).exists(serving) || !before.launched(e))
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
     def ask(hosts: Set[String]) = coordinator.ask(
       hosts.map(h => h -> Planner.known(start, h)).toMap,
       hosts.map(h => h -> Planner.retired(start, h)).toMap)
-    val asked = ask(before ++ byHost.keySet.flatMap(nodes.of))
-    if (toLaunch.nonEmpty) startEndpoints(toLaunch, deadline)
+    val asked = ask(serving ++ byHost.keySet.flatMap(nodes.of))
+    val started =
+      if (toLaunch.isEmpty) None else startEndpoints(toLaunch, deadline, before.launching)
+    val launching = started.orElse(before.launching)
     nodes.learn(launching)
     val wanted = byHost.keySet.flatMap(nodes.of)
-    // Executors whose node is not known yet: their launch task has not run.
-    val unknown = byHost.keySet.filter(nodes.of(_).isEmpty)
     val answers = coordinator.answers(
       asked ++ ask(wanted -- asked.hosts),
       math.max(0L, (deadline - System.nanoTime()) / 1000000L))
     warnings.update(answers)
     val reports = answers.files
-    val live = coordinator.liveHosts()
-    withoutEndpoint = wanted -- live ++ unknown
-    if (withoutEndpoint.nonEmpty) {
-      log.warn(s"aof: no endpoint on ${withoutEndpoint.mkString(", ")}; their files wait")
+    val census = HostCensus(
+      wanted,
+      byHost.keySet.filter(nodes.of(_).isEmpty),
+      coordinator.liveHosts(),
+      reports.keySet,
+      answers.unlisted.keySet)
+    if (census.withoutEndpoint.nonEmpty) {
+      log.warn(s"aof: no endpoint on ${census.withoutEndpoint.mkString(", ")}; their files wait")
     }
-    val unheard = wanted -- reports.keySet -- answers.unlisted.keySet ++ unknown
+    val after = before.copy(
+      launching = launching,
+      launched = if (started.isEmpty) before.launched else before.launched ++ toLaunch,
+      withoutEndpoint = census.withoutEndpoint)
+    val unheard = census.unheard
     if (everyHost && unheard.nonEmpty) {
+      state = after // the query fails: its stop cancels this trigger's launch too
       throw new IllegalStateException(
         s"aof: ${unheard.toSeq.sorted.mkString(", ")} did not answer within $waitMs ms " +
           s"($waitOption). Trigger.AvailableNow reads what every host with an executor holds " +
           s"at its start, so it stops rather than finish without them: raise $waitOption, or " +
           "find why their executors do not run.")
     }
-    val silent = live -- reports.keySet -- answers.unlisted.keySet
-    if (silent.nonEmpty) {
+    if (census.silent.nonEmpty) {
       log.warn(
-        s"aof: ${silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
+        s"aof: ${census.silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
           "planning without them")
     }
-    Reports(reports, answers.looked)
+    (Reports(reports, answers.looked), after)
   }
+}
+
+object HostReports {
+  private type Launch = FutureAction[Seq[(String, String)]]
+
+  /**
+   * What is kept between triggers.
+   *
+   * @param launching       the last launch job, if any
+   * @param launched        the executors (host, id) launched on so far
+   * @param availableNow    whether every trigger plans against the reports of the first
+   * @param frozen          those reports, once taken
+   * @param last            what the last trigger planned with
+   * @param withoutEndpoint hosts with an executor but no endpoint serving, at the last trigger
+   */
+  private final case class State(
+      launching: Option[Launch] = None,
+      launched: Set[(String, String)] = Set.empty,
+      availableNow: Boolean = false,
+      frozen: Option[Reports] = None,
+      last: Map[String, Seq[FileMeta]] = Map.empty,
+      withoutEndpoint: Set[String] = Set.empty)
 }
