@@ -47,8 +47,10 @@ final class Coordinator(
   private val changed = new Object
   private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
   private val responses = new PathChildrenCache(client, paths.responses, true)
+  // What one exchange leaves for the next: each host's last response decoded, and its last
+  // complete exchange. `ask` and `answers` hold the coordinator's lock, so one exchange runs at a
+  // time whichever threads call them.
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
-  // Each host's last complete exchange; only `collect`'s caller touches it.
   private val held = mutable.Map.empty[String, Exchange]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver =
@@ -86,7 +88,7 @@ final class Coordinator(
    */
   def ask(
       requests: Map[String, Seq[KnownFile]],
-      retired: Map[String, Map[String, KnownFile]] = Map.empty): Asked =
+      retired: Map[String, Map[String, KnownFile]] = Map.empty): Asked = synchronized {
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
       new Asked(Map.empty)
@@ -95,6 +97,7 @@ final class Coordinator(
         host -> Question(known, retired.getOrElse(host, Map.empty), held.get(host))
       }))
     }
+  }
 
   /**
    * The answers to `asked` that arrive within the timeout. A host that does not answer in time,
@@ -102,7 +105,7 @@ final class Coordinator(
    * trigger. A host that cannot answer with a change (a new endpoint) asks for the request in
    * full, which is sent within the same timeout.
    */
-  def answers(asked: Asked, timeoutMs: Long): Answers = {
+  def answers(asked: Asked, timeoutMs: Long): Answers = synchronized {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
     var waiting = asked.sent
     var answers = Map.empty[String, Seq[FileMeta]]
