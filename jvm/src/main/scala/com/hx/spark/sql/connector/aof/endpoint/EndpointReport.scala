@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
+import java.time.Clock
 import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
 
 import org.apache.curator.framework.CuratorFramework
@@ -16,6 +17,8 @@ import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZnodeValues}
  * answers). `status` asks by writing the run's reports znode (`askPath`); every endpoint then
  * writes its latest list at once, and again at most once a second while it changes, for
  * `wantedMs`. Written on a thread of its own, so an answer never waits for it.
+ *
+ * @param clock what "for `wantedMs`" and "at most once a second" are measured with
  */
 final class EndpointReport(
     client: CuratorFramework,
@@ -23,7 +26,8 @@ final class EndpointReport(
     askPath: String,
     runKey: String,
     host: String,
-    wantedMs: Long = 60000L) {
+    wantedMs: Long = 60000L,
+    clock: Clock = Clock.systemUTC()) {
   private val log = LoggerFactory.getLogger(getClass)
   private val IntervalMs = 1000L
   private val writer = new ScheduledThreadPoolExecutor(
@@ -38,8 +42,9 @@ final class EndpointReport(
   // The latest answer in full: what a write writes, whenever it runs.
   private var current: Option[Response] = None
   private var scheduled = false
-  private var wantedUntilNanos = System.nanoTime()
-  @volatile private var lastWrittenNanos = System.nanoTime() - IntervalMs * 1000000L
+  private var writesScheduled = 0L
+  private var wantedUntilMs = clock.millis()
+  @volatile private var lastWrittenMs = clock.millis() - IntervalMs
 
   asks.getListenable.addListener(new NodeCacheListener {
     override def nodeChanged(): Unit = if (asks.getCurrentData != null) asked()
@@ -50,22 +55,27 @@ final class EndpointReport(
   /** Publishes `answer` (in full) within a second, while asked; a later one replaces it. */
   def publish(answer: Response): Unit = synchronized {
     current = Some(answer)
-    if (wanted) schedule(IntervalMs - (System.nanoTime() - lastWrittenNanos) / 1000000L)
+    if (wanted) schedule(IntervalMs - (clock.millis() - lastWrittenMs))
   }
 
   /** Forgets the files: a stand-by, asked, must not write the list it had while it served. */
   def forget(): Unit = synchronized { current = None }
 
-  private def wanted: Boolean = System.nanoTime() - wantedUntilNanos < 0
+  private def wanted: Boolean = clock.millis() < wantedUntilMs
 
   private def asked(): Unit = synchronized {
-    wantedUntilNanos = System.nanoTime() + wantedMs * 1000000L
+    wantedUntilMs = clock.millis() + wantedMs
     if (current.nonEmpty) schedule(0L)
   }
+
+  // For the suites, which tell by these that nothing will be written, rather than wait to see.
+  private[endpoint] def isWanted: Boolean = synchronized(wanted)
+  private[endpoint] def writesScheduledSoFar: Long = synchronized(writesScheduled)
 
   private def schedule(delayMs: Long): Unit =
     if (!scheduled && !writer.isShutdown) {
       scheduled = true
+      writesScheduled += 1
       writer.schedule((() => write()): Runnable, math.max(0L, delayMs), TimeUnit.MILLISECONDS)
     }
 
@@ -86,7 +96,7 @@ final class EndpointReport(
           log.warn(s"aof: report of $host not written; `status` shows an older one: $e")
           false
       }
-    lastWrittenNanos = System.nanoTime()
+    lastWrittenMs = clock.millis()
     // An idle host publishes nothing new, so a write ZooKeeper refused is tried again.
     if (refused) synchronized(if (wanted) schedule(IntervalMs))
   }

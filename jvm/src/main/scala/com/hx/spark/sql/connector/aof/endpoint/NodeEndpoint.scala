@@ -52,7 +52,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
-  private val report =
+  private[endpoint] val report =
     new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
   private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""

@@ -58,6 +58,10 @@ object NodeEndpoints {
   // For the suites: nothing else shows whether a stopped run left an endpoint running here.
   def runningCount: Int = synchronized(running.size)
 
+  // For the suites: the report of the run's endpoint here, which tells what it will write.
+  private[endpoint] def reportOf(runId: String): Option[EndpointReport] =
+    synchronized(running.get(runId)).map(_.report)
+
   /** Stops this JVM's endpoint of the run, if any, and waits until its client is closed. */
   def stop(runId: String): Unit = {
     synchronized {

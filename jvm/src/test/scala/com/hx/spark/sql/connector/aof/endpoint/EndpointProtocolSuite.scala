@@ -27,7 +27,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
   ZkPaths,
   ZnodeValues
 }
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperFixture
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
@@ -330,17 +330,16 @@ class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneE
     def written(): Option[(Long, Set[FileMeta])] = Option(client.checkExists().forPath(report))
       .map(stat =>
         stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
-    Thread.sleep(1500) // past the report's interval: a write would have happened by now
-    assert(written() === None)
+    def writes = NodeEndpoints.reportOf(spec.runId).get.writesScheduledSoFar
+    assert((writes, written()) === ((0L, None)))
     // Asked while idle: the last answer is written, though nothing changed since.
     val ask = askReports(spec)
     eventually("the report holds the second answer")(written().exists { case (zxid, files) =>
       zxid > ask && files == second.toSet
     })
-    val lastWrite = written().get._1
+    val writesAsked = writes
     (1 to 3).foreach(_ => collect(coordinator, Map("host-j" -> known), 10000))
-    Thread.sleep(1500) // an idle host's list is not written again
-    assert(written().map(_._1) === Some(lastWrite))
+    assert(writes === writesAsked, "an idle host's list is not written again")
     append(dir.resolve("app-1.log"), "c\n")
     val third = collect(coordinator, Map("host-j" -> known), 10000)("host-j")
     eventually("the report holds the change")(written().exists(_._2 == third.toSet))
@@ -350,8 +349,15 @@ class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneE
   test("a report asked for is written for as long as asked, then no more") {
     val (coordinator, spec, _) = run()
     val paths = ZkPaths(spec.metaStore, spec.runId)
+    val clock = new MovingClock
     val report =
-      new EndpointReport(client, paths.report("host-l"), paths.reports, key, "host-l", 500)
+      new EndpointReport(
+        client,
+        paths.report("host-l"),
+        paths.reports,
+        key,
+        "host-l",
+        clock = clock)
     def answer(n: Int) = Response(s"request-$n", Nil)
     def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-l")))
       .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-l")), key).id)
@@ -360,9 +366,10 @@ class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneE
     eventually("the answer before the ask is written")(written().contains("request-1"))
     report.publish(answer(2))
     eventually("a change while asked is written")(written().contains("request-2"))
-    Thread.sleep(1000) // past the time asked for
+    val writes = report.writesScheduledSoFar
+    clock.advance(60001) // past the minute asked for
     report.publish(answer(3))
-    Thread.sleep(1500) // past the report's interval: a write would have happened by now
+    assert(report.writesScheduledSoFar === writes)
     assert(written().contains("request-2"))
     report.close()
     coordinator.stop()
@@ -377,8 +384,8 @@ class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneE
     report.publish(Response("request-1", Nil))
     report.forget() // another endpoint serves the host now, and writes its own list
     askReports(spec)
-    Thread.sleep(1500) // past the report's interval: a write would have happened by now
-    assert(written() === None)
+    eventually("the ask seen")(report.isWanted)
+    assert((report.writesScheduledSoFar, written()) === ((0L, None)))
     report.publish(Response("request-2", Nil)) // serving again
     eventually("the answer since it serves is written")(written().contains("request-2"))
     report.close()
