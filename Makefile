@@ -66,11 +66,11 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python examples
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
-# The suites on each Spark line (pytest's 5 is "no test collected", not a failure), then the
-# demo on the oldest PySpark supported.
+# The suites on each Spark line, with the slowest tests named (pytest's 5 is "no test
+# collected", not a failure), then the demo on the oldest PySpark supported.
 test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
-	$(VENV)/bin/pytest -q tests/python || [ $$? -eq 5 ]
-	$(VENV3)/bin/pytest -q tests/python || [ $$? -eq 5 ]
+	$(VENV)/bin/pytest -q --durations=15 tests/python || [ $$? -eq 5 ]
+	$(VENV3)/bin/pytest -q --durations=15 tests/python || [ $$? -eq 5 ]
 	$(VENV34)/bin/python -m pyspark_aof demo --seconds 5 --rate 1000
 
 # Every benchmark of bench/ on each Spark line; writes bench/results.md (about 15 minutes).
