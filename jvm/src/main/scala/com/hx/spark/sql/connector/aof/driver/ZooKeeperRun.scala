@@ -41,7 +41,12 @@ final class ZooKeeperRun(
         options.metaStore,
         runId,
         runKey,
-        (task, reason) => sc.killTaskAttempt(task, interruptThread = true, reason)
+        (task, reason) =>
+          // Said, so that a misplaced task left running (it fails after 30 s) can be told apart
+          // from one whose report never came.
+          if (!sc.killTaskAttempt(task, interruptThread = true, reason)) {
+            log.warn(s"aof: task attempt $task is not running, so it was not killed: $reason")
+          }
       )
       opened = Some(s)
       s
