@@ -18,9 +18,7 @@ from pyspark_aof import __version__
 from pyspark_aof._versions import PYSPARK_REQUIREMENT, SCALA_OF_SPARK, VERSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
-SCALA = "2.12" if pyspark.__version__.startswith("3") else "2.13"
-# Installing into a fresh virtualenv is the same on either line: done once, on the newest.
-newest_line_only = pytest.mark.spark4_only
+SCALA = SCALA_OF_SPARK[int(pyspark.__version__.split(".")[0])]
 
 
 @pytest.fixture(scope="module")
@@ -88,16 +86,20 @@ def test_the_jar_and_coordinates_are_the_running_pysparks() -> None:
 
 def _versions_table() -> str:
     v = VERSIONS
+
+    def line(compiled: str) -> str:  # 3.3.4: 3.3
+        return ".".join(compiled.split(".")[:2])
+
     artifact = f"`com.hx.spark:spark-aof_{{}}:{__version__}`"
     return "\n".join(
         [
             "| Spark | artifact | compiled against | tested on |",
             "| --- | --- | --- | --- |",
-            f"| {v['spark3.compiled'][:3]} to {v['spark3.pyspark.newest']} "
+            f"| {line(v['spark3.compiled'])} to {v['spark3.pyspark.newest']} "
             f"| {artifact.format(SCALA_OF_SPARK[3])} | {v['spark3.compiled']} "
             f"| {v['spark3.compiled']} (Scala), {v['tested.spark3']} and {v['tested.oldest']} "
             "(Python) |",
-            f"| {v['spark4.compiled'][:3]} to {v['spark4.pyspark.newest']} "
+            f"| {line(v['spark4.compiled'])} to {v['spark4.pyspark.newest']} "
             f"| {artifact.format(SCALA_OF_SPARK[4])} | {v['spark4.compiled']} "
             f"| {v['tested.newest']} (Scala and Python) |",
         ]
@@ -133,7 +135,7 @@ def test_an_unsupported_pyspark_is_refused_with_the_versions_that_work(
         assert "pip install 'pyspark>=3.4,<4.4'" in message
 
 
-@newest_line_only
+@pytest.mark.spark4_only  # installing is the same on either line: once
 def test_an_unpinned_install_in_a_fresh_virtualenv_runs_the_demo(
     wheel: Path, tmp_path: Path
 ) -> None:
@@ -148,7 +150,7 @@ def test_an_unpinned_install_in_a_fresh_virtualenv_runs_the_demo(
     assert demo.stdout.strip().splitlines()[-1].endswith("each exactly once: yes"), demo.stdout
 
 
-@newest_line_only
+@pytest.mark.spark4_only  # installing is the same on either line: once
 def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
     wheel: Path, tmp_path: Path
 ) -> None:
@@ -170,7 +172,7 @@ def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
     assert f"--packages com.hx.spark:spark-aof_2.13:{__version__}" in tried.stderr
 
 
-@newest_line_only
+@pytest.mark.spark4_only
 def test_the_environment_make_builds_has_no_package_pyspark_warns_about() -> None:
     # Spark Connect's client brings pandas (to the newest line's environment only); PySpark warns
     # of pandas 3 in every session using it.
