@@ -8,11 +8,11 @@ import org.apache.spark.{Success => TaskSucceeded, TaskKilled}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.driver.DriverSession
+import com.hx.spark.sql.connector.aof.driver.{DriverSession, MisplacedTaskWatch}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.plan.FileRange
-import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks}
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}
 
 /**
@@ -63,6 +63,24 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFix
       sc.removeSparkListener(listener)
       session.close("misplaced-run")
     }
+  }
+
+  test("a kill that was lost is asked for again while the report stays") {
+    val key = MessageSeal.newKey()
+    val client = zkClient("/lost-kill")
+    val paths = ZkPaths("/lost-kill", "run")
+    val kills = new ConcurrentLinkedQueue[Long]()
+    val watch = new MisplacedTaskWatch(client, paths, key, repeatMs = 50)
+    try {
+      // The callback only counts: nothing is killed, as when the message to the executor is lost.
+      watch.start((task, _) => kills.add(task))
+      client
+        .create()
+        .creatingParentsIfNeeded()
+        .forPath(s"${paths.misplaced}/7", MisplacedTasks.encode(7, "a", "b", key))
+      eventually("the kill asked for again", 30000)(kills.size >= 2)
+      assert(kills.asScala.toSet === Set(7L))
+    } finally watch.close()
   }
 
   test("a request to kill not sealed by the run is ignored") {
