@@ -28,7 +28,6 @@ def _spark_jars() -> Path:
 _SPARK_JARS = _spark_jars()
 
 
-
 def _spark_version() -> tuple[int, int]:
     major, minor = pyspark.__version__.split(".")[:2]
     return int(major), int(minor)

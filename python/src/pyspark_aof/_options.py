@@ -115,7 +115,8 @@ class AofOptions:
         Milliseconds a run's first trigger waits for every host with an executor; then
         ``AvailableNow`` fails naming the silent ones, other triggers plan without them.
     md5_check_enabled : bool, optional
-        Whether to verify each tracked file's content fingerprint.
+        Whether to compare each tracked file's fingerprints with what was read; off, its inode
+        is trusted.
     md5_sample_length : int, optional
         Bytes at the start of a file hashed for its fingerprint.
     partition_bytes_max : int, optional

@@ -5,7 +5,7 @@ import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{BatchCuts, DirectoryGlob, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{BatchCuts, DirectoryGlob, FileIdentity, RecordRule}
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
@@ -28,7 +28,7 @@ final case class AofOptions(
     metaStore: String,
     metaAwaitTimeoutMs: Long,
     startAwaitTimeoutMs: Long,
-    md5CheckEnabled: Boolean,
+    identity: FileIdentity,
     md5SampleLength: Int,
     partitionBytesMax: Long,
     lineLengthMax: Int,
@@ -73,7 +73,7 @@ object AofOptions {
       metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(directory)),
       metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
       startAwaitTimeoutMs = reader.long(O.StartAwaitTimeout),
-      md5CheckEnabled = reader.boolean(O.Md5CheckEnabled),
+      identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
       md5SampleLength = reader.int(O.Md5SampleLength),
       partitionBytesMax = reader.long(O.PartitionBytesMax),
       lineLengthMax = lineLengthMax,

@@ -92,7 +92,8 @@ final class ZooKeeperRun(
     runKey,
     options.nodeNameEnv,
     options.records,
-    options.batchCuts
+    options.batchCuts,
+    options.identity
   )
 
   override def stop(): Unit = synchronized {

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.{BatchCuts, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{BatchCuts, FileIdentity, RecordRule}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -12,6 +12,8 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  * @param records     how lines group into multi-line records, when they do
  * @param batchCuts   where batches may end early, when a byte limit bounds them
+ * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
+ *                    the node and in the reader as in the planner
  */
 final case class EndpointSpec(
     runId: String,
@@ -23,6 +25,7 @@ final case class EndpointSpec(
     runKey: String,
     nodeNameEnv: Option[String] = None,
     records: Option[RecordRule] = None,
-    batchCuts: Option[BatchCuts] = None) {
+    batchCuts: Option[BatchCuts] = None,
+    identity: FileIdentity = FileIdentity(checked = true)) {
   override def toString: String = s"EndpointSpec($runId, $directory/$fileNameRegex)"
 }

@@ -47,7 +47,8 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     spec.fileNameRegex,
     spec.md5SampleLength,
     spec.records,
-    batchCuts = spec.batchCuts)
+    batchCuts = spec.batchCuts,
+    identity = spec.identity)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))

@@ -43,23 +43,25 @@ import org.slf4j.LoggerFactory
  *               inode, which no filesystem does on demand
  * @param clock  what a file's times are compared with: how long it has been quiet decides
  *               whether its answer is kept and whether its last record is flushed
+ * @param identity how a file is told from what was known of it (`md5.check.enabled`)
  */
 final class DirectoryScanner(
     directory: Path,
     fileNameRegex: String,
     sampleLength: Int,
     records: Option[RecordRule] = None,
-    listed: Seq[Path] => Seq[Path] = identity,
+    listed: Seq[Path] => Seq[Path] = Predef.identity,
     batchCuts: Option[BatchCuts] = None,
     stat: Path => FileStamp = FileStamp.of,
-    clock: Clock = Clock.systemUTC()) {
+    clock: Clock = Clock.systemUTC(),
+    identity: FileIdentity = FileIdentity(checked = true)) {
   import Compression.Gzip
   import DirectoryScanner.{reason, Description}
 
   private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
-  private val describer = new FileDescriber(sampleLength, records, batchCuts, clock)
+  private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
   // What each file looked like, and what was answered for it: answered again without reading
   // while its bytes and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, Description]
@@ -118,7 +120,7 @@ final class DirectoryScanner(
               }
               replacedKnown ||= asked.exists { k =>
                 meta.exists(m =>
-                  m.unreadable.isEmpty && k.fingerprint != m.probe.getOrElse(m.fingerprint))
+                  m.unreadable.isEmpty && !identity.keepsHead(k, m.headAt(k.fingerprint.length)))
               }
               meta
             }
@@ -179,9 +181,7 @@ final class DirectoryScanner(
       knownByKey: Map[FileKey, KnownFile],
       byKey: Map[FileKey, FileMeta]): Option[FileKey] = {
     def held(k: KnownFile): Option[FileMeta] = byKey.get(k.key).filter { o =>
-      o.unreadable.nonEmpty ||
-      (k.floor <= o.size && o.probe.getOrElse(o.fingerprint) == k.fingerprint &&
-        k.tail.forall(t => o.tailAtFloor.contains(t)))
+      o.unreadable.nonEmpty || identity.ofKey(k, o) == FileIdentity.Same
     }
     def short(k: KnownFile) = k.fingerprint.length < sampleLength
     m.copyOf.flatMap(knownByKey.get) match {
@@ -189,7 +189,7 @@ final class DirectoryScanner(
       case Some(_) => m.copyOf
       case None =>
         val ownHead =
-          knownByKey.get(m.key).exists(_.fingerprint == m.probe.getOrElse(m.fingerprint))
+          knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
         if (m.unreadable.nonEmpty || m.size == 0 || ownHead) None
         else
           knownByKey.values.toSeq
@@ -214,7 +214,7 @@ final class DirectoryScanner(
             try Prefixes.md5(channel, length)
             finally channel.close()
           } catch { case _: IOException => None }
-      head.contains(m.fingerprint)
+      FileIdentity.sameHead(m.fingerprint, head)
     }
 
   /**

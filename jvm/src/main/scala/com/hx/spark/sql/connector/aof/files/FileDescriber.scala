@@ -23,6 +23,7 @@ private[files] final class FileDescriber(
     sampleLength: Int,
     records: Option[RecordRule],
     batchCuts: Option[BatchCuts],
+    identity: FileIdentity,
     clock: Clock = Clock.systemUTC()) {
   import FileDescriber.Scan
 
@@ -81,11 +82,11 @@ private[files] final class FileDescriber(
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
     }
     val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
+    val askedHead = Some(probe.getOrElse(fingerprint))
     // The driver's floor holds only for the content it was planned against: a replaced or
     // truncated file is scanned from its start.
     val floor = asked
-      .filter(k => k.floor <= size && probe.getOrElse(fingerprint) == k.fingerprint)
-      .filter(k => k.tail.forall(t => tailAtFloor.contains(t)))
+      .filter(k => identity.ofKey(k, size, askedHead, Some(tailAtFloor)) == FileIdentity.Same)
       .fold(0L)(_.floor)
     val ((lineEnd, tailAtLineEnd), cuts) = records match {
       case None =>
@@ -100,7 +101,7 @@ private[files] final class FileDescriber(
         ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
     }
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.
-    val holdsAsked = asked.exists(_.fingerprint == probe.getOrElse(fingerprint))
+    val holdsAsked = asked.exists(identity.keepsHead(_, askedHead))
     val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
     def head(length: Long) =
       heads.getOrElseUpdate(
@@ -162,14 +163,12 @@ private[files] final class FileDescriber(
     Prefixes.tail(channel, end, sampleLength.toLong)
 
   /**
-   * Whether this file is a copy of `k`, or the start of one: it begins with `k`'s head, and
-   * where it reaches `k`'s position it holds the bytes `k` had before it. A copy is written
-   * front to back, so one caught half-written is shorter than `k`'s position. `k` tracked while
-   * shorter than the sample is known by a shorter head, which a file that merely shares its
-   * first lines (a header) may start with too: such a file is reported a copy only once `k` no
-   * longer holds those bytes (a rotation compressed it), never to wait on `k`. So is one whose
-   * `k` was read to position 0 only (no complete line yet): a copy of it is read from its start,
-   * as a new file is, and names `k` so that `k`'s bytes are not counted lost.
+   * Whether this file is a copy of `k`, or the start of one ([[FileIdentity.ofCopy]]). `k`
+   * tracked while shorter than the sample is known by a shorter head, which a file that merely
+   * shares its first lines (a header) may start with too: such a file is reported a copy only
+   * once `k` no longer holds those bytes (a rotation compressed it), never to wait on `k`. So is
+   * one whose `k` was read to position 0 only (no complete line yet): a copy of it is read from
+   * its start, as a new file is, and names `k` so that `k`'s bytes are not counted lost.
    *
    * @param head the MD5 of this file's first bytes, of a given length; None when it is shorter
    */
@@ -178,12 +177,13 @@ private[files] final class FileDescriber(
       size: Long,
       head: Long => Option[Fingerprint],
       k: KnownFile): Boolean =
-    k.fingerprint.length > 0 && head(k.fingerprint.length).contains(k.fingerprint) &&
-      (size < k.floor || k.tail.forall(t => tail(channel, k.floor).contains(t)))
+    identity.ofCopy(k, size, head(k.fingerprint.length), Some(tail(channel, k.floor))) !=
+      FileIdentity.Replaced
 
   private def samePrefix(old: Fingerprint, now: Fingerprint, channel: FileChannel): Boolean =
-    if (old.length == now.length) old == now
-    else Prefixes.md5(channel, old.length).contains(old)
+    FileIdentity.sameHead(
+      old,
+      if (old.length == now.length) Some(now) else Prefixes.md5(channel, old.length))
 }
 
 private object FileDescriber {

@@ -40,7 +40,16 @@ final case class FileMeta(
     copyOf: Option[FileKey] = None,
     unreadable: Option[String] = None,
     cuts: Seq[Long] = Nil,
-    copyOfRetired: Option[String] = None)
+    copyOfRetired: Option[String] = None) {
+
+  /** The MD5 of the file's first `length` bytes, when the answer holds it (head or probe). */
+  def headAt(length: Long): Option[Fingerprint] =
+    if (length == fingerprint.length) Some(fingerprint) else probe.filter(_.length == length)
+
+  /** The MD5 of the bytes before `pos`, when the node looked there: at the floor asked about. */
+  def tailAt(pos: Long): Option[Option[Fingerprint]] =
+    if (floor.contains(pos)) Some(tailAtFloor) else None
+}
 
 object FileMeta {
 

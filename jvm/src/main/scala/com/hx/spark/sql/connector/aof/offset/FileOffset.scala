@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.offset
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
 
 /**
  * Progress through one file on one host.
@@ -26,6 +26,9 @@ final case class FileOffset(
     seen: Long = 0L) {
   // Kept, not rebuilt: planning sorts and looks up thousands of files by it on every trigger.
   val fileId: String = FileOffset.fileId(key, serial)
+
+  /** What a node is told of the file, and what its answer is compared with. */
+  def known: KnownFile = KnownFile(key, pos, fingerprint, tail)
 }
 
 object FileOffset {

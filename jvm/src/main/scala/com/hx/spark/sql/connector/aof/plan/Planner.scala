@@ -3,7 +3,14 @@ package com.hx.spark.sql.connector.aof.plan
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{
+  FileIdentity,
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  KnownFile
+}
+import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
 /**
@@ -11,7 +18,8 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * reported and the limits. It follows the original connector's four conditions: C1, the start
  * offset tracks the file (its device and inode); C2, it tracks anything on the file's host; C3,
  * the fingerprints it kept match the node's (the same head, and the same bytes just before the
- * position); C4, the position is within the file's length now. For a tracked file (C1):
+ * position); C4, the position is within the file's length now. C3 and C4 are judged by
+ * [[FileIdentity]], as the node and the reader judge them. For a tracked file (C1):
  *
  *  - C3 and C4: read on, up to its last complete line (or record), `bytes.max` and its share
  *    of `batch.bytes.max`.
@@ -51,17 +59,13 @@ object Planner {
 
   /** What the driver tells a node about the files of it that `start` tracks. */
   def known(start: AofOffset, host: String): Seq[KnownFile] =
-    start.hosts.get(host).toSeq.flatMap(_.files.values).sortBy(_.fileId).map { f =>
-      KnownFile(f.key, f.pos, f.fingerprint, f.tail)
-    }
+    start.hosts.get(host).toSeq.flatMap(_.files.values).sortBy(_.fileId).map(_.known)
 
   /** What the driver tells a node about the files of it that `start` retired, by file id. */
   def retired(start: AofOffset, host: String): Map[String, KnownFile] =
     start.hosts
       .get(host)
-      .fold(Map.empty[String, KnownFile])(_.retired.map { case (id, r) =>
-        id -> KnownFile(r.file.key, r.file.pos, r.file.fingerprint, r.file.tail)
-      })
+      .fold(Map.empty[String, KnownFile])(_.retired.map { case (id, r) => id -> r.file.known })
 
   /**
    * With `batchBytesMax`, planned twice: once to learn what each file would read, then with the
@@ -103,11 +107,6 @@ object Planner {
       planned.values.flatMap(_._2).toSeq.sortBy(l => (l.host, l.fileId)))
   }
 
-  private sealed trait State
-  private case object Holds extends State
-  private case object CutBack extends State
-  private case object Replaced extends State
-
   private final class HostPlanner(
       host: String,
       previous: Option[HostOffsets],
@@ -121,6 +120,7 @@ object Planner {
     private var nextSerial = previous.fold(0L)(_.nextSerial)
     // The files (tracked or retired, by file id) a copy continues in this plan.
     private val continued = mutable.Set.empty[String]
+    private val identity = limits.identity
 
     def plan(): (HostOffsets, Seq[Loss]) = {
       val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
@@ -197,50 +197,44 @@ object Planner {
     }
 
     // An original that cannot be read now may still hold its content: its copy waits.
-    private def holds(f: FileOffset): Boolean = reported.get(f.key).exists(state(f, _) == Holds)
+    private def holds(f: FileOffset): Boolean = reported.get(f.key).exists { meta =>
+      meta.unreadable.nonEmpty || identity.ofKey(f.known, meta) == Same
+    }
 
-    private def state(f: FileOffset, meta: FileMeta): State =
-      if (meta.unreadable.nonEmpty) Holds
-      else if (!limits.md5CheckEnabled) { if (f.pos > meta.size) CutBack else Holds }
-      else if (!sameHead(f.fingerprint, meta)) Replaced
-      else if (f.pos > meta.size) CutBack
-      else if (f.tail.exists(t => meta.floor.contains(f.pos) && !meta.tailAtFloor.contains(t))) {
-        Replaced
-      } else Holds
-
-    private def follow(f: FileOffset, meta: FileMeta): Option[FileOffset] = state(f, meta) match {
-      // Emptied, or another file under a reused key (an inode) not written yet: it may be a copy
-      // about to be written (a rotation's .gz), as an empty new file may.
-      case Replaced if meta.size == 0 => None
-      // Another file under a reused key (an inode), which may be a copy of another tracked one.
-      case Replaced => copied(meta).getOrElse(Some(fresh(meta, 0L)))
-      case CutBack =>
-        Some(
-          f.copy(
-            path = meta.path,
-            pos = meta.size,
-            fingerprint = meta.fingerprint,
-            tail = None,
-            seen = meta.size))
-      case Holds =>
-        val pos = advance(f.pos, meta)
-        val tail =
-          if (pos != f.pos) tailAt(pos, meta)
-          else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor.contains(f.pos)))
-        // An idle file keeps its offset, the same object: comparing offsets (the checkpoint's
-        // changes, the next request) then ends at the reference for most files.
-        val idle = pos == f.pos && tail == f.tail && f.seen == meta.size && f.path == meta.path &&
-          f.fingerprint == meta.fingerprint
-        if (idle) Some(f)
-        else
+    private def follow(f: FileOffset, meta: FileMeta): Option[FileOffset] =
+      identity.ofKey(f.known, meta) match {
+        // Emptied, or another file under a reused key (an inode) not written yet: it may be a copy
+        // about to be written (a rotation's .gz), as an empty new file may.
+        case Replaced if meta.size == 0 => None
+        // Another file under a reused key (an inode), which may be a copy of another tracked one.
+        case Replaced => copied(meta).getOrElse(Some(fresh(meta, 0L)))
+        case Shorter =>
           Some(
             f.copy(
               path = meta.path,
-              pos = pos,
+              pos = meta.size,
               fingerprint = meta.fingerprint,
-              tail = tail,
+              tail = None,
               seen = meta.size))
-    }
+        case Same =>
+          val pos = advance(f.pos, meta)
+          val tail =
+            if (pos != f.pos) tailAt(pos, meta)
+            else f.tail.orElse(meta.tailAtFloor.filter(_ => meta.floor.contains(f.pos)))
+          // An idle file keeps its offset, the same object: comparing offsets (the checkpoint's
+          // changes, the next request) then ends at the reference for most files.
+          val idle = pos == f.pos && tail == f.tail && f.seen == meta.size && f.path == meta.path &&
+            f.fingerprint == meta.fingerprint
+          if (idle) Some(f)
+          else
+            Some(
+              f.copy(
+                path = meta.path,
+                pos = pos,
+                fingerprint = meta.fingerprint,
+                tail = tail,
+                seen = meta.size))
+      }
 
     private def fresh(meta: FileMeta, first: Long): FileOffset = {
       val serial = nextSerial
@@ -275,9 +269,4 @@ object Planner {
       }
     }
   }
-
-  /** Whether the file still starts with the bytes the offset was planned against. */
-  private def sameHead(seen: Fingerprint, meta: FileMeta): Boolean =
-    if (seen.length == meta.fingerprint.length) seen == meta.fingerprint
-    else meta.probe.contains(seen)
 }

@@ -79,7 +79,7 @@ final class AofMicroBatchStream(
     val plan = Planner.plan(
       start,
       reports.files,
-      PlanLimits(perFile, options.startingOffsets, options.md5CheckEnabled, perBatch),
+      PlanLimits(perFile, options.startingOffsets, options.identity, perBatch),
       reports.looked)
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {

@@ -37,7 +37,8 @@ final class AofPartitionReader(
           lineLengthMax,
           endpoint.records,
           failOnDataLoss,
-          counters))
+          counters,
+          endpoint.identity))
     }
     true
   }

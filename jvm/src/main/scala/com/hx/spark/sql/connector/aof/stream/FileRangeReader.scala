@@ -12,8 +12,11 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.files.{
   Compression,
   DirectoryGlob,
+  FileIdentity,
   FileKey,
+  Fingerprint,
   Gunzipped,
+  KnownFile,
   LineReader,
   Prefixes,
   RecordBuffer,
@@ -41,7 +44,8 @@ final class FileRangeReader(
     lineLengthMax: Int,
     records: Option[RecordRule],
     failOnDataLoss: Boolean,
-    counters: ReadCounters)
+    counters: ReadCounters,
+    identity: FileIdentity)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
 
@@ -148,7 +152,7 @@ final class FileRangeReader(
 
   /** The planned file itself: one that is there but cannot be opened is not lost. */
   private def openOurs(p: Path, from: Long): Option[Source] =
-    try openAs(p, range.key, from, FileChannel.open(p, StandardOpenOption.READ))
+    try openAs(p, range.key, from, FileChannel.open(p, StandardOpenOption.READ), ofKey = true)
     catch {
       case _: NoSuchFileException => None
       case e: IOException =>
@@ -167,7 +171,9 @@ final class FileRangeReader(
       catch { case _: IOException => None }
     val found = files()
       .flatMap(p =>
-        keyOf(p).filter(_ != range.key).flatMap(k => open(p).flatMap(openAs(p, k, from, _))))
+        keyOf(p)
+          .filter(_ != range.key)
+          .flatMap(k => open(p).flatMap(openAs(p, k, from, _, ofKey = false))))
       .take(1)
       .toList
       .headOption
@@ -181,27 +187,37 @@ final class FileRangeReader(
    * the name looked at a moment ago may already be another file's (whose lines would then be
    * read twice). A gzip file is read as what it decompresses to, as its node described it: the
    * planned file itself, or the compressed rotation of one deleted since. It is decompressed
-   * only once its head is the planned one.
+   * only once its head is the planned one, as [[FileIdentity]] judges a head.
+   *
+   * @param ofKey whether `p` is the planned key's file, or may be a copy of it
    */
-  private def openAs(p: Path, key: FileKey, from: Long, file: FileChannel): Option[Source] = {
+  private def openAs(
+      p: Path,
+      key: FileKey,
+      from: Long,
+      file: FileChannel,
+      ofKey: Boolean): Option[Source] = {
+    val planned = KnownFile(range.key, range.until, range.head)
+    def holdsRange(size: Long, head: => Option[Fingerprint]) = FileIdentity.Same == {
+      if (ofKey) identity.ofKey(planned, size, head, None)
+      else identity.ofCopy(planned, size, head, None)
+    }
     val lines =
       try {
         if (!keyOf(p).contains(key)) None
         else
           Compression.of(file) match {
             case None => Some(file)
+            // Its size is known only once decompressed: the head alone decides whether to.
             case Some(Compression.Gzip)
-                if Gunzipped.headMd5(file, range.head.length).contains(range.head) =>
+                if holdsRange(range.until, Gunzipped.headMd5(file, range.head.length)) =>
               Some(Gunzipped.open(file))
             case Some(_) => None
           }
       } catch { case _: IOException => None }
     if (!lines.contains(file)) file.close()
     val holds =
-      try
-        lines.exists { c =>
-          c.size() >= range.until && Prefixes.md5(c, range.head.length).contains(range.head)
-        }
+      try lines.exists(c => holdsRange(c.size(), Prefixes.md5(c, range.head.length)))
       catch { case _: IOException => false }
     if (holds) Some(new Source(p, lines.get, from))
     else {

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.driver.Coordinator
+import com.hx.spark.sql.connector.aof.files.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
@@ -146,7 +147,7 @@ object FleetPlanning {
         require(System.nanoTime() < deadline, s"${coordinator.liveHosts().size} nodes serve")
         Thread.sleep(100) // polling the registry with a deadline
       }
-      val limits = PlanLimits(None, StartingOffsets.Earliest, md5CheckEnabled = true)
+      val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
       val paths = ZkPaths(metaStore, runId)
       var start = AofOffset.Empty
       // As Spark's offset log with spark.sql.streaming.minBatchesToRetain=1: the last commit.

@@ -21,7 +21,7 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(o.bytesMax === None)
     assert(o.metaStore === "/aof/var/log/app")
     assert(o.metaAwaitTimeoutMs === 3000L)
-    assert(o.md5CheckEnabled)
+    assert(o.identity.checked)
     assert(o.md5SampleLength === 1024)
   }
 

@@ -284,7 +284,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
-  private val limits = PlanLimits(None, StartingOffsets.Earliest, md5CheckEnabled = true)
+  private val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
 
   test("a reused inode: same key, other content, so the planner makes it a new file") {
     withDir { dir =>
@@ -301,6 +301,31 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val end = Planner.plan(start, Map("h" -> now), limits).end
       val file = end.hosts("h").files.values.loneElement
       assert((file.serial, file.first, file.pos) === ((1L, 0L, 2400L)))
+    }
+  }
+
+  // `md5.check.enabled`, as the planner and the reader take it: off, a file's key is trusted.
+  Seq(true, false).foreach { checked =>
+    test(s"a file rewritten in place, md5 checks $checked: the node and the planner agree") {
+      withDir { dir =>
+        val identity = FileIdentity(checked)
+        val scanner = new DirectoryScanner(
+          dir,
+          "app\\.log",
+          1024,
+          batchCuts = Some(BatchCuts.Any),
+          identity = identity)
+        val limits = PlanLimits(None, StartingOffsets.Earliest, identity)
+        val file = write(dir.resolve("app.log"), "first file\n" * 200)
+        val start = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
+        Files.write(file, ("second file\n" * 300).getBytes(UTF_8)) // the same inode
+        val now = scanner.scan(Planner.known(start, "h")).loneElement
+        val f = Planner.plan(start, Map("h" -> Seq(now)), limits).end.hosts("h").files.values
+        // Off, the file is the one read before: read on, its line starts looked for from there.
+        assert(f.loneElement.serial === (if (checked) 1L else 0L))
+        assert((f.loneElement.first, f.loneElement.pos) === ((0L, 3600L)))
+        assert(now.cuts.head > 2200L === !checked, now.cuts)
+      }
     }
   }
 

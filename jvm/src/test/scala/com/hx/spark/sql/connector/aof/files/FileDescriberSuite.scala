@@ -18,7 +18,7 @@ class FileDescriberSuite extends AnyFunSuite {
       val file = Files.createTempFile("aof-describer-", ".log")
       try {
         Files.write(file, ("old line\n" * 1000).getBytes(UTF_8))
-        val describer = new FileDescriber(64, None, None)
+        val describer = new FileDescriber(64, None, None, FileIdentity(checked = true))
         def describe(channel: FileChannel, asked: Option[KnownFile]): FileMeta =
           describer.describe(channel, file, FileStamp.of(file), asked, asked.toSeq, Map.empty)
         val first = {

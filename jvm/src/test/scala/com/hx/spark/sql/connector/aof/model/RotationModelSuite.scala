@@ -9,7 +9,7 @@ import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, DirectoryScanner}
+import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, DirectoryScanner, FileIdentity}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
@@ -118,7 +118,8 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
         1 << 20,
         None,
         false,
-        counters)
+        counters,
+        FileIdentity(checked = true))
       val batch = new LineBatch()
       try {
         while (reader.nextBatch(batch)) {
@@ -144,7 +145,10 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     // Every other seed reads in small steps, so that batches end inside files and rotations land
     // between a file's batches.
     val bytesMax = if (seed % 2 == 0) Some(2000L) else None
-    val run = new Run(dir, world, PlanLimits(bytesMax, StartingOffsets.Earliest, true))
+    val run = new Run(
+      dir,
+      world,
+      PlanLimits(bytesMax, StartingOffsets.Earliest, FileIdentity(checked = true)))
     try {
       (1 to opsPerSeed).foreach { _ =>
         val op = Seeds.nextOp(world, logs.size, rnd)

@@ -3,7 +3,13 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{
+  FileIdentity,
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  KnownFile
+}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 
@@ -38,7 +44,7 @@ class PlannerSuite extends AnyFunSuite {
       starting: StartingOffsets = Earliest,
       md5: Boolean = true,
       batch: Option[Long] = None) =
-    PlanLimits(bytesMax, starting, md5, batch)
+    PlanLimits(bytesMax, starting, FileIdentity(md5), batch)
   private def cut(m: FileMeta, cuts: Long*) = m.copy(cuts = cuts)
   // A file of 50-byte lines, as a node reports it under a byte limit.
   private def lines(m: FileMeta) = m.copy(cuts = 50L until m.lineEnd by 50)

@@ -8,16 +8,17 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileIdentity, FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /**
- * A range planned in a file that its rotation compressed (and deleted), or moved to another
- * directory, before a task read it: read from where its bytes now are, by the real gzip; by a
- * compressor whose files are never read, or moved out of the path's directories, counted lost.
+ * A range planned in a file changed before a task read it. Compressed (and deleted) by its
+ * rotation, or moved to another directory: read from where its bytes now are, by the real gzip;
+ * by a compressor whose files are never read, or moved out of the path's directories, counted
+ * lost. Rewritten in place: counted lost, unless `md5.check.enabled` is off.
  */
-class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
+class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
   private val text = (1 to 2000).map(n => s"line $n\n").mkString.getBytes(UTF_8)
   private val head = Fingerprint(1024, md5Hex(text.take(1024)))
 
@@ -25,11 +26,14 @@ class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
     assert(new ProcessBuilder(compressor, "-q", file.toString).start().waitFor() === 0)
 
   /** @param path the directory part of the query's path, by default the planned file's */
-  private def read(range: FileRange, path: Option[String] = None): (Seq[(String, Long)], Long) = {
+  private def read(
+      range: FileRange,
+      path: Option[String] = None,
+      identity: FileIdentity = FileIdentity(checked = true)): (Seq[(String, Long)], Long) = {
     val counters = ReadCounters.register(spark.sparkContext)
     val directories =
       DirectoryGlob.of(Paths.get(path.getOrElse(Paths.get(range.path).getParent.toString)))
-    val reader = new FileRangeReader(range, directories, 1 << 20, None, false, counters)
+    val reader = new FileRangeReader(range, directories, 1 << 20, None, false, counters, identity)
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch()
     try {
@@ -75,6 +79,19 @@ class CompressedRangeSuite extends AnyFunSuite with SparkTestKit {
     assert(read(range, Some(s"$logs/{old,new}")) === ((unread, 0L)))
     // A directory the path does not name is never looked in.
     assert(read(range) === ((Nil, text.length - 6000L)))
+  }
+
+  // `md5.check.enabled`, as the node and the planner take it: off, a file's key is trusted.
+  Seq(true -> "counted lost", false -> "read, its key trusted").foreach { case (checked, what) =>
+    test(s"bytes planned in a file rewritten in place since, md5 checks $checked: $what") {
+      val file = Files.write(newDir("logs").resolve("app.log"), text)
+      val range = planned(file, 6000L)
+      Files.write(file, new String(text, UTF_8).replace("line", "LINE").getBytes(UTF_8))
+      val rewritten = lines.map { case (line, at) => line.replace("line", "LINE") -> at }
+      val expected =
+        if (checked) (Nil, text.length - 6000L) else (rewritten.filter(_._2 >= 6000L), 0L)
+      assert(read(range, identity = FileIdentity(checked)) === expected)
+    }
   }
 
   test("bytes planned in a file compressed otherwise are counted lost, never read as text") {
