@@ -9,7 +9,6 @@ import java.nio.file.{
   NoSuchFileException,
   NotDirectoryException,
   Path,
-  Paths,
   StandardOpenOption
 }
 import java.time.Clock
@@ -37,6 +36,11 @@ import org.slf4j.LoggerFactory
  * again from its start once visible, under a new id. A directory that does not exist holds no
  * files.
  *
+ * It does the looking: listing, reading and what it keeps between looks. What it decides from a
+ * look is decided elsewhere: whether to look again by the [[NodeQuestion]], whether a file is
+ * the same or a copy by the [[FileIdentity]] (and [[ShortHeadCopies]] for files known by a short
+ * head).
+ *
  * @param listed each listing, passed through before its files are looked at: tests place a
  *               rotation there, where no real one can be made to land on demand
  * @param stat   how a file's key, size and times are read: tests give a file another's freed
@@ -62,6 +66,8 @@ final class DirectoryScanner(
   private val log = LoggerFactory.getLogger(getClass)
   private val pattern = Pattern.compile(fileNameRegex)
   private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
+  private val shortHeads =
+    new ShortHeadCopies(sampleLength, identity, key => formats.get(key).exists(_._2.nonEmpty))
   // What each file looked like, and what was answered for it: answered again without reading
   // while its bytes and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, Description]
@@ -76,146 +82,85 @@ final class DirectoryScanner(
 
   /**
    * The files to report, given what the driver tracks on this node and what it retired (files no
-   * longer tracked whose copy may still show up, by file id).
+   * longer tracked whose copy may still show up, by file id). Looked at twice when the first
+   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]).
    */
   def scan(known: Seq[KnownFile], retired: Map[String, KnownFile] = Map.empty): Seq[FileMeta] =
     synchronized {
-      val knownByKey = known.map(k => k.key -> k).toMap
-      // Whether a file not tracked may be a copy of a tracked or retired one, by its head: it
-      // starts with such a file's head, or with the shorter head of one read while shorter than
-      // the sample.
-      val candidates = known ++ retired.values
-      lazy val copiedHeads = candidates.map(_.fingerprint).toSet
-      lazy val shortHeads = candidates.exists(_.fingerprint.length < sampleLength)
-      val mayBeCopy = (head: Fingerprint) => shortHeads || copiedHeads.contains(head)
-      val seen = mutable.Set.empty[FileKey]
-      val lookedAt = mutable.Set.empty[FileKey]
-      var seenKnown = 0
-      // Whether a tracked key was found holding content with another head (an inode reused).
-      var replacedKnown = false
-      def describeAll(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Seq[FileMeta] =
-        paths.flatMap { path =>
-          try {
-            val stamp = stat(path)
-            val key = stamp.key
-            val asked = knownByKey.get(key)
-            if (!stamp.regular) {
-              warnIfDirectory(path)
-              None
-            } else if (seen.contains(key) || !wanted(path, key)) None
-            else {
-              lookedAt += key
-              val format = formatOf(path, stamp, asked)
-              val meta =
-                if (format.isEmpty || format.contains(Gzip) ||
-                  // A compressor's output just begun waits for its magic, as an empty file waits.
-                  (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
-                  readable(path, stamp)(
-                    describeAgain(path, stamp, format, asked, known, retired, mayBeCopy))
-                } else None
-              // Seen only once described: one renamed away meanwhile is looked for again.
-              if (meta.nonEmpty) {
-                seen += key
-                if (asked.nonEmpty) seenKnown += 1
-              }
-              replacedKnown ||= asked.exists { k =>
-                meta.exists(m =>
-                  m.unreadable.isEmpty && !identity.keepsHead(k, m.headAt(k.fingerprint.length)))
-              }
-              meta
-            }
-          } catch {
-            case _: NoSuchFileException => None // renamed or removed since it was listed
-            case e: IOException =>
-              // Without its key nothing can be said of the file, not even that it is still there.
-              throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
-          }
-        }
-      val matched = (p: Path, key: FileKey) =>
-        knownByKey.contains(key) || pattern.matcher(p.getFileName.toString).matches()
-      def look(): Seq[FileMeta] = {
-        seen.clear()
-        seenKnown = 0
-        replacedKnown = false
-        var metas = describeAll(listDirectory(), matched)
-        // A rotation renaming files while we list can hide a tracked file from one listing; taken
-        // as deleted, it would be read again from 0 when it shows up under its next name.
-        var passes = 0
-        while (passes < 3 && seenKnown < knownByKey.size) {
-          passes += 1
-          metas ++= describeAll(listDirectory(), (_, key) => knownByKey.contains(key))
-        }
-        metas
-      }
-      // A tracked file gone, or its key now another file's, is retired by the driver unless this
-      // answer names its copy; a look can miss that copy: described half-written before the
-      // original was deleted later in the look, or renamed while listed (untracked files are not
-      // looked for again). A rotation deletes a file only once its copy is whole, and renames in
-      // a moment: a second look sees the copy. So does one for a retired file without a copy,
-      // which the driver gives up once an answer finds none.
-      var metas = look()
-      def uncopied = retired.keys.exists(id => !metas.exists(_.copyOfRetired.contains(id)))
-      if (seenKnown < knownByKey.size || replacedKnown || uncopied) metas = look()
-      val byKey = metas.map(m => m.key -> m).toMap
-      metas = metas.map(m => m.copy(copyOf = copyOfShortHead(m, knownByKey, byKey)))
-      describer.keepOnly(seen.contains)
-      described --= described.keys.filterNot(seen.contains).toList
-      unreadable --= unreadable.keys.filterNot(seen.contains).toList
+      val question = new NodeQuestion(known, retired, sampleLength, identity)
+      val first = look(question)
+      val last = if (question.mayMissCopies(first.found)) look(question) else first
+      val byKey = last.found.map(m => m.key -> m).toMap
+      val metas = last.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey)))
+      describer.keepOnly(last.seen.contains)
+      described --= described.keys.filterNot(last.seen.contains).toList
+      unreadable --= unreadable.keys.filterNot(last.seen.contains).toList
+      val lookedAt = first.lookedAt ++ last.lookedAt
       formats --= formats.keys.filterNot(lookedAt.contains).toList
       metas
     }
 
   /**
-   * Which tracked file `m` is a copy of, where that file is known by a head shorter than the
-   * sample (it was tracked while shorter, or while empty: no head at all, which the describer
-   * cannot match) and still holds it. A short head is weak evidence: a file that merely shares a
-   * header starts with it too, and taken for a copy it would wait for as long as the original
-   * holds. So `m` is then taken for a copy only if it starts with all of the original's bytes as
-   * they are now, up to its own length (or the sample): logrotate's copy, made before it
-   * truncates the original and seen between the two, which read as a new file would repeat what
-   * the original's reader reads from it once the original is cut. Otherwise the describer's
-   * answer stands.
+   * One look: the listing's files described, then listed again (up to three times) while a
+   * tracked file is missing ([[NodeQuestion.missesTracked]]), for the tracked files only.
    */
-  private def copyOfShortHead(
-      m: FileMeta,
-      knownByKey: Map[FileKey, KnownFile],
-      byKey: Map[FileKey, FileMeta]): Option[FileKey] = {
-    def held(k: KnownFile): Option[FileMeta] = byKey.get(k.key).filter { o =>
-      o.unreadable.nonEmpty || identity.ofKey(k, o) == FileIdentity.Same
+  private def look(question: NodeQuestion): Look = {
+    val look = new Look(question)
+    look.describe(
+      listDirectory(),
+      (p, key) => question.tracks(key) || pattern.matcher(p.getFileName.toString).matches())
+    var passes = 0
+    while (passes < 3 && question.missesTracked(look.found)) {
+      passes += 1
+      look.describe(listDirectory(), (_, key) => question.tracks(key))
     }
-    def short(k: KnownFile) = k.fingerprint.length < sampleLength
-    m.copyOf.flatMap(knownByKey.get) match {
-      case Some(k) if short(k) => held(k).fold(m.copyOf)(o => Some(k.key).filter(_ => copies(m, o)))
-      case Some(_) => m.copyOf
-      case None =>
-        val ownHead =
-          knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
-        if (m.unreadable.nonEmpty || m.size == 0 || ownHead) None
-        else
-          knownByKey.values.toSeq
-            .filter(k => k.fingerprint.length == 0 && k.key != m.key)
-            .filter(k => held(k).exists(copies(m, _)))
-            .sortBy(k => (-k.floor, k.key.ino))
-            .headOption
-            .map(_.key)
-    }
+    look
   }
 
-  /** Whether `m` holds the first bytes of `o` as they are now, all of `m` (or of the sample). */
-  private def copies(m: FileMeta, o: FileMeta): Boolean =
-    o.unreadable.isEmpty && m.size > 0 && m.size <= o.size && {
-      val length = m.fingerprint.length
-      val head =
-        if (o.fingerprint.length == length) Some(o.fingerprint)
-        else if (formats.get(o.key).exists(_._2.nonEmpty)) None // compressed: not read here
-        else
-          try {
-            val channel = FileChannel.open(Paths.get(o.path))
-            try Prefixes.md5(channel, length)
-            finally channel.close()
-          } catch { case _: IOException => None }
-      FileIdentity.sameHead(m.fingerprint, head)
-    }
+  /** What one look found: each file described once, by key, and every key it looked at. */
+  private final class Look(question: NodeQuestion) {
+    private var metas = Vector.empty[FileMeta]
+    val seen: mutable.Set[FileKey] = mutable.Set.empty
+    val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
+
+    def found: Seq[FileMeta] = metas
+
+    def describe(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Unit =
+      paths.foreach { path =>
+        try {
+          val stamp = stat(path)
+          val key = stamp.key
+          if (!stamp.regular) warnIfDirectory(path)
+          else if (!seen.contains(key) && wanted(path, key)) {
+            lookedAt += key
+            // Seen only once described: one renamed away meanwhile is looked for again.
+            describeFile(path, stamp, question).foreach { meta =>
+              seen += key
+              metas :+= meta
+            }
+          }
+        } catch {
+          case _: NoSuchFileException => () // renamed or removed since it was listed
+          case e: IOException =>
+            // Without its key nothing can be said of the file, not even that it is still there.
+            throw new UnlistedDirectory(s"$path cannot be looked at (${reason(e)})")
+        }
+      }
+  }
+
+  /** The file's answer; none for a compressed file never read, or one gone or replaced since. */
+  private def describeFile(
+      path: Path,
+      stamp: FileStamp,
+      question: NodeQuestion): Option[FileMeta] = {
+    val asked = question.knownByKey.get(stamp.key)
+    val format = formatOf(path, stamp, asked)
+    if (format.isEmpty || format.contains(Gzip) ||
+      // A compressor's output just begun waits for its magic, as an empty file waits.
+      (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
+      readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
+    } else None
+  }
 
   /**
    * The file's compression format, if any. Looked at again at each change of its stamp until a
@@ -278,11 +223,9 @@ final class DirectoryScanner(
       stamp: FileStamp,
       format: Option[String],
       asked: Option[KnownFile],
-      known: Seq[KnownFile],
-      retired: Map[String, KnownFile],
-      mayBeCopy: Fingerprint => Boolean): Option[FileMeta] = {
+      question: NodeQuestion): Option[FileMeta] = {
     val earlier = described.get(stamp.key).filter { d =>
-      d.question == asked && (asked.nonEmpty || !mayBeCopy(d.meta.fingerprint)) &&
+      d.question == asked && (asked.nonEmpty || !question.mayBeCopy(d.meta.fingerprint)) &&
       holds(d, path, stamp)
     }
     earlier match {
@@ -294,7 +237,7 @@ final class DirectoryScanner(
         }
         Some(meta)
       case None =>
-        val found = describe(path, stamp, format, asked, known, retired)
+        val found = describe(path, stamp, format, asked, question.known, question.retired)
         for ((m, gzipTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
           described(stamp.key) = Description(stamp, asked, m, gzipTail)
