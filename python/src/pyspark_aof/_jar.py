@@ -8,7 +8,14 @@ from pathlib import Path
 import pyspark
 from pyspark.sql import SparkSession
 
-from pyspark_aof._versions import PYSPARK_REQUIREMENT, SCALA_OF_SPARK, SUPPORTED, SUPPORTED_TEXT
+from pyspark_aof._versions import (
+    PYSPARK_REQUIREMENT,
+    SCALA_OF_SPARK,
+    SUPPORTED,
+    SUPPORTED_TEXT,
+    binary_version,
+    minor_version,
+)
 
 _JARS = Path(__file__).parent / "jars"
 
@@ -28,13 +35,8 @@ def _spark_jars() -> Path:
 _SPARK_JARS = _spark_jars()
 
 
-def _spark_version() -> tuple[int, int]:
-    major, minor = pyspark.__version__.split(".")[:2]
-    return int(major), int(minor)
-
-
 def _check_supported() -> None:
-    if not SUPPORTED[0] <= _spark_version() <= SUPPORTED[1]:
+    if not SUPPORTED[0] <= minor_version(pyspark.__version__) <= SUPPORTED[1]:
         raise RuntimeError(
             f"pyspark-aof does not support PySpark {pyspark.__version__}: it works with "
             f"{SUPPORTED_TEXT}. Install one of them, for example "
@@ -47,8 +49,9 @@ def _scala_version() -> str:
     libraries = sorted(_SPARK_JARS.glob("scala-library-*.jar"))
     if libraries:
         full = libraries[0].name.removeprefix("scala-library-").removesuffix(".jar")
-        return ".".join(full.split(".")[:2])
-    return SCALA_OF_SPARK[_spark_version()[0]]  # callers checked the version is supported
+        return binary_version(full)
+    # Callers checked that the version is supported.
+    return SCALA_OF_SPARK[minor_version(pyspark.__version__)[0]]
 
 
 def _check_jvm() -> None:

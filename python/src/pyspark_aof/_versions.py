@@ -20,19 +20,24 @@ def _read(path: Path) -> dict[str, str]:
 VERSIONS = _read(Path(__file__).parent / "versions.properties")
 
 
-def _minor(version: str) -> tuple[int, int]:
+def minor_version(version: str) -> tuple[int, int]:
+    """Return ``(major, minor)`` of a version such as ``4.3.0`` or ``3.5.1.dev0``."""
     major, minor = version.split(".")[:2]
     return int(major), int(minor)
 
 
-def _binary(scala: str) -> str:
+def binary_version(scala: str) -> str:
+    """Return the binary version of a Scala version: ``2.13`` of ``2.13.16``."""
     return ".".join(scala.split(".")[:2])
 
 
 # Each Spark line and its Scala version: the connector is built once for each.
-SCALA_OF_SPARK = {line: _binary(VERSIONS[f"spark{line}.scala"]) for line in (3, 4)}
+SCALA_OF_SPARK = {line: binary_version(VERSIONS[f"spark{line}.scala"]) for line in (3, 4)}
 # The PySpark versions the package supports, oldest and newest.
-SUPPORTED = (_minor(VERSIONS["spark3.pyspark.oldest"]), _minor(VERSIONS["spark4.pyspark.newest"]))
+SUPPORTED = (
+    minor_version(VERSIONS["spark3.pyspark.oldest"]),
+    minor_version(VERSIONS["spark4.pyspark.newest"]),
+)
 SUPPORTED_TEXT = "PySpark " + " and ".join(
     f"{VERSIONS[f'spark{line}.pyspark.oldest']} to {VERSIONS[f'spark{line}.pyspark.newest']} "
     f"(Spark {line}, Scala {SCALA_OF_SPARK[line]})"

@@ -1,11 +1,8 @@
 package com.hx.spark.sql.connector.aof
 
-import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path, Paths}
-
-import scala.collection.JavaConverters._
-
 import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.MainSources
 
 /**
  * The packages depend on each other in one direction, so that each can be read, tested and
@@ -14,12 +11,6 @@ import org.scalatest.funsuite.AnyFunSuite
  */
 class PackageGraphSuite extends AnyFunSuite {
   private val root = "com.hx.spark.sql.connector.aof"
-
-  private val sources: Seq[Path] = {
-    val dir = Paths.get("src/main/scala")
-    if (!Files.isDirectory(dir)) Nil
-    else Files.walk(dir).iterator().asScala.filter(_.toString.endsWith(".scala")).toList
-  }
 
   /** The package of one source and the packages it names, each as its name below the root. */
   private def dependencies(source: String): (String, Set[String]) = {
@@ -57,8 +48,8 @@ class PackageGraphSuite extends AnyFunSuite {
   private def name(p: String): String = if (p.isEmpty) "aof" else p
 
   test("the main packages form a DAG") {
-    assert(sources.size > 10, "run from the project's jvm/ directory")
-    val graph = graphOf(sources.map(f => new String(Files.readAllBytes(f), UTF_8)))
+    assert(MainSources.all.size > 10, "run from the project's jvm/ directory")
+    val graph = graphOf(MainSources.all.map(_._2))
     assert(graph.keySet.contains("shim") && graph.keySet.contains("files"))
     val found = cycles(graph)
     assert(found.isEmpty, found.map(_.map(name).mkString(" -> ")).mkString("cycles:\n", "\n", ""))

@@ -27,14 +27,18 @@ import com.hx.spark.sql.connector.aof.protocol.{
   ZkPaths,
   ZnodeValues
 }
-import com.hx.spark.sql.connector.aof.testkit.{MovingClock, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
-class EndpointProtocolSuite extends AnyFunSuite with ZooKeeperFixture with LoneElement {
-  private val root = Files.createTempDirectory("aof-protocol-")
+class EndpointProtocolSuite
+    extends AnyFunSuite
+    with ZooKeeperFixture
+    with TempDirectories
+    with LoneElement {
+  private val root = tempDirectory("aof-protocol-")
   private lazy val client: CuratorFramework = zkClient("/protocol")
   private var runs = 0
   private val key = MessageSeal.newKey()

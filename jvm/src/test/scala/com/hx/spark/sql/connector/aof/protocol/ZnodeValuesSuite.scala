@@ -15,14 +15,14 @@ import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperFixture
+import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 
 /** Values larger than a znode takes, against a real ZooKeeper server in its own process. */
-class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture {
-  private val root = Files.createTempDirectory("aof-values-")
+class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {
+  private val root = tempDirectory("aof-values-")
   private lazy val client: CuratorFramework = zkClient("/values")
 
   override protected def afterAll(): Unit =

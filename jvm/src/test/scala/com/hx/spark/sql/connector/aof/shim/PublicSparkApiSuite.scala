@@ -1,11 +1,8 @@
 package com.hx.spark.sql.connector.aof.shim
 
-import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path, Paths}
-
-import scala.collection.JavaConverters._
-
 import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.MainSources
 
 /**
  * The connector runs on every Spark of its two lines only while it keeps to Spark's public API:
@@ -40,12 +37,6 @@ class PublicSparkApiSuite extends AnyFunSuite {
     "StopWarnings.scala" -> Seq("org.apache.spark.scheduler.DAGScheduler")
   )
 
-  private val sources: Seq[Path] = {
-    val dir = Paths.get("src/main/scala")
-    if (!Files.isDirectory(dir)) Nil
-    else Files.walk(dir).iterator().asScala.filter(_.toString.endsWith(".scala")).toList
-  }
-
   /** Every name of Spark's a file uses, with `import a.{B, C}` read as `a.B` and `a.C`. */
   private def sparkNames(source: String): Seq[String] = {
     val grouped = """(org\.apache\.spark(?:\.\w+)*)\.\{([^}]*)\}""".r
@@ -57,10 +48,10 @@ class PublicSparkApiSuite extends AnyFunSuite {
   }
 
   test("the main sources use Spark's public API only, and the files declared here what they may") {
-    assert(sources.nonEmpty, "run from the project's jvm/ directory")
+    assert(MainSources.all.nonEmpty, "run from the project's jvm/ directory")
     val outside = for {
-      file <- sources
-      name <- sparkNames(new String(Files.readAllBytes(file), UTF_8))
+      (file, text) <- MainSources.all
+      name <- sparkNames(text)
       allowed = public ++ declared.getOrElse(file.getFileName.toString, Nil)
       if !allowed.exists(a => name == a || name.startsWith(a))
     } yield s"${file.getFileName}: $name"

@@ -1,7 +1,6 @@
 package com.hx.spark.sql.connector.aof.testkit
 
 import java.nio.file.{Files, Path}
-import java.util.Comparator
 
 import scala.collection.mutable
 
@@ -42,15 +41,7 @@ trait ZooKeeperFixture extends BeforeAndAfterAll { self: Suite =>
         try clients.foreach(_.close())
         finally {
           started.foreach(_.stop())
-          ZooKeeperFixture.delete(zkRoot)
+          TempDirectories.delete(zkRoot)
         }
       }
-}
-
-object ZooKeeperFixture {
-  private def delete(dir: Path): Unit = {
-    val walk = Files.walk(dir)
-    try walk.sorted(Comparator.reverseOrder[Path]()).forEach(p => Files.deleteIfExists(p))
-    finally walk.close()
-  }
 }
