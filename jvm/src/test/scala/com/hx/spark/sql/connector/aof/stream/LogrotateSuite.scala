@@ -10,11 +10,11 @@ import com.hx.spark.sql.connector.aof.testkit.{AppLogWriter, Logrotate, Queries,
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /**
- * The real logrotate, forced every second for half a minute, against a writer appending 5,000
+ * The real logrotate, forced every second for twenty seconds, against a writer appending 5,000
  * lines a second: every line exactly once, nothing counted lost.
  */
 class LogrotateSuite extends AnyFunSuite with SparkTestKit {
-  private val seconds = 30
+  private val seconds = 20
 
   private case class Mode(name: String, directives: Seq[String], pattern: String) {
     // logrotate itself loses what is written between its copy and its truncate, and, compressing
