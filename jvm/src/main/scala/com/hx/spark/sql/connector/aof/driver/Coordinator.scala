@@ -29,7 +29,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
   ZkPaths,
   ZnodeValues
 }
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.zookeeper.{ChildrenCaches, ZkClients}
 
 /**
  * The driver's side of the ZooKeeper exchange for one query run: owns the run's znodes, knows
@@ -45,8 +45,8 @@ final class Coordinator(
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
-  private val endpoints = new PathChildrenCache(client, paths.endpoints, false)
-  private val responses = new PathChildrenCache(client, paths.responses, true)
+  private val endpoints = ChildrenCaches(client, paths.endpoints, withData = false)
+  private val responses = ChildrenCaches(client, paths.responses, withData = true)
   // What one exchange leaves for the next: each host's last response decoded, and its last
   // complete exchange. `ask` and `answers` hold the coordinator's lock, so one exchange runs at a
   // time whichever threads call them.
@@ -186,8 +186,8 @@ final class Coordinator(
     try {
       driver.close()
       waitFor(10000)(liveHosts().isEmpty)
-      endpoints.close()
-      responses.close()
+      ChildrenCaches.close(endpoints)
+      ChildrenCaches.close(responses)
       val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
         if (!removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch

@@ -14,6 +14,7 @@ import org.apache.curator.framework.recipes.cache.{
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{MisplacedTasks, ZkPaths}
+import com.hx.spark.sql.connector.aof.zookeeper.ChildrenCaches
 
 /**
  * Kills each read task of the run reported as misplaced ([[MisplacedTasks]]) as it comes, and
@@ -26,7 +27,7 @@ final class MisplacedTaskWatch(
     runKey: String,
     repeatMs: Long = MisplacedTaskWatch.RepeatMs) {
   private val log = LoggerFactory.getLogger(getClass)
-  private val cache = new PathChildrenCache(client, paths.misplaced, true)
+  private val cache = ChildrenCaches(client, paths.misplaced, withData = true)
   private val repeats: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor { r =>
     val thread = new Thread(r, "aof-misplaced-tasks")
     thread.setDaemon(true)
@@ -70,7 +71,7 @@ final class MisplacedTaskWatch(
 
   def close(): Unit =
     try repeats.shutdownNow()
-    finally cache.close()
+    finally ChildrenCaches.close(cache)
 }
 
 object MisplacedTaskWatch {
