@@ -77,6 +77,13 @@ OPTIONS: list[tuple[str, dict[str, str]]] = [
         for raw in ("4096", "0", "2147483648")
     ],
     ("flush timeout -1", {**_MULTILINE, "multiline.flush.timeout": "-1"}),
+    *[
+        (f"several {raw!r}", {"exclude": raw})
+        for raw in (
+            *("\\.gz$", '["\\\\.gz$", "/debug/"]', ' ["x"] ', "[0-9]+", '["a"] x', "[1]"),
+            *('[""]', '["a", ""]', ""),
+        )
+    ],
     ("data loss 'maybe'", {"fail.on.data.loss": "maybe"}),
 ]
 
@@ -98,6 +105,7 @@ JVM_ONLY: list[tuple[str, dict[str, str]]] = [
     ("regex '('", {"multiline.start": "("}),
     ("regex '[a-'", {"multiline.continuation": "[a-"}),
     ("regex '\\p{Bogus}'", {"multiline.start": "\\p{Bogus}"}),
+    ("regex '(' in a list", {"exclude": '["a", "("]'}),
 ]
 
 

@@ -7,6 +7,7 @@ import functools
 import json
 import re
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -34,7 +35,8 @@ class OptionSpec:
 
     ``type`` is ``int`` or ``long`` (whole numbers of at least ``min``), ``boolean``, ``choice``
     (one of ``choices``), ``string`` (matching ``pattern`` when given; ``expected`` says what in
-    words) or ``path``.
+    words), ``regex`` or ``path``. An option that is ``many`` takes one value or several (a list,
+    passed as a JSON array).
     """
 
     key: str
@@ -45,6 +47,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     pattern: str | None = None
     expected: str | None = None
+    many: bool = False
 
 
 def option_specs() -> list[OptionSpec]:
@@ -91,6 +94,9 @@ class AofOptions:
 
     Attributes
     ----------
+    exclude : str or sequence of str, optional
+        Java regexes searched for in each file's full path (``r"\.gz$"``): a file one is found
+        in is not read, though a tracked file renamed to such a path is read to its end.
     zookeeper_address : str, optional
         ZooKeeper connect string (``zookeeper.address``); unset, the driver embeds a server.
     zookeeper_session_timeout : int, optional
@@ -149,6 +155,7 @@ class AofOptions:
 
     """
 
+    exclude: str | Sequence[str] | None = None
     zookeeper_address: str | None = None
     zookeeper_session_timeout: int | None = None
     zookeeper_auth_user: str | None = None
@@ -244,13 +251,39 @@ def _checked(name: str, value: Any) -> Any:
     regexes Python's ``re`` cannot judge.
     """
     spec = next(o for o in _specs() if o.key == _key(name))
+    if spec.many:
+        return _checked_many(spec, value)
+    return _checked_one(spec, name, value)
+
+
+def _fail(spec: OptionSpec, expected: str, shown: str) -> ValueError:
+    return ValueError(
+        f"Invalid value '{shown}' for option '{spec.key}' (or '{_SESSION_PREFIX}{spec.key}'): "
+        f"expected {expected}."
+    )
+
+
+def _checked_many(spec: OptionSpec, value: Any) -> Any:
+    """Return one value, or a tuple of several: a list, or a JSON array of strings."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise _fail(spec, "one value or a list of them, not an empty list", "[]")
+        return tuple(_checked_one(spec, spec.key, i) for i in value)
+    if isinstance(value, str):
+        try:
+            items = json.loads(value)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and items and all(isinstance(i, str) for i in items):
+            return tuple(_checked_one(spec, spec.key, i) for i in items)
+    return _checked_one(spec, spec.key, value)
+
+
+def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
     given = _as_string(value)
 
     def fail(expected: str, shown: str) -> ValueError:
-        return ValueError(
-            f"Invalid value '{shown}' for option '{spec.key}' (or '{_SESSION_PREFIX}{spec.key}'): "
-            f"expected {expected}."
-        )
+        return _fail(spec, expected, shown)
 
     if spec.type == "regex":
         # Not trimmed: a regex's spaces are part of it.
@@ -287,5 +320,7 @@ def _checked(name: str, value: Any) -> Any:
 
 
 def _as_string(value: Any) -> str:
-    """Return ``value`` as PySpark passes it to the JVM (``True``: ``"true"``)."""
+    """Return ``value`` as PySpark passes it to the JVM (``True``: ``"true"``; a list as JSON)."""
+    if isinstance(value, (list, tuple)):
+        return json.dumps([str(v) for v in value])
     return str(value).lower() if isinstance(value, bool) else str(value)

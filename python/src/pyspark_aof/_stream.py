@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pyspark.errors import IllegalArgumentException, PySparkException
 from pyspark.sql import DataFrame, SparkSession
@@ -20,12 +21,12 @@ except ImportError:  # a Spark Connect client (pyspark-client) has no py4j
 
 FORMAT = "aof"
 
-OptionValue = str | int | bool
+OptionValue = str | int | bool | list[str] | tuple[str, ...]
 
 
 def read_stream(
     spark: SparkSession,
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     options: AofOptions | Mapping[str, OptionValue | None] | None = None,
     **kwargs: OptionValue | None,
@@ -36,10 +37,11 @@ def read_stream(
     ----------
     spark : SparkSession
         A session whose classpath holds the connector (see :func:`configure`).
-    path : str or os.PathLike
+    path : str or os.PathLike, or a sequence of them
         Absolute path whose last component is a Java regex on file names,
         for example ``/var/log/app/service\\.log.*``; its directories may hold globs
         (``*`` within a component, ``**`` for any depth): ``/var/log/pods/*/*/0\\.log``.
+        Several paths are read by one source; a file two of them match is read once.
     options : AofOptions or mapping, optional
         Typed source options, or options by name as in ``**kwargs``; ``None`` fields keep the
         source's defaults.
@@ -78,7 +80,7 @@ def read_stream(
     reader = spark.readStream.format(FORMAT).options(**settings.to_options())
     remote = _is_connect(spark)
     try:
-        lines = reader.load(os.fspath(path))
+        lines = reader.load(_path_option(path))
         if remote:
             _ = lines.schema  # a Connect client defines lazily: the server looks the source up now
         return lines
@@ -105,3 +107,10 @@ def read_stream(
 def _is_connect(spark: SparkSession) -> bool:
     """Whether the session is a Spark Connect client's (Spark 4), whatever PySpark is installed."""
     return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def _path_option(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> str:
+    """Return ``path`` as the source's ``path`` option: one path, or a JSON array of several."""
+    if isinstance(path, (str, os.PathLike)):
+        return os.fspath(path)
+    return json.dumps([os.fspath(p) for p in path])

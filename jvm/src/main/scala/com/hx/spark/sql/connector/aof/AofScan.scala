@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffs
 class AofScan(options: AofOptions) extends Scan {
   override def readSchema(): StructType = AofSchema.Schema
 
-  override def description(): String = s"aof ${options.directory}/${options.fileNameRegex}"
+  override def description(): String = s"aof ${options.files}"
 
   override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream = {
     val spark = SparkSession.active

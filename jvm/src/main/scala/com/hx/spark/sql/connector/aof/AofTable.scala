@@ -11,9 +11,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 
-/** The lines of the files matching one path pattern, readable only as a stream. */
+/** The lines of the files its paths match, readable only as a stream. */
 class AofTable(options: AofOptions) extends SupportsRead {
-  override def name(): String = s"aof:${options.directory}/${options.fileNameRegex}"
+  override def name(): String = s"aof:${options.files}"
 
   override def schema(): StructType = AofSchema.Schema
 

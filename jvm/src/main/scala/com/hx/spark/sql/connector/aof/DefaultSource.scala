@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof
 
+import java.nio.file.Paths
 import java.util
 
 import scala.collection.JavaConverters._
@@ -28,7 +29,7 @@ class DefaultSource extends TableProvider with DataSourceRegister {
       properties: util.Map[String, String]): Table = {
     val sessionConf = SparkSession.getActiveSession.fold(Map.empty[String, String])(_.conf.getAll)
     val options = AofOptions.parse(properties.asScala.toMap, sessionConf)
-    PathMistakes.check(options.directory, options.fileNameRegex)
+    options.files.paths.foreach(p => PathMistakes.check(Paths.get(p.directory), p.fileNameRegex))
     new AofTable(options)
   }
 }

@@ -23,7 +23,8 @@ object AofOptionSpecs {
           min = Option(n.get("min")).map(_.asLong),
           choices = n.path("choices").elements().asScala.map(_.asText).toVector,
           pattern = text("pattern"),
-          expected = text("expected")
+          expected = text("expected"),
+          many = n.path("many").asBoolean(false)
         )
       }
     } finally in.close()
@@ -33,6 +34,7 @@ object AofOptionSpecs {
     All.find(_.key == key).getOrElse(throw new IllegalStateException(s"options.json lacks $key"))
 
   val Path: OptionSpec = spec("path")
+  val Exclude: OptionSpec = spec("exclude")
   val ZookeeperAddress: OptionSpec = spec("zookeeper.address")
   val ZookeeperSessionTimeout: OptionSpec = spec("zookeeper.session.timeout")
   val ZookeeperAuthUser: OptionSpec = spec("zookeeper.auth.user")

@@ -1,23 +1,29 @@
 package com.hx.spark.sql.connector.aof.config
 
-import java.nio.file.{FileSystems, Path, Paths}
+import java.nio.file.{FileSystems, Paths}
 import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{BatchCuts, DirectoryGlob, FileIdentity, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{
+  BatchCuts,
+  DirectoryGlob,
+  FileIdentity,
+  PathPattern,
+  RecordRule,
+  SourceFiles
+}
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
  *
- * @param directory    the directory part of `path`, which may hold wildcards ([[DirectoryGlob]])
- * @param fileNameRegex the last component of `path`, matched against whole file names
+ * @param files        the files read: each `path` (its directory part, which may hold
+ *                     wildcards, and its file-name regex), less those `exclude` leaves out
  * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
  * @param records      how lines group into multi-line records, when they do
  */
 final case class AofOptions(
-    directory: Path,
-    fileNameRegex: String,
+    files: SourceFiles,
     zookeeperAddress: Option[String],
     zookeeperSessionTimeoutMs: Int,
     zookeeperAuth: Option[ZooKeeperAuth],
@@ -56,13 +62,12 @@ object AofOptions {
     val merged = fromSession ++ explicit.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     UnknownOptions.warn(merged.keySet)
     val reader = new Reader(merged)
-    val (directory, regex) = reader.path()
+    val paths = reader.paths()
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
     val lineLengthMax = reader.int(O.LineLengthMax)
     AofOptions(
-      directory = directory,
-      fileNameRegex = regex,
+      files = SourceFiles(paths, reader.many(O.Exclude)),
       zookeeperAddress = reader.optional(O.ZookeeperAddress),
       zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
       zookeeperAuth = reader.zookeeperAuth(),
@@ -70,7 +75,7 @@ object AofOptions {
       bytesMax = bytesMax,
       batchBytesMax = batchBytesMax,
       nodeNameEnv = reader.optional(O.NodeNameEnv),
-      metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(directory)),
+      metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(paths.head.directory)),
       metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
       startAwaitTimeoutMs = reader.long(O.StartAwaitTimeout),
       identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
@@ -82,8 +87,8 @@ object AofOptions {
     )
   }
 
-  private def defaultMetaStore(directory: Path): String =
-    "/aof" + (if (directory.toString == "/") "" else directory.toString)
+  private def defaultMetaStore(directory: String): String =
+    "/aof" + (if (directory == "/") "" else directory)
 
   private final class Reader(options: Map[String, String]) {
     def get(spec: OptionSpec): Option[String] = options.get(spec.key).map(_.trim)
@@ -93,14 +98,24 @@ object AofOptions {
         s"Invalid value '$value' for option '${spec.key}' (or '${spec.sessionKey}'): " +
           s"expected $expected.")
 
-    def path(): (Path, String) = {
+    /** Each of `path`'s paths: one, or a JSON array of them. */
+    def paths(): Seq[PathPattern] = {
       val raw = get(O.Path)
         .filter(_.nonEmpty)
         .getOrElse(
           throw new IllegalArgumentException(
             "Option 'path' is required: set .option(\"path\", \"/var/log/app/service.log.*\") " +
               "or .load(\"/var/log/app/service.log.*\"), an absolute path whose last component " +
-              "is a regex on file names."))
+              "is a regex on file names (or a JSON array of such paths)."))
+      O.Path.values(raw).map(p => path(p.trim))
+    }
+
+    /** The values of an option that takes several, each checked; none when it is not set. */
+    def many(spec: OptionSpec): Seq[String] =
+      // Not trimmed: a regex's spaces are part of it.
+      options.get(spec.key).toSeq.flatMap(spec.values(_).map(checked(spec, _)))
+
+    private def path(raw: String): PathPattern = {
       if (!raw.startsWith("/")) fail(O.Path, raw, "an absolute path such as /var/log/app/app.log.*")
       val cut = raw.lastIndexOf('/')
       val (dir, regex) = (if (cut == 0) "/" else raw.substring(0, cut), raw.substring(cut + 1))
@@ -125,7 +140,7 @@ object AofOptions {
             fail(O.Path, raw, s"a valid glob in each directory component (${e.getDescription})")
         }
       }
-      (Paths.get(dir).normalize(), regex)
+      PathPattern(Paths.get(dir).normalize().toString, regex)
     }
 
     def zookeeperAuth(): Option[ZooKeeperAuth] =

@@ -3,7 +3,10 @@ package com.hx.spark.sql.connector.aof.config
 import java.util.Locale
 import java.util.regex.{Pattern, PatternSyntaxException}
 
+import scala.collection.JavaConverters._
 import scala.util.Try
+
+import com.fasterxml.jackson.databind.{DeserializationFeature, ObjectMapper}
 
 /**
  * One documented source option, with its type and range. Every option the source reads is
@@ -14,6 +17,8 @@ import scala.util.Try
  *                 `choices`), `string` (matching `pattern`, when given), `regex` (a Java regex,
  *                 taken as given: its spaces count) or `path`
  * @param expected what a valid value is, in words, for a string's error message
+ * @param many     whether the option takes several values: a JSON array of strings gives
+ *                 several, any other value is one
  */
 final case class OptionSpec(
     key: String,
@@ -23,8 +28,23 @@ final case class OptionSpec(
     min: Option[Long] = None,
     choices: Seq[String] = Nil,
     pattern: Option[String] = None,
-    expected: Option[String] = None) {
+    expected: Option[String] = None,
+    many: Boolean = false) {
   def sessionKey: String = OptionSpec.SessionPrefix + key
+
+  /**
+   * The values given, each to be checked on its own: for an option that takes several, the
+   * strings of a JSON array (`["/var/log/a/.*", "/var/log/b/.*"]`); else `raw` itself. A regex
+   * such as `[0-9]+` is one value, as it is not a JSON array of strings.
+   */
+  def values(raw: String): Seq[String] =
+    Some(raw)
+      .filter(_ => many)
+      .flatMap(r => Try(OptionSpec.Json.readTree(r)).toOption)
+      .filter(_.isArray)
+      .map(_.elements().asScala.toVector)
+      .filter(items => items.nonEmpty && items.forall(_.isTextual))
+      .fold(Seq(raw))(_.map(_.asText))
 
   /** The value as this option holds it (Long, Int, Boolean or String), or what was expected. */
   def check(raw: String): Either[String, Any] = {
@@ -51,7 +71,9 @@ final case class OptionSpec(
           Pattern.compile(raw)
           if (raw.isEmpty) Left("a Java regex that is not empty") else Right(raw)
         } catch {
-          case e: PatternSyntaxException => Left(s"a valid Java regex (${e.getDescription})")
+          case e: PatternSyntaxException =>
+            val at = if (e.getIndex >= 0) s" at index ${e.getIndex}" else ""
+            Left(s"a valid Java regex (${e.getDescription}$at)")
         }
       case "choice" =>
         choices
@@ -66,4 +88,8 @@ final case class OptionSpec(
 
 object OptionSpec {
   val SessionPrefix: String = "spark.aof."
+
+  // Strict, as Python's json module is: `["a"] x` is not an array.
+  private val Json =
+    new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
 }

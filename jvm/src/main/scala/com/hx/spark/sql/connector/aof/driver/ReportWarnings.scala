@@ -8,7 +8,11 @@ import com.hx.spark.sql.connector.aof.files.FileMeta
  * be read; and, once for each pair, two hosts that see the same files. Said at every trigger they
  * would bury the rest of the log. A host that did not answer changes nothing.
  */
-final class ReportWarnings(directory: String, warn: String => Unit, info: String => Unit) {
+final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: String => Unit) {
+  private val missing = roots match {
+    case Seq(root) => s"$root does not exist"
+    case _ => s"none of ${roots.mkString(", ")} exists"
+  }
   private var problems = Map.empty[String, String]
   private var unreadable = Map.empty[String, Map[String, String]]
   private var sharing = Set.empty[Seq[String]]
@@ -18,13 +22,13 @@ final class ReportWarnings(directory: String, warn: String => Unit, info: String
     val now = answers.unlisted.map { case (host, why) =>
       host -> s"on $host, $why; its files are read once it can be listed"
     } ++ answers.absent.map { host =>
-      host -> (s"$directory does not exist on $host (check `path` for a typo); it is looked " +
+      host -> (s"$missing on $host (check `path` for a typo); it is looked " +
         "for at every trigger and its files are read once it appears")
     }
     now.foreach { case (host, what) => if (!problems.get(host).contains(what)) warn(s"aof: $what") }
     val answered = answers.files.keySet ++ answers.unlisted.keySet
     answered.filter(h => problems.contains(h) && !now.contains(h)).foreach { host =>
-      info(s"aof: $directory on $host can be listed again")
+      info(s"aof: ${roots.mkString(", ")} on $host can be listed again")
     }
     problems = problems -- answered ++ now
 

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileMeta}
+import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
@@ -60,7 +60,7 @@ final class ZooKeeperRun(
     options.startAwaitTimeoutMs,
     options.metaAwaitTimeoutMs,
     // What a node found missing: for a pattern, where its wildcards start.
-    new ReportWarnings(DirectoryGlob.of(options.directory).root.toString, log.warn(_), log.info(_))
+    new ReportWarnings(options.files.roots.map(_.toString), log.warn(_), log.info(_))
   )
   private val backup = new CommittedBackup(committed)
 
@@ -86,8 +86,7 @@ final class ZooKeeperRun(
     runId,
     session.access,
     options.metaStore,
-    options.directory.toString,
-    options.fileNameRegex,
+    options.files,
     options.md5SampleLength,
     runKey,
     options.nodeNameEnv,

@@ -1,12 +1,13 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.{BatchCuts, FileIdentity, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{BatchCuts, FileIdentity, RecordRule, SourceFiles}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
  * Everything an endpoint needs, shipped inside the launch task and never read from ZooKeeper: so
  * nothing written into ZooKeeper can make an endpoint look at another directory.
  *
+ * @param files  the files the endpoint reads: its paths and what `exclude` leaves out
  * @param runKey the run's secret (Base64) that seals requests and responses: the endpoint obeys
  *               only requests sealed by this run's driver, whoever else can write in ZooKeeper
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
@@ -19,13 +20,12 @@ final case class EndpointSpec(
     runId: String,
     zk: ZkAccess,
     metaStore: String,
-    directory: String,
-    fileNameRegex: String,
+    files: SourceFiles,
     md5SampleLength: Int,
     runKey: String,
     nodeNameEnv: Option[String] = None,
     records: Option[RecordRule] = None,
     batchCuts: Option[BatchCuts] = None,
     identity: FileIdentity = FileIdentity(checked = true)) {
-  override def toString: String = s"EndpointSpec($runId, $directory/$fileNameRegex)"
+  override def toString: String = s"EndpointSpec($runId, $files)"
 }

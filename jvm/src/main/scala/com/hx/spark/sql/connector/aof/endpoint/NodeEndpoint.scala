@@ -2,7 +2,6 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import java.lang.management.ManagementFactory
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.Paths
 import java.util.concurrent.{Executors, TimeUnit}
 
 import scala.util.{Failure, Success, Try}
@@ -43,8 +42,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   }
   private val client = ZkClients.open(spec.zk, spec.metaStore)
   private val scanner = new DirectoryScanner(
-    Paths.get(spec.directory),
-    spec.fileNameRegex,
+    spec.files,
     spec.md5SampleLength,
     spec.records,
     batchCuts = spec.batchCuts,
@@ -97,7 +95,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
       me.getBytes(UTF_8))
     node.start()
     registration = Some(node)
-    log.info(s"aof: endpoint $me serves ${spec.directory} on $host for run ${spec.runId}")
+    log.info(s"aof: endpoint $me serves ${spec.files} on $host for run ${spec.runId}")
     answer()
   }
 

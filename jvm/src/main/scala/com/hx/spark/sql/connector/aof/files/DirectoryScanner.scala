@@ -20,8 +20,8 @@ import scala.collection.mutable
 import org.slf4j.LoggerFactory
 
 /**
- * A node's view of its directories (one, or those a [[DirectoryGlob]] names): the files whose
- * names match the pattern, plus tracked files that were renamed to names it no longer matches (so
+ * A node's view of its directories (those its paths name, [[SourceFiles]]): the files whose
+ * names match a path and are not excluded, plus tracked files renamed to names that are not (so
  * they are drained). It only ever looks inside its own directories; the driver's request can name
  * keys and positions, never paths.
  *
@@ -50,8 +50,7 @@ import org.slf4j.LoggerFactory
  * @param identity how a file is told from what was known of it (`md5.check.enabled`)
  */
 final class DirectoryScanner(
-    directory: Path,
-    fileNameRegex: String,
+    files: SourceFiles,
     sampleLength: Int,
     records: Option[RecordRule] = None,
     listed: Seq[Path] => Seq[Path] = Predef.identity,
@@ -62,9 +61,7 @@ final class DirectoryScanner(
   import Compression.Gzip
   import DirectoryScanner.{reason, Description}
 
-  private val glob = DirectoryGlob.of(directory)
   private val log = LoggerFactory.getLogger(getClass)
-  private val pattern = Pattern.compile(fileNameRegex)
   private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
   private val shortHeads =
     new ShortHeadCopies(sampleLength, identity, key => formats.get(key).exists(_._2.nonEmpty))
@@ -106,9 +103,7 @@ final class DirectoryScanner(
    */
   private def look(question: NodeQuestion): Look = {
     val look = new Look(question)
-    look.describe(
-      listDirectory(),
-      (p, key) => question.tracks(key) || pattern.matcher(p.getFileName.toString).matches())
+    look.describe(listDirectory(), (readBy, key) => readBy.nonEmpty || question.tracks(key))
     var passes = 0
     while (passes < 3 && question.missesTracked(look.found)) {
       passes += 1
@@ -125,13 +120,19 @@ final class DirectoryScanner(
 
     def found: Seq[FileMeta] = metas
 
-    def describe(paths: Seq[Path], wanted: (Path, FileKey) => Boolean): Unit =
-      paths.foreach { path =>
+    /**
+     * @param wanted whether a file is looked at, given the regex the source reads it by (if any)
+     *               and its key
+     */
+    def describe(
+        listing: Seq[(Path, Option[Pattern])],
+        wanted: (Option[Pattern], FileKey) => Boolean): Unit =
+      listing.foreach { case (path, readBy) =>
         try {
           val stamp = stat(path)
           val key = stamp.key
-          if (!stamp.regular) warnIfDirectory(path)
-          else if (!seen.contains(key) && wanted(path, key)) {
+          if (!stamp.regular) readBy.foreach(warnIfDirectory(path, _))
+          else if (!seen.contains(key) && wanted(readBy, key)) {
             lookedAt += key
             // Seen only once described: one renamed away meanwhile is looked for again.
             describeFile(path, stamp, question).foreach { meta =>
@@ -268,23 +269,24 @@ final class DirectoryScanner(
     stamp.quietMs(clock.millis()) > math.max(100L, records.fold(0L)(_.flushMs))
 
   /**
-   * Whether the directory is there (for a pattern, where its wildcards start): a node without it
-   * has no files yet, not unknown ones.
+   * Whether a path's directory is there (for a pattern, where its wildcards start): a node
+   * without any has no files yet, not unknown ones.
    */
-  def directoryExists: Boolean = Files.isDirectory(glob.root)
+  def directoryExists: Boolean = files.roots.exists(Files.isDirectory(_))
 
-  /** A directory the regex matches is not read: said once, as the likely fix. */
-  private def warnIfDirectory(path: Path): Unit =
-    if (pattern.matcher(path.getFileName.toString).matches() && Files.isDirectory(path) &&
-      matchedDirectories.add(path)) {
+  /** A directory a path's regex matches is not read: said once, as the likely fix. */
+  private def warnIfDirectory(path: Path, regex: Pattern): Unit =
+    if (Files.isDirectory(path) && matchedDirectories.add(path)) {
       log.warn(
-        s"aof: $path matches the file-name regex '$fileNameRegex' but is a directory, and " +
+        s"aof: $path matches the file-name regex '$regex' but is a directory, and " +
           s"directories are not read. To read the files in it, end 'path' with '$path/.*'.")
     }
 
-  private def listDirectory(): Seq[Path] =
-    if (!glob.isPattern) list(directory, fromPattern = false)
-    else glob.directories().flatMap(list(_, fromPattern = true))
+  /** Each file listed, with the regex the source reads it by, if it does. */
+  private def listDirectory(): Seq[(Path, Option[Pattern])] =
+    files.directories().flatMap { d =>
+      list(d.path, fromPattern = !d.literal).map(p => p -> d.readBy(p, files))
+    }
 
   /**
    * The directory's entries. One a pattern named may go before it is listed (a pod's, say): its

@@ -135,5 +135,5 @@ final class AofMicroBatchStream(
     case other => deserializeOffset(other.json()).asInstanceOf[AofOffset]
   }
 
-  override def toString: String = s"aof[${options.directory}/${options.fileNameRegex}]"
+  override def toString: String = s"aof[${options.files}]"
 }

@@ -1,12 +1,9 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.nio.file.Paths
-
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeName}
-import com.hx.spark.sql.connector.aof.files.DirectoryGlob
 
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(
@@ -22,7 +19,6 @@ final class AofPartitionReader(
   private val ranges = partition.ranges.iterator
   private var current: Option[FileRangeReader] = None
   private val batch = new LineBatch()
-  private val directories = DirectoryGlob.of(Paths.get(endpoint.directory))
 
   override def next(): Boolean = {
     while (!current.exists(_.nextBatch(batch))) {
@@ -33,7 +29,7 @@ final class AofPartitionReader(
       current = Some(
         new FileRangeReader(
           range,
-          directories,
+          endpoint.files,
           lineLengthMax,
           endpoint.records,
           failOnDataLoss,

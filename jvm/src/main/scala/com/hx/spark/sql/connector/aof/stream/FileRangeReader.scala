@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
   Compression,
-  DirectoryGlob,
   FileIdentity,
   FileKey,
   Fingerprint,
@@ -20,7 +19,8 @@ import com.hx.spark.sql.connector.aof.files.{
   LineReader,
   Prefixes,
   RecordBuffer,
-  RecordRule
+  RecordRule,
+  SourceFiles
 }
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
@@ -28,8 +28,9 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * Reads one planned range, on the host that holds the file. The file is found by its key, so a
  * file renamed since planning is still read, from its new name; a file cut short since (as
  * logrotate's `copytruncate` does) is read on from a copy that starts with the same head and
- * reaches the range's end. Both are looked for beside the planned file first, then in the path's
- * other directories (logrotate's `olddir`, when the path names it). Either way a replayed batch
+ * reaches the range's end. Both are looked for beside the planned file first, then in the paths'
+ * other directories (logrotate's `olddir`, when a path names it); a copy never among the files
+ * `exclude` leaves out. Either way a replayed batch
  * reads the same bytes. What is gone is counted as lost (or fails the task with
  * `fail.on.data.loss`); a file that is there but cannot be read (its permissions, an I/O error)
  * fails the task, which Spark tries again: its bytes are not lost. Over-long lines are counted.
@@ -40,7 +41,7 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  */
 final class FileRangeReader(
     range: FileRange,
-    directories: DirectoryGlob,
+    sourceFiles: SourceFiles,
     lineLengthMax: Int,
     records: Option[RecordRule],
     failOnDataLoss: Boolean,
@@ -170,6 +171,7 @@ final class FileRangeReader(
       try Some(FileChannel.open(p, StandardOpenOption.READ))
       catch { case _: IOException => None }
     val found = files()
+      .filterNot(sourceFiles.isExcluded)
       .flatMap(p =>
         keyOf(p)
           .filter(_ != range.key)
@@ -231,13 +233,15 @@ final class FileRangeReader(
     catch { case _: IOException => None }
 
   /**
-   * The files beside the planned one, then those of the path's other directories, each listed
+   * The files beside the planned one, then those of the paths' other directories, each listed
    * only when reached: a rotation renames and copies within a directory, or into another.
    */
   private def files(): Iterator[Path] = {
     val planned = Paths.get(range.path).getParent
     // One that cannot be listed fails the task, to be tried again: its files are not known gone.
-    (Iterator(planned) ++ directories.directories().iterator.filter(_ != planned)).flatMap(filesIn)
+    // `++` lists the others only once reached.
+    (Iterator(planned) ++ sourceFiles.directories().iterator.map(_.path).filter(_ != planned))
+      .flatMap(filesIn)
   }
 
   private def filesIn(directory: Path): Seq[Path] =

@@ -1,6 +1,9 @@
 package com.hx.spark.sql.connector.aof.bench
 
+import java.nio.file.Paths
+
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoint}
+import com.hx.spark.sql.connector.aof.files.SourceFiles
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -18,8 +21,7 @@ object FleetNodes {
         runId,
         ZkAccess(connect, 60000, None),
         metaStore,
-        s"$root/node-$i",
-        FleetPlanning.FileNames,
+        SourceFiles(Paths.get(s"$root/node-$i"), FleetPlanning.FileNames),
         1024,
         runKey)
       val endpoint = new NodeEndpoint(spec, s"node-$i", () => ())

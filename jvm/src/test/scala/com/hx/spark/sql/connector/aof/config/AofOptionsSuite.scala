@@ -4,6 +4,8 @@ import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.files.{PathPattern, SourceFiles}
+
 class AofOptionsSuite extends AnyFunSuite {
   private def parse(options: (String, String)*)(session: (String, String)*): AofOptions =
     AofOptions.parse(options.toMap, session.toMap)
@@ -12,10 +14,7 @@ class AofOptionsSuite extends AnyFunSuite {
 
   test("defaults are the original connector's") {
     val o = parse(path)()
-    assert(o.directory === Paths.get("/var/log/app"))
-    assert(o.fileNameRegex === "service.log.*")
-    assert("service.log".matches(o.fileNameRegex))
-    assert("service.log.1".matches(o.fileNameRegex))
+    assert(o.files === SourceFiles(Seq(PathPattern("/var/log/app", "service.log.*"))))
     assert(o.zookeeperAddress === None)
     assert(o.startingOffsets === StartingOffsets.Earliest)
     assert(o.bytesMax === None)
@@ -89,7 +88,7 @@ class AofOptionsSuite extends AnyFunSuite {
 
   test("the directory part of path may hold wildcards; a bad glob is refused naming path") {
     val options = parse("path" -> "/var/log/pods/*_*/{app,side}/**/0\\.log.*")()
-    assert(options.directory.toString === "/var/log/pods/*_*/{app,side}/**")
+    assert(options.files.paths.map(_.directory) === Seq("/var/log/pods/*_*/{app,side}/**"))
     val e = intercept[IllegalArgumentException](parse("path" -> "/var/log/[pods/0.log")())
     assert(e.getMessage.contains("'path'") && e.getMessage.contains("glob"), e.getMessage)
   }
@@ -120,5 +119,36 @@ class AofOptionsSuite extends AnyFunSuite {
     header + AofOptionSpecs.All
       .map(o => s"| `${o.key}` | `${o.default}` | ${o.doc} |")
       .mkString("\n") + "\n"
+  }
+
+  test("several paths as a JSON array, each checked; the store is named by the first") {
+    val o = parse("path" -> """["/var/log/app/.*\\.log", " /srv/*/logs/access\\.log "]""")()
+    assert(
+      o.files.paths === Seq(
+        PathPattern("/var/log/app", ".*\\.log"),
+        PathPattern("/srv/*/logs", "access\\.log")))
+    assert(o.metaStore === "/aof/var/log/app")
+    val relative =
+      intercept[IllegalArgumentException](parse("path" -> """["/var/log/app/.*", "logs/.*"]""")())
+    assert(relative.getMessage.startsWith("Invalid value 'logs/.*' for option 'path'"))
+    // Not a JSON array of strings: one path, and not an absolute one.
+    Seq("[]", "[1]", """["/a/b", """, """[["/a/b"]]""").foreach { bad =>
+      val e = intercept[IllegalArgumentException](parse("path" -> bad)())
+      assert(
+        e.getMessage.startsWith(s"Invalid value '${bad.trim}' for option 'path'"),
+        e.getMessage)
+    }
+  }
+
+  test("exclude takes one regex or several, each compiled; a bad one names the option and where") {
+    assert(parse(path)().files.exclude === Nil)
+    assert(parse(path, "exclude" -> "\\.gz$")().files.exclude === Seq("\\.gz$"))
+    val two = parse(path, "exclude" -> """["\\.gz$", "/debug/"]""")()
+    assert(two.files.exclude === Seq("\\.gz$", "/debug/"))
+    assert(parse(path, "exclude" -> "[0-9]+")().files.exclude === Seq("[0-9]+"))
+    val e = intercept[IllegalArgumentException](parse(path, "exclude" -> """["ok", "(a"]""")())
+    assert(
+      e.getMessage === "Invalid value '(a' for option 'exclude' (or 'spark.aof.exclude'): " +
+        "expected a valid Java regex (Unclosed group at index 2).")
   }
 }

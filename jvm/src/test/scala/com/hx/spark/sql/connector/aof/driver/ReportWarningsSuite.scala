@@ -9,7 +9,7 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, FileStamp, Finge
 class ReportWarningsSuite extends AnyFunSuite {
   private val said = mutable.ArrayBuffer.empty[String]
   private val warnings =
-    new ReportWarnings("/logs", m => said += s"WARN $m", m => said += s"INFO $m")
+    new ReportWarnings(Seq("/logs"), m => said += s"WARN $m", m => said += s"INFO $m")
 
   private def unreadable(path: String) =
     FileMeta.unreadable(

@@ -17,7 +17,8 @@ import com.hx.spark.sql.connector.aof.files.{
   FileKey,
   FileMeta,
   Fingerprint,
-  KnownFile
+  KnownFile,
+  SourceFiles
 }
 import com.hx.spark.sql.connector.aof.protocol.{
   MessageSeal,
@@ -60,7 +61,7 @@ class EndpointProtocolSuite
     coordinator.start()
     (
       coordinator,
-      EndpointSpec(s"run-$runs", zk.access, metaStore, dir.toString, "app.*", 1024, key),
+      EndpointSpec(s"run-$runs", zk.access, metaStore, SourceFiles(dir, "app.*"), 1024, key),
       dir)
   }
 
@@ -223,7 +224,8 @@ class EndpointProtocolSuite
     // As after a session expiry: the driver's node is back only once the driver reconnects.
     runs += 1
     val metaStore = s"/protocol/$runs"
-    val spec = EndpointSpec(s"run-$runs", zk.access, metaStore, root.toString, "app.*", 1024, key)
+    val spec =
+      EndpointSpec(s"run-$runs", zk.access, metaStore, SourceFiles(root, "app.*"), 1024, key)
     eventually("earlier tests' endpoints stopped")(NodeEndpoints.runningCount == 0)
     NodeEndpoints.ensureRunning(spec, "host-f")
     eventually("the endpoint without a driver ended")(NodeEndpoints.runningCount == 0)
@@ -277,7 +279,7 @@ class EndpointProtocolSuite
 
   /** The answer in full, as a node that never answered before would give it. */
   private def inFull(dir: Path, known: Seq[KnownFile]): Set[FileMeta] =
-    new DirectoryScanner(dir, "app.*", 1024).scan(known).toSet
+    new DirectoryScanner(SourceFiles(dir, "app.*"), 1024).scan(known).toSet
 
   private def lastRequest(spec: EndpointSpec, host: String): Request = Messages.decodeRequest(
     client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).request(host)),

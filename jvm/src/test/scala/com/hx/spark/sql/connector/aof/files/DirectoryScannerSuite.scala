@@ -32,13 +32,14 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
 
   test("a directory that is not there holds no files; one that cannot be listed is unknown") {
     withDir { dir =>
-      val scanner = new DirectoryScanner(dir.resolve("later"), "app.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir.resolve("later"), "app.*"), 1024)
       assert(scanner.scan(Nil).isEmpty)
       assert(!scanner.directoryExists)
       // A path through a file: root passes permission checks, so this is what fails to list.
       val file = write(dir.resolve("app.log"), "aaaa\n")
       val unlisted =
-        intercept[UnlistedDirectory](new DirectoryScanner(file, "app.*", 1024).scan(Nil))
+        intercept[UnlistedDirectory](
+          new DirectoryScanner(SourceFiles(file, "app.*"), 1024).scan(Nil))
       assert(unlisted.reason === s"$file is not a directory")
     }
   }
@@ -47,7 +48,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     withDir { dir =>
       val sub = Files.createDirectory(dir.resolve("app.d"))
       try {
-        val scanner = new DirectoryScanner(dir, "app.*", 1024)
+        val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024)
         val logged = Logged.during(classOf[DirectoryScanner].getName) { seen =>
           assert(scanner.scan(Nil).isEmpty)
           assert(scanner.scan(Nil).isEmpty)
@@ -65,7 +66,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")
       val clock = new MovingClock
-      val scanner = new DirectoryScanner(dir, "app.*", 1024, clock = clock)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024, clock = clock)
       val first = scanner.scan(Nil).loneElement
       clock.advance(150) // file times tick coarsely: only a settled file's answer is kept
       val asked = Seq(known(first))
@@ -87,7 +88,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     withDir { dir =>
       write(dir.resolve("app.log"), "a\n" * 100)
       write(dir.resolve("app.log.1"), "b\n" * 100)
-      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024)
       val first = scanner.scan(Nil)
       val heads = first.map(m => m.key -> m.fingerprint).toMap
       val swapper = new NameSwapper(dir.resolve("app.log"), dir.resolve("app.log.1"), 10)
@@ -106,7 +107,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     withDir { dir =>
       val target = write(dir.resolve("app.log.1"), "a\n")
       Files.createSymbolicLink(dir.resolve("app.log"), target.getFileName)
-      val found = new DirectoryScanner(dir, "app\\.log.*", 1024).scan(Nil).loneElement
+      val found = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024).scan(Nil).loneElement
       assert(found.path === target.toString)
     }
   }
@@ -116,7 +117,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       Seq("app.log", "app.log.1", "other.txt", "xapp.log").foreach(n =>
         write(dir.resolve(n), "a\n"))
       Files.createDirectory(dir.resolve("app.log.d"))
-      val names = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val names = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
         .scan(Nil)
         .map(m => Path.of(m.path).getFileName.toString)
       assert(names === Seq("app.log", "app.log.1"))
@@ -126,17 +127,17 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("size, end of the last complete line, and a growing-prefix fingerprint") {
     withDir { dir =>
       write(dir.resolve("app.log"), "one\ntwo\nthr")
-      val meta = new DirectoryScanner(dir, "app.log", 1024).scan(Nil).head
+      val meta = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024).scan(Nil).head
       assert((meta.size, meta.lineEnd) === ((11L, 8L)))
       assert(meta.fingerprint.length === 11L)
-      val short = new DirectoryScanner(dir, "app.log", 4).scan(Nil).head
+      val short = new DirectoryScanner(SourceFiles(dir, "app.log"), 4).scan(Nil).head
       assert(short.fingerprint.length === 4L)
     }
   }
 
   test("a tracked file renamed to a name the pattern misses is still reported; untracked is not") {
     withDir { dir =>
-      val scanner = new DirectoryScanner(dir, "app\\.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log"), 1024)
       val first = scanner.scan(Nil).headOption
       assert(first.isEmpty)
       write(dir.resolve("app.log"), "a\n")
@@ -152,7 +153,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a shorter fingerprint the driver saw is probed again") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "ab\n")
-      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       val small = scanner.scan(Nil).head
       write(file, "cd\n")
       val grown = scanner.scan(Seq(known(small))).head
@@ -164,7 +165,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("the end of the last line follows a growing file across calls") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "a\nb")
-      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       val m1 = scanner.scan(Nil).head
       assert(m1.lineEnd === 2L)
       write(file, "bbbbbb") // still no newline: the end stays
@@ -178,7 +179,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a file replaced under the same name and inode is scanned from its start again") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "first content line\nsecond line\n")
-      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       val before = scanner.scan(Nil).head
       Files.write(file, "new\nxx".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
       val after = scanner.scan(Seq(known(before))).head
@@ -191,7 +192,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a file replaced by another under the same name is scanned from its start") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "one\ntwo\nthree")
-      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       val before = scanner.scan(Nil).loneElement
       val next = write(dir.resolve("next.tmp"), "x\n" + "y" * 40)
       Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
@@ -204,7 +205,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("content rewritten in place under the same head and grown is scanned again") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "HEAD\nab\ncd")
-      val scanner = new DirectoryScanner(dir, "app.log", 4)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 4)
       assert(scanner.scan(Nil).loneElement.lineEnd === 8L)
       Files.write(file, "HEAD\nabcdefghij".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
       // Byte 8 is inside a line now: ending a range there would split it.
@@ -215,7 +216,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("the end of the last line is looked for from the driver's floor, while that holds") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "a\nbbbb")
-      val scanner = new DirectoryScanner(dir, "app.log", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       val first = scanner.scan(Nil).loneElement
       assert(first.lineEnd === 2L)
       // A driver that stopped inside a line (bytes.max) is answered from there on.
@@ -225,7 +226,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       assert(scanner.scan(Seq(floor)).loneElement.lineEnd === 7L)
       // A floor planned against other content counts for nothing.
       val other = KnownFile(first.key, 4L, Fingerprint(6L, "0" * 32))
-      val fresh = new DirectoryScanner(dir, "app.log", 1024)
+      val fresh = new DirectoryScanner(SourceFiles(dir, "app.log"), 1024)
       Files.write(file, "a\nbbbb".getBytes(UTF_8), StandardOpenOption.TRUNCATE_EXISTING)
       assert(fresh.scan(Seq(floor)).loneElement.lineEnd === 4L)
       assert(fresh.scan(Seq(other)).loneElement.lineEnd === 2L)
@@ -250,7 +251,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a copy of a tracked file is recognised by its head and the bytes before the position") {
     withDir { dir =>
       val original = write(dir.resolve("app.log"), "header\n" + "line\n" * 400)
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 64)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 64)
       val tracked = scanner.scan(Nil).head
       Files.copy(original, dir.resolve("app.log.1"))
       write(dir.resolve("app.log.1"), "after the copy\n")
@@ -272,7 +273,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("the tail before the floor and before the last line end are reported") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "abc\ndef\n")
-      val scanner = new DirectoryScanner(dir, "app.log", 3)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.log"), 3)
       val first = scanner.scan(Nil).head
       val channel = java.nio.channels.FileChannel.open(file)
       try assert(first.tailAtLineEnd === Prefixes.tail(channel, 8, 3))
@@ -289,7 +290,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a reused inode: same key, other content, so the planner makes it a new file") {
     withDir { dir =>
       val inodes = new FreedInodes
-      val scanner = new DirectoryScanner(dir, "app\\.log", 1024, stat = inodes.stat)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log"), 1024, stat = inodes.stat)
       write(dir.resolve("app.log"), "first file\n" * 200)
       val old = scanner.scan(Nil).head
       val start = Planner.plan(AofOffset.Empty, Map("h" -> Seq(old)), limits).end
@@ -310,8 +311,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       withDir { dir =>
         val identity = FileIdentity(checked)
         val scanner = new DirectoryScanner(
-          dir,
-          "app\\.log",
+          SourceFiles(dir, "app\\.log"),
           1024,
           batchCuts = Some(BatchCuts.Any),
           identity = identity)
@@ -338,12 +338,12 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       run("gzip", "-q", write(dir.resolve("app.log.1"), text).toString) // app.log.1.gz only
       write(dir.resolve("app.log"), "BZh9 is how this line starts\n")
       val empty = Files.createFile(dir.resolve("app.log.2.bz2"))
-      val scanner = new DirectoryScanner(dir, "app.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024)
       val first = scanner.scan(Nil)
       val byName = first.map(m => Paths.get(m.path).getFileName.toString -> m).toMap
       assert(byName.keySet === Set("app.log", "app.log.1.gz", "app.log.2.bz2"))
       val plain = write(dir.resolve("plain"), text)
-      val same = new DirectoryScanner(dir, "plain", 1024).scan(Nil).loneElement
+      val same = new DirectoryScanner(SourceFiles(dir, "plain"), 1024).scan(Nil).loneElement
       Files.delete(plain)
       val gz = byName("app.log.1.gz")
       assert(
@@ -366,7 +366,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a tracked file compressed by its rotation: the .gz is its copy, read on from its offset") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), lines(1 to 300))
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
       val start = Planner.plan(AofOffset(Map.empty), Map("h" -> scanner.scan(Nil)), limits).end
       val pos = start.hosts("h").files.values.loneElement.pos
       write(file, lines(301 to 400)) // written, not yet read, when logrotate compresses it
@@ -396,7 +396,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       }
       val gz = Files.write(dir.resolve("app.log.1.gz"), gzip(lines(1 to 300)))
       val clock = new MovingClock
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024, clock = clock)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024, clock = clock)
       val asked = Seq(known(scanner.scan(Nil).loneElement))
       clock.advance(150) // file times tick coarsely: only a settled file's answer is kept
       val answer = scanner.scan(asked).loneElement
@@ -423,7 +423,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val (a, b) = (write(dir.resolve("a.log"), lines("a", 1 to 300)), dir.resolve("b.log"))
       write(b, lines("b", 1 to 300))
       val inodes = new FreedInodes
-      val scanner = new DirectoryScanner(dir, "[ab]\\.log.*", 1024, stat = inodes.stat)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "[ab]\\.log.*"), 1024, stat = inodes.stat)
       val first = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
       // Looked at once as tracked files, as at each trigger: the scanner knows what they are.
       val start =
@@ -436,7 +436,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       inodes.give(dir.resolve("b.log.gz"), tracked(a.toString).key)
       Files.delete(b)
       // The same scanner, and a new one (an endpoint started again).
-      val again = new DirectoryScanner(dir, "[ab]\\.log.*", 1024, stat = inodes.stat)
+      val again = new DirectoryScanner(SourceFiles(dir, "[ab]\\.log.*"), 1024, stat = inodes.stat)
       Seq(scanner, again).foreach { s =>
         val result = Planner.plan(start, Map("h" -> s.scan(Planner.known(start, "h"))), limits)
         assert(result.losses.isEmpty)
@@ -474,8 +474,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   private final class Overtaken(dir: Path, inodes: FreedInodes = new FreedInodes) {
     private var rotation: Option[() => Unit] = None
     private val scanner = new DirectoryScanner(
-      dir,
-      "app\\.log.*",
+      SourceFiles(dir, "app\\.log.*"),
       1024,
       listed = { listing =>
         rotation.foreach(rotate => { rotation = None; rotate() })
@@ -534,8 +533,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   private def scripted(dir: Path, rotations: (() => Unit)*): DirectoryScanner = {
     val left = scala.collection.mutable.Queue(rotations: _*)
     new DirectoryScanner(
-      dir,
-      "app\\.log.*",
+      SourceFiles(dir, "app\\.log.*"),
       1024,
       listed = { listing =>
         if (left.nonEmpty) left.dequeue()()
@@ -591,7 +589,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     test(s"a copy seen before its original (tracked by a short head: $what) is cut waits for it") {
       withDir { dir =>
         val file = write(dir.resolve("app.log"), first)
-        val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+        val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
         val start = planOn(scanner, AofOffset.Empty).end
         val tracked = start.hosts("h").files.values.loneElement
         assert(tracked.fingerprint.length === first.length.toLong)
@@ -613,7 +611,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a file tracked while shorter than the sample, then compressed: the .gz reads on") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), lines(1 to 20))
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
       val start = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
       val tracked = start.hosts("h").files.values.loneElement
       assert(tracked.fingerprint.length < 1024 && tracked.pos === lines(1 to 20).length.toLong)
@@ -631,7 +629,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   test("a file starting as a short tracked file does, which holds: new, read, not waiting") {
     withDir { dir =>
       write(dir.resolve("app.log"), "time,level,message\n")
-      val scanner = new DirectoryScanner(dir, "app\\.log.*", 1024)
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
       val start = Planner.plan(AofOffset.Empty, Map("h" -> scanner.scan(Nil)), limits).end
       write(dir.resolve("app.log.1"), "time,level,message\n" + "1,info,started\n")
       val found = scanner.scan(Planner.known(start, "h"))

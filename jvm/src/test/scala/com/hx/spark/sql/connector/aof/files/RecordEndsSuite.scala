@@ -76,7 +76,7 @@ class RecordEndsSuite extends AnyFunSuite {
     val file = dir.resolve("app.log")
     try {
       val quick = ruleOf().copy(flushMs = 2000L)
-      val scanner = new DirectoryScanner(dir, "app.*", 1024, Some(quick))
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024, Some(quick))
       val written = System.currentTimeMillis()
       Files.write(file, "r1 a\n x\n".getBytes(UTF_8))
       val first = scanner.scan(Nil).head
@@ -88,8 +88,7 @@ class RecordEndsSuite extends AnyFunSuite {
       // Within a window, a file read from looks only that far; a file first seen, to its end.
       Files.write(file, "r2 b\nr3 c\n y\nr4 d\n".getBytes(UTF_8), StandardOpenOption.APPEND)
       val windowed = new DirectoryScanner(
-        dir,
-        "app.*",
+        SourceFiles(dir, "app.*"),
         1024,
         Some(quick.copy(flushMs = 600000L, scanWindow = Some(6L))))
       assert(windowed.scan(Nil).head.lineEnd === 21L)

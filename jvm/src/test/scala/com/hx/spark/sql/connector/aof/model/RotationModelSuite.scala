@@ -9,7 +9,7 @@ import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, DirectoryScanner, FileIdentity}
+import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
@@ -56,8 +56,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     def lost: Long = plannedLoss + counters.bytesLost.value
 
     private def newScanner() = new DirectoryScanner(
-      Paths.get(directory),
-      regex,
+      SourceFiles(Paths.get(directory), regex),
       1024,
       listed = { listing =>
         if (inListing.nonEmpty) inListing.dequeue()()
@@ -114,7 +113,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     private def readRange(range: FileRange): Unit = {
       val reader = new FileRangeReader(
         range,
-        DirectoryGlob.of(Paths.get(directory)),
+        SourceFiles(Paths.get(directory), regex),
         1 << 20,
         None,
         false,

@@ -13,7 +13,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
@@ -112,7 +112,7 @@ class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     val coordinator = new Coordinator(client, "/values/many", "many-files", key, false)
     coordinator.start()
     val spec =
-      EndpointSpec("many-files", zk.access, "/values/many", dir.toString, "app.*", 1024, key)
+      EndpointSpec("many-files", zk.access, "/values/many", SourceFiles(dir, "app.*"), 1024, key)
     NodeEndpoints.ensureRunning(spec, "host-a")
     awaitHosts(coordinator, Set("host-a"), 10000)
     val files = collect(coordinator, Map("host-a" -> Nil), 30000)("host-a")

@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.file.Paths
 import java.util.Optional
 
 import org.apache.spark.sql.connector.read.streaming.{Offset, ReadLimit}
@@ -10,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{Looked, Reports}
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
@@ -45,7 +46,13 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
       hosts.map(h => h -> Seq(h)).toMap
     override def zookeeperAddress: Option[String] = Some("127.0.0.1:1")
     override def endpoint: EndpointSpec =
-      EndpointSpec("r", ZkAccess("127.0.0.1:1", 1000, None), "/m", "/logs", ".*", 1, "k")
+      EndpointSpec(
+        "r",
+        ZkAccess("127.0.0.1:1", 1000, None),
+        "/m",
+        SourceFiles(Paths.get("/logs"), ".*"),
+        1,
+        "k")
     override def stop(): Unit = stopped = true
   }
 

@@ -8,15 +8,21 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{
+  FileIdentity,
+  FileKey,
+  Fingerprint,
+  PathPattern,
+  SourceFiles
+}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /**
  * A range planned in a file changed before a task read it. Compressed (and deleted) by its
  * rotation, or moved to another directory: read from where its bytes now are, by the real gzip;
- * by a compressor whose files are never read, or moved out of the path's directories, counted
- * lost. Rewritten in place: counted lost, unless `md5.check.enabled` is off.
+ * by a compressor whose files are never read, moved out of the path's directories, or into a
+ * copy `exclude` leaves out, counted lost. Rewritten in place: counted lost, unless `md5.check.enabled` is off.
  */
 class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
   private val text = (1 to 2000).map(n => s"line $n\n").mkString.getBytes(UTF_8)
@@ -29,11 +35,12 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
   private def read(
       range: FileRange,
       path: Option[String] = None,
-      identity: FileIdentity = FileIdentity(checked = true)): (Seq[(String, Long)], Long) = {
+      identity: FileIdentity = FileIdentity(checked = true),
+      exclude: Seq[String] = Nil): (Seq[(String, Long)], Long) = {
     val counters = ReadCounters.register(spark.sparkContext)
-    val directories =
-      DirectoryGlob.of(Paths.get(path.getOrElse(Paths.get(range.path).getParent.toString)))
-    val reader = new FileRangeReader(range, directories, 1 << 20, None, false, counters, identity)
+    val directory = path.getOrElse(Paths.get(range.path).getParent.toString)
+    val files = SourceFiles(Seq(PathPattern(directory, ".*")), exclude)
+    val reader = new FileRangeReader(range, files, 1 << 20, None, false, counters, identity)
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch()
     try {
@@ -79,6 +86,20 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     assert(read(range, Some(s"$logs/{old,new}")) === ((unread, 0L)))
     // A directory the path does not name is never looked in.
     assert(read(range) === ((Nil, text.length - 6000L)))
+  }
+
+  test(
+    "bytes planned in a file whose only copy is excluded are lost; the file itself is followed") {
+    val file = Files.write(newDir("logs").resolve("app.log.1"), text)
+    val range = planned(file, 6000L)
+    compress("gzip", file)
+    assert(read(range, exclude = Seq("\\.gz$")) === ((Nil, text.length - 6000L)))
+    // The planned file renamed to an excluded name: still the file planned, found by its key.
+    val live = Files.write(file.resolveSibling("app.log"), text)
+    val liveRange = planned(live, 6000L)
+    Files.move(live, live.resolveSibling("app.log.2.gz"))
+    val unread = lines.filter(_._2 >= 6000L)
+    assert(read(liveRange, exclude = Seq("\\.gz$")) === ((unread, 0L)))
   }
 
   // `md5.check.enabled`, as the node and the planner take it: off, a file's key is trusted.

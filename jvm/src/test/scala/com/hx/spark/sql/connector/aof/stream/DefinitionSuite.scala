@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, StandardOpenOption}
+import java.nio.file.{Files, Paths, StandardOpenOption}
 
 import scala.collection.JavaConverters._
 
@@ -11,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.{PathMistakes, UnknownOptions}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes}
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes, SourceFiles}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper, SparkTestKit}
@@ -21,7 +21,13 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   // Readers that never reach ZooKeeper: it is only asked when a task runs on the wrong host.
   private val spec =
-    EndpointSpec("r", ZkAccess("127.0.0.1:1", 1000, None), "/m", "/etc", ".*", 1, "k")
+    EndpointSpec(
+      "r",
+      ZkAccess("127.0.0.1:1", 1000, None),
+      "/m",
+      SourceFiles(Paths.get("/etc"), ".*"),
+      1,
+      "k")
 
   test("a bad option fails at load(), naming the option") {
     val e = intercept[IllegalArgumentException] {

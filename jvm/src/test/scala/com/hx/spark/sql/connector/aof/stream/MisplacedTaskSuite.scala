@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.file.Paths
 import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.collection.JavaConverters._
@@ -10,7 +11,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{DriverSession, MisplacedTaskWatch}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, SourceFiles}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}
@@ -40,7 +41,13 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFix
       key,
       (task, reason) => sc.killTaskAttempt(task, interruptThread = true, reason)
     )
-    val spec = EndpointSpec("misplaced-run", session.access, "/misplaced", "/etc", "x", 1, key)
+    val spec = EndpointSpec(
+      "misplaced-run",
+      session.access,
+      "/misplaced",
+      SourceFiles(Paths.get("/etc"), "x"),
+      1,
+      key)
     val range =
       FileRange("elsewhere", "/etc/hostname", FileKey(1, 1), "1:1:0", 0, 10, Fingerprint.Empty)
     val partition = AofInputPartition(Seq(range))
