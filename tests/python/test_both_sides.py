@@ -85,6 +85,13 @@ OPTIONS: list[tuple[str, dict[str, str]]] = [
         )
     ],
     ("data loss 'maybe'", {"fail.on.data.loss": "maybe"}),
+    *[
+        (f"duration {raw!r}", {"ignore.older": raw})
+        for raw in (
+            *("24h", " 90s ", "1500ms", "7d", "106751991167d"),
+            *("24", "1.5h", "-1h", "0s", "24 h", "24H", "106751991167301d", "\u0661h", ""),
+        )
+    ],
 ]
 
 # Typed values of the Python API: refused with the words the JVM has for the string PySpark
@@ -97,6 +104,8 @@ TYPED: list[tuple[str, Any]] = [
     ("md5_check_enabled", 1),
     ("fail_on_data_loss", False),
     ("starting_offsets", StartingOffsets.LATEST),
+    ("ignore_older", "24h"),
+    ("ignore_older", 86400000),
 ]
 
 # What only the JVM can judge: a Java regex's syntax. Python lets these through, and

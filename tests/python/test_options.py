@@ -6,6 +6,7 @@ import dataclasses
 import doctest
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,13 @@ def test_a_bad_value_is_refused_naming_the_option(values: dict[str, Any], key: s
 def test_a_regex_is_kept_as_given() -> None:
     # A continuation regex of one space: trimming it would make it match every line.
     assert AofOptions(multiline_continuation="^ ").to_options() == {"multiline.continuation": "^ "}
+
+
+def test_a_duration_may_be_a_timedelta_and_several_values_a_list() -> None:
+    options = AofOptions(ignore_older=timedelta(hours=1, microseconds=1500), exclude=("a", "b"))
+    assert options.to_options() == {"ignore.older": "3600001ms", "exclude": '["a", "b"]'}
+    with pytest.raises(ValueError, match=r"'ignore\.older'"):
+        AofOptions(ignore_older=timedelta(0))
 
 
 def test_changes_by_either_spelling_and_unknown_names() -> None:

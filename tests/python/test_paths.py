@@ -1,8 +1,10 @@
-"""Which files one source reads: several paths, and what ``exclude`` leaves out."""
+"""Which files one source reads: several paths, what ``exclude`` leaves out, old files."""
 
 from __future__ import annotations
 
 import gzip
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,35 @@ def test_a_list_option_is_checked_item_by_item(spark: SparkSession) -> None:
     with pytest.raises(ValueError, match=r"'logs/x' for option 'path'"):
         aof.read_stream(spark, ["/var/log/x.*", "logs/x"])
     assert aof.AofOptions(exclude=["a", "b"]).to_options() == {"exclude": '["a", "b"]'}
+
+
+def test_files_older_than_ignore_older_are_followed_from_their_end(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    two_days_ago = time.time() - 2 * 86400
+    old = logs / "app.log.1"
+    append(old, [f"old-{n}" for n in range(100)])
+    os.utime(old, (two_days_ago, two_days_ago))
+    rotated = logs / "app.log.2.gz"
+    rotated.write_bytes(gzip.compress(b"".join(b"gz-%d whole end\n" % n for n in range(100))))
+    os.utime(rotated, (two_days_ago, two_days_ago))
+    written = append(logs / "app.log", [f"new-{n}" for n in range(100)])
+    query = (
+        aof.read_stream(spark, f"{logs}/app\\.log.*", ignore_older="24h")
+        .writeStream.format("parquet")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start(str(tmp_path / "out"))
+    )
+    query.processAllAvailable()
+    # Written again: what is appended is read, not what it held.
+    written += append(old, [f"appended-{n}" for n in range(50)])
+    query.processAllAvailable()
+    progress = query.lastProgress
+    assert progress is not None
+    metrics = progress["sources"][0]["metrics"]
+    query.stop()
+    assert_exactly_once(spark, tmp_path / "out", written)
+    assert metrics["filesIgnored"] == "1"  # the .gz, left out at every trigger
+    assert metrics["filesTracked"] == "2"

@@ -9,6 +9,7 @@ import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -16,6 +17,7 @@ _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
 _SPECS = "com/hx/spark/sql/connector/aof/config/options.json"
 _SESSION_PREFIX = "spark.aof."
+_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 # What Java's String.trim takes off both ends: every character up to the space, no other.
 _JAVA_TRIMMED = "".join(map(chr, range(0x21)))
 
@@ -35,7 +37,8 @@ class OptionSpec:
 
     ``type`` is ``int`` or ``long`` (whole numbers of at least ``min``), ``boolean``, ``choice``
     (one of ``choices``), ``string`` (matching ``pattern`` when given; ``expected`` says what in
-    words), ``regex`` or ``path``. An option that is ``many`` takes one value or several (a list,
+    words), ``regex``, ``duration`` (a whole number and its unit, held in milliseconds) or
+    ``path``. An option that is ``many`` takes one value or several (a list,
     passed as a JSON array).
     """
 
@@ -105,6 +108,9 @@ class AofOptions:
         Digest credentials; with them the source's znodes get ACLs. Set both or neither.
     starting_offsets : StartingOffsets, optional
         Where a file first seen by a new query starts (a member or its value).
+    ignore_older : str or datetime.timedelta, optional
+        A file first seen not modified for this long (``"24h"``, ``"7d"``) is followed from its
+        end, not read; a compressed one is never decompressed.
     bytes_max : int, optional
         Most bytes read from one file in one micro-batch.
     batch_bytes_max : int, optional
@@ -161,6 +167,7 @@ class AofOptions:
     zookeeper_auth_user: str | None = None
     zookeeper_auth_password: str | None = field(default=None, repr=False)
     starting_offsets: StartingOffsets | None = None
+    ignore_older: str | timedelta | None = None
     bytes_max: int | None = None
     batch_bytes_max: int | None = None
     node_name_env: str | None = None
@@ -299,6 +306,14 @@ def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
         if not isinstance(value, str) or text.lower() not in spec.choices:
             raise fail(" or ".join(f"'{c}'" for c in spec.choices), text)
         return StartingOffsets(text.lower()) if name == "starting_offsets" else text.lower()
+    if spec.type == "duration":
+        if isinstance(value, timedelta):
+            text = f"{value // timedelta(milliseconds=1)}ms"
+        given_as_text = isinstance(value, (str, timedelta))
+        found = re.fullmatch(r"([0-9]+)(ms|s|m|h|d)", text) if given_as_text else None
+        if found is None or not 0 < int(found[1]) * _UNITS[found[2]] <= _LONG_MAX:
+            raise fail("a duration such as 30s, 15m, 24h or 7d (units ms, s, m, h, d)", text)
+        return text
     if spec.type in ("int", "long"):
         limit = _INT_MAX if spec.type == "int" else _LONG_MAX
         lowest = spec.min if spec.min is not None else -_LONG_MAX - 1

@@ -182,6 +182,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                     "endpoint": endpoint.decode() if endpoint else None,
                     "standBys": max(0, latch - (1 if endpoint else 0)),
                     "unlisted": None,
+                    "ignored": 0,
                 }
             )
             # The endpoint's files in full (its answers carry only what changed).
@@ -189,6 +190,8 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
             if report and len(report) > _SEAL:
                 reported = decode_sealed(report)
                 hosts[-1]["unlisted"] = reported.get("unlisted")
+                # Files left unread for ignore.older (compressed ones are not in "files").
+                hosts[-1]["ignored"] = reported.get("ignored", 0)
                 for f in reported["files"]:
                     done = positions.get((host, f["dev"], f["ino"]), 0)
                     files.append(
@@ -226,10 +229,11 @@ def format_status(status: dict[str, Any]) -> str:
         alive = "driver alive" if run["driverAlive"] else "driver gone"
         parts.append(f"\nrun {run['run']} ({alive})")
         rows = [
-            [h["host"], h["endpoint"] or "-", h["standBys"], h.get("unlisted") or ""]
+            [h["host"], h["endpoint"] or "-", h["standBys"], h["ignored"], h["unlisted"] or ""]
             for h in run["hosts"]
         ]
-        parts.append(_table(["host", "serving endpoint", "stand-bys", "problem"], rows))
+        header = ["host", "serving endpoint", "stand-bys", "files ignored", "problem"]
+        parts.append(_table(header, rows))
     if not status["runs"]:
         parts.append("\nno query is running on this store")
     parts.append("\ncommitted offsets (ZooKeeper backup)")

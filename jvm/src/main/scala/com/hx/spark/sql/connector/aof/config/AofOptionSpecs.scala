@@ -40,6 +40,7 @@ object AofOptionSpecs {
   val ZookeeperAuthUser: OptionSpec = spec("zookeeper.auth.user")
   val ZookeeperAuthPassword: OptionSpec = spec("zookeeper.auth.password")
   val StartingOffsets: OptionSpec = spec("starting.offsets")
+  val IgnoreOlder: OptionSpec = spec("ignore.older")
   val BytesMax: OptionSpec = spec("bytes.max")
   val BatchBytesMax: OptionSpec = spec("batch.bytes.max")
   val NodeNameEnv: OptionSpec = spec("node.name.env")

@@ -20,6 +20,8 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param files        the files read: each `path` (its directory part, which may hold
  *                     wildcards, and its file-name regex), less those `exclude` leaves out
  * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
+ * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
+ *                     its end rather than read (`ignore.older`)
  * @param records      how lines group into multi-line records, when they do
  */
 final case class AofOptions(
@@ -28,6 +30,7 @@ final case class AofOptions(
     zookeeperSessionTimeoutMs: Int,
     zookeeperAuth: Option[ZooKeeperAuth],
     startingOffsets: StartingOffsets,
+    ignoreOlderMs: Option[Long],
     bytesMax: Option[Long],
     batchBytesMax: Option[Long],
     nodeNameEnv: Option[String],
@@ -72,6 +75,7 @@ object AofOptions {
       zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
       zookeeperAuth = reader.zookeeperAuth(),
       startingOffsets = reader.startingOffsets(),
+      ignoreOlderMs = reader.optional(O.IgnoreOlder).map(_.toLong),
       bytesMax = bytesMax,
       batchBytesMax = batchBytesMax,
       nodeNameEnv = reader.optional(O.NodeNameEnv),

@@ -15,7 +15,8 @@ import com.fasterxml.jackson.databind.{DeserializationFeature, ObjectMapper}
  *
  * @param kind     `int`, `long` (whole numbers of at least `min`), `boolean`, `choice` (one of
  *                 `choices`), `string` (matching `pattern`, when given), `regex` (a Java regex,
- *                 taken as given: its spaces count) or `path`
+ *                 taken as given: its spaces count), `duration` (a whole number and its unit,
+ *                 held in milliseconds) or `path`
  * @param expected what a valid value is, in words, for a string's error message
  * @param many     whether the option takes several values: a JSON array of strings gives
  *                 several, any other value is one
@@ -75,6 +76,15 @@ final case class OptionSpec(
             val at = if (e.getIndex >= 0) s" at index ${e.getIndex}" else ""
             Left(s"a valid Java regex (${e.getDescription}$at)")
         }
+      case "duration" =>
+        OptionSpec.Duration
+          .findFirstMatchIn(value)
+          .filter(_.matched == value)
+          .flatMap { m =>
+            Try(Math.multiplyExact(m.group(1).toLong, OptionSpec.Units(m.group(2)))).toOption
+          }
+          .filter(_ > 0)
+          .toRight("a duration such as 30s, 15m, 24h or 7d (units ms, s, m, h, d)")
       case "choice" =>
         choices
           .find(_ == value.toLowerCase(Locale.ROOT))
@@ -88,6 +98,10 @@ final case class OptionSpec(
 
 object OptionSpec {
   val SessionPrefix: String = "spark.aof."
+
+  private val Duration = "([0-9]+)(ms|s|m|h|d)".r
+  private val Units =
+    Map("ms" -> 1L, "s" -> 1000L, "m" -> 60000L, "h" -> 3600000L, "d" -> 86400000L)
 
   // Strict, as Python's json module is: `["a"] x` is not an array.
   private val Json =

@@ -112,6 +112,7 @@ final class Coordinator(
     var unlisted = Map.empty[String, String]
     var absent = Set.empty[String]
     var lookedFor = Map.empty[String, Looked]
+    var ignored = Map.empty[String, Int]
     var looked = false // once at least: what came while the caller waited for more is taken
     while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
       looked = true
@@ -130,6 +131,7 @@ final class Coordinator(
           case (None, Some(files)) =>
             answers += host -> files
             lookedFor += host -> Looked(sent.id, response.retired.toSet)
+            ignored += host -> response.ignored
             if (response.absent) absent += host
             held(host) = Exchange(sent.id, sent.known, files)
           case (None, None) =>
@@ -138,7 +140,7 @@ final class Coordinator(
         }
       }
     }
-    Answers(answers, unlisted, absent, lookedFor)
+    Answers(answers, unlisted, absent, lookedFor, ignored)
   }
 
   /**

@@ -8,7 +8,6 @@ import scala.concurrent.duration.Duration
 import org.apache.spark.FutureAction
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
 
@@ -58,7 +57,7 @@ final class HostReports(
         val (now, after) = collect(coordinator, start, everyHost = before.availableNow, before)
         (now, if (before.availableNow) after.copy(frozen = Some(now)) else after)
     }
-    state = after.copy(last = reports.files)
+    state = after.copy(last = reports)
     reports
   }
 
@@ -74,7 +73,7 @@ final class HostReports(
     })
 
   /** What the last trigger planned with. */
-  def lastReports: Map[String, Seq[FileMeta]] = state.last
+  def lastReports: Reports = state.last
 
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
   def hostsWithoutEndpoint: Set[String] = state.withoutEndpoint
@@ -161,7 +160,7 @@ final class HostReports(
         s"aof: ${census.silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
           "planning without them")
     }
-    (Reports(reports, answers.looked), after)
+    (Reports(reports, answers.looked, answers.ignored), after)
   }
 }
 
@@ -183,6 +182,6 @@ object HostReports {
       launched: Set[(String, String)] = Set.empty,
       availableNow: Boolean = false,
       frozen: Option[Reports] = None,
-      last: Map[String, Seq[FileMeta]] = Map.empty,
+      last: Reports = Reports(Map.empty),
       withoutEndpoint: Set[String] = Set.empty)
 }

@@ -1,7 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 
@@ -29,7 +28,7 @@ trait QueryRun {
   def backUpSoon(): Unit
 
   /** What the last trigger planned with. */
-  def lastReports: Map[String, Seq[FileMeta]]
+  def lastReports: Reports
 
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
   def hostsWithoutEndpoint: Set[String]

@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
-import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
@@ -73,7 +72,7 @@ final class ZooKeeperRun(
 
   override def backUpSoon(): Unit = backup.soon(session.backup)
 
-  override def lastReports: Map[String, Seq[FileMeta]] = hosts.lastReports
+  override def lastReports: Reports = hosts.lastReports
 
   override def hostsWithoutEndpoint: Set[String] = hosts.hostsWithoutEndpoint
 
@@ -92,7 +91,8 @@ final class ZooKeeperRun(
     options.nodeNameEnv,
     options.records,
     options.batchCuts,
-    options.identity
+    options.identity,
+    options.ignoreOlderMs
   )
 
   override def stop(): Unit = synchronized {

@@ -13,6 +13,8 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  * @param records     how lines group into multi-line records, when they do
  * @param batchCuts   where batches may end early, when a byte limit bounds them
+ * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
+ *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
  *                    the node and in the reader as in the planner
  */
@@ -26,6 +28,7 @@ final case class EndpointSpec(
     nodeNameEnv: Option[String] = None,
     records: Option[RecordRule] = None,
     batchCuts: Option[BatchCuts] = None,
-    identity: FileIdentity = FileIdentity(checked = true)) {
+    identity: FileIdentity = FileIdentity(checked = true),
+    ignoreOlderMs: Option[Long] = None) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

@@ -46,7 +46,8 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     spec.md5SampleLength,
     spec.records,
     batchCuts = spec.batchCuts,
-    identity = spec.identity)
+    identity = spec.identity,
+    ignoreOlderMs = spec.ignoreOlderMs)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
@@ -57,6 +58,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private var lastAnswered = ""
   private var last: Option[Exchange] = None
   private var lastRejected = ""
+  private var lastIgnored = 0
   private var closed = false
 
   def start(): Unit = {
@@ -137,18 +139,23 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
         try scanner.scan(known, request.retired) -> None
         catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
       val retired = request.retired.keys.toSeq.sorted
+      val ignored = if (unlisted.isEmpty) scanner.ignored else 0
       last = Some(Exchange(request.id, known, files))
       val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
       // An idle host's list is not written again each second.
-      if (!change.exists(_._2.isEmpty))
-        report.publish(Response(request.id, files, unlisted = unlisted))
+      if (!change.exists(_._2.isEmpty) || ignored != lastIgnored) {
+        report.publish(Response(request.id, files, unlisted = unlisted, ignored = ignored))
+      }
+      lastIgnored = ignored
       val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
       if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted)
-      else
-        change.fold(Response(request.id, files, absent = absent, retired = retired)) {
-          case (b, d) =>
-            Response(request.id, d.changed, Some(b), d.removed, absent = absent, retired = retired)
+      else {
+        val full =
+          Response(request.id, files, absent = absent, retired = retired, ignored = ignored)
+        change.fold(full) { case (b, d) =>
+          full.copy(files = d.changed, base = Some(b), gone = d.removed)
         }
+      }
     }
   }
 

@@ -23,6 +23,8 @@ package com.hx.spark.sql.connector.aof.files
  *                    position (a copy) or fewer bytes than that (it may be one, half-written)
  * @param cuts        line (or record) starts before `lineEnd` where a batch may end early, when
  *                    a byte limit bounds it ([[BatchCuts]])
+ * @param ignored     not tracked and not modified for `ignore.older`, and no copy: the driver
+ *                    follows it from `lineEnd` rather than read it
  * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
  *                    only `path`, `key` and `size` are known then, and the driver keeps its
  *                    position, so that it goes on from there once the file can be read again
@@ -40,7 +42,8 @@ final case class FileMeta(
     copyOf: Option[FileKey] = None,
     unreadable: Option[String] = None,
     cuts: Seq[Long] = Nil,
-    copyOfRetired: Option[String] = None) {
+    copyOfRetired: Option[String] = None,
+    ignored: Boolean = false) {
 
   /** The MD5 of the file's first `length` bytes, when the answer holds it (head or probe). */
   def headAt(length: Long): Option[Fingerprint] =

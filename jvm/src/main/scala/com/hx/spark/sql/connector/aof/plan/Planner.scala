@@ -131,9 +131,8 @@ object Planner {
           case None if meta.unreadable.nonEmpty || meta.size == 0 => None
           case None =>
             copied(meta).getOrElse {
-              if (previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest) {
-                Some(fresh(meta, meta.lineEnd))
-              } else Some(fresh(meta, 0L))
+              val latest = previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest
+              Some(fresh(meta, if (latest || meta.ignored) meta.lineEnd else 0L))
             }
         }
       }

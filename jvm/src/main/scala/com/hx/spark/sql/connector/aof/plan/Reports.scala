@@ -3,10 +3,14 @@ package com.hx.spark.sql.connector.aof.plan
 import com.hx.spark.sql.connector.aof.files.FileMeta
 
 /**
- * What the hosts answered for one trigger: each host's files, and which of the retired files the
- * driver asked about each one looked for copies of ([[Looked]]).
+ * What the hosts answered for one trigger: each host's files, which of the retired files the
+ * driver asked about each one looked for copies of ([[Looked]]), and how many files each left
+ * unread for `ignore.older`.
  */
-final case class Reports(files: Map[String, Seq[FileMeta]], looked: Map[String, Looked] = Map.empty)
+final case class Reports(
+    files: Map[String, Seq[FileMeta]],
+    looked: Map[String, Looked] = Map.empty,
+    ignored: Map[String, Int] = Map.empty)
 
 /**
  * The retired files (by file id) that a host's answer to the request `answer` looked for copies

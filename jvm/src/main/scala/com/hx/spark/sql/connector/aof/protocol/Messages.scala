@@ -38,6 +38,8 @@ final case class Request(
  * directory, when it could not: its files are then unknown, and `files` is empty. `absent` when
  * the directory does not exist (yet): the node has no files. `retired`: the retired files of the
  * request that this answer looked for copies of (every one, unless `unlisted` or `needsFull`).
+ * `ignored`: how many files the node left unread for `ignore.older` (see `FileMeta.ignored`),
+ * counting compressed ones, which it does not report.
  */
 final case class Response(
     id: String,
@@ -47,7 +49,8 @@ final case class Response(
     needsFull: Boolean = false,
     unlisted: Option[String] = None,
     absent: Boolean = false,
-    retired: Seq[String] = Nil)
+    retired: Seq[String] = Nil,
+    ignored: Int = 0)
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
@@ -113,6 +116,7 @@ object Messages {
       if (response.needsFull) g.writeBooleanField("needsFull", true)
       response.unlisted.foreach(g.writeStringField("unlisted", _))
       if (response.absent) g.writeBooleanField("absent", true)
+      if (response.ignored > 0) g.writeNumberField("ignored", response.ignored)
       if (response.retired.nonEmpty) {
         g.writeArrayFieldStart("retired")
         response.retired.foreach(g.writeString)
@@ -136,6 +140,7 @@ object Messages {
         }
         f.copyOfRetired.foreach(g.writeStringField("copyOfRetired", _))
         f.unreadable.foreach(g.writeStringField("unreadable", _))
+        if (f.ignored) g.writeBooleanField("ignored", true)
         if (f.cuts.nonEmpty) {
           g.writeArrayFieldStart("cuts")
           f.cuts.foreach(g.writeNumber)
@@ -173,7 +178,8 @@ object Messages {
             else None,
             text(n, "unreadable"),
             n.path("cuts").elements().asScala.map(_.asLong).toVector,
-            text(n, "copyOfRetired")
+            text(n, "copyOfRetired"),
+            n.path("ignored").asBoolean(false)
           )
         },
       base(root),
@@ -181,7 +187,8 @@ object Messages {
       root.path("needsFull").asBoolean(false),
       text(root, "unlisted"),
       root.path("absent").asBoolean(false),
-      root.path("retired").elements().asScala.map(_.asText).toVector
+      root.path("retired").elements().asScala.map(_.asText).toVector,
+      root.path("ignored").asInt(0)
     )
   }
 

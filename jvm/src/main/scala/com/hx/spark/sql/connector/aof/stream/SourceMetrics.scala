@@ -1,16 +1,16 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import com.hx.spark.sql.connector.aof.files.FileMeta
 import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.plan.Reports
 
 /** Figures shown in `StreamingQueryProgress.sources[].metrics`. */
 object SourceMetrics {
 
   def of(
       consumed: AofOffset,
-      reports: Map[String, Seq[FileMeta]],
+      reports: Reports,
       hostsWithoutEndpoint: Set[String]): Map[String, String] = {
-    val behindByHost = reports.map { case (host, files) =>
+    val behindByHost = reports.files.map { case (host, files) =>
       val positions =
         consumed.hosts.get(host).toSeq.flatMap(_.files.values).map(f => f.key -> f.pos)
       val byKey = positions.toMap
@@ -19,6 +19,7 @@ object SourceMetrics {
     Map(
       "bytesBehindLatest" -> behindByHost.values.sum.toString,
       "filesTracked" -> consumed.hosts.values.map(_.files.size).sum.toString,
+      "filesIgnored" -> reports.ignored.values.sum.toString,
       "hostsWithoutEndpoint" -> hostsWithoutEndpoint.size.toString
     ) ++
       behindByHost.map { case (host, behind) => s"bytesBehindLatest.$host" -> behind.toString }

@@ -151,4 +151,19 @@ class AofOptionsSuite extends AnyFunSuite {
       e.getMessage === "Invalid value '(a' for option 'exclude' (or 'spark.aof.exclude'): " +
         "expected a valid Java regex (Unclosed group at index 2).")
   }
+
+  test("ignore.older is a whole number and its unit, held in milliseconds") {
+    assert(parse(path)().ignoreOlderMs === None)
+    val given = Map("24h" -> 86400000L, " 90s " -> 90000L, "1500ms" -> 1500L, "7d" -> 604800000L)
+    given.foreach { case (raw, ms) =>
+      assert(parse(path, "ignore.older" -> raw)().ignoreOlderMs === Some(ms), raw)
+    }
+    Seq("24", "1.5h", "-1h", "0s", "24 h", "24H", "106751991167301d").foreach { bad =>
+      val e = intercept[IllegalArgumentException](parse(path, "ignore.older" -> bad)())
+      assert(
+        e.getMessage === s"Invalid value '${bad.trim}' for option 'ignore.older' (or " +
+          "'spark.aof.ignore.older'): expected a duration such as 30s, 15m, 24h or 7d " +
+          "(units ms, s, m, h, d).")
+    }
+  }
 }

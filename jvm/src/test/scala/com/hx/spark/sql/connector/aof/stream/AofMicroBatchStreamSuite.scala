@@ -40,7 +40,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     override def reports(start: AofOffset): Reports = Reports(files, looked)
     override def freezeAtNextTrigger(): Unit = frozen = true
     override def backUpSoon(): Unit = backUps += 1
-    override def lastReports: Map[String, Seq[FileMeta]] = files
+    override def lastReports: Reports = Reports(files, looked)
     override def hostsWithoutEndpoint: Set[String] = Set("node-2")
     override def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] =
       hosts.map(h => h -> Seq(h)).toMap
