@@ -147,6 +147,13 @@ class AofOptions:
         Largest record in bytes: a line that would take a record past it starts the next one.
     multiline_flush_timeout : int, optional
         Milliseconds without a write after which a file's last record is complete.
+    include_lines : str or sequence of str, optional
+        Java regexes searched for in each line (each record, with the multi-line options): only
+        lines one is found in are read. Judged on the node before any row is made; a literal such
+        as ``"ERROR"`` is looked for in the bytes alone.
+    exclude_lines : str or sequence of str, optional
+        Java regexes searched for in each line kept by ``include_lines``: lines one is found in
+        are dropped. Dropped lines count in the ``linesFiltered`` metric.
     fail_on_data_loss : bool, optional
         Fail the query when bytes go unread, instead of logging and counting them.
 
@@ -182,6 +189,8 @@ class AofOptions:
     multiline_continuation: str | None = None
     multiline_bytes_max: int | None = None
     multiline_flush_timeout: int | None = None
+    include_lines: str | Sequence[str] | None = None
+    exclude_lines: str | Sequence[str] | None = None
     fail_on_data_loss: bool | None = None
 
     def __post_init__(self) -> None:

@@ -55,5 +55,7 @@ object AofOptionSpecs {
   val MultilineContinuation: OptionSpec = spec("multiline.continuation")
   val MultilineBytesMax: OptionSpec = spec("multiline.bytes.max")
   val MultilineFlushTimeout: OptionSpec = spec("multiline.flush.timeout")
+  val IncludeLines: OptionSpec = spec("include.lines")
+  val ExcludeLines: OptionSpec = spec("exclude.lines")
   val FailOnDataLoss: OptionSpec = spec("fail.on.data.loss")
 }

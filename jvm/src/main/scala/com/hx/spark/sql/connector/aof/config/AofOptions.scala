@@ -9,6 +9,7 @@ import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
   DirectoryGlob,
   FileIdentity,
+  LineFilter,
   PathPattern,
   RecordRule,
   SourceFiles
@@ -23,6 +24,7 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                     its end rather than read (`ignore.older`)
  * @param records      how lines group into multi-line records, when they do
+ * @param lineFilter   which lines (or records) are kept, when not all are
  */
 final case class AofOptions(
     files: SourceFiles,
@@ -42,7 +44,8 @@ final case class AofOptions(
     partitionBytesMax: Long,
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
-    records: Option[RecordRule] = None) {
+    records: Option[RecordRule] = None,
+    lineFilter: Option[LineFilter] = None) {
 
   /** Where a node may end a batch early: reported only when a byte limit bounds batches. */
   def batchCuts: Option[BatchCuts] =
@@ -87,7 +90,8 @@ object AofOptions {
       partitionBytesMax = reader.long(O.PartitionBytesMax),
       lineLengthMax = lineLengthMax,
       failOnDataLoss = reader.boolean(O.FailOnDataLoss),
-      records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
+      records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _)),
+      lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
     )
   }
 

@@ -92,7 +92,8 @@ final class ZooKeeperRun(
     options.records,
     options.batchCuts,
     options.identity,
-    options.ignoreOlderMs
+    options.ignoreOlderMs,
+    options.lineFilter
   )
 
   override def stop(): Unit = synchronized {

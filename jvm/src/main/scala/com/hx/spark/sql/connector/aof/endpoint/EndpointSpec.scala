@@ -1,6 +1,12 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.{BatchCuts, FileIdentity, RecordRule, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{
+  BatchCuts,
+  FileIdentity,
+  LineFilter,
+  RecordRule,
+  SourceFiles
+}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -13,6 +19,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  * @param records     how lines group into multi-line records, when they do
  * @param batchCuts   where batches may end early, when a byte limit bounds them
+ * @param lineFilter  which lines (or records) the read tasks keep, when not all
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
@@ -29,6 +36,7 @@ final case class EndpointSpec(
     records: Option[RecordRule] = None,
     batchCuts: Option[BatchCuts] = None,
     identity: FileIdentity = FileIdentity(checked = true),
-    ignoreOlderMs: Option[Long] = None) {
+    ignoreOlderMs: Option[Long] = None,
+    lineFilter: Option[LineFilter] = None) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

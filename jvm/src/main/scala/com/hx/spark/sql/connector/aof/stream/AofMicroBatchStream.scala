@@ -127,7 +127,8 @@ final class AofMicroBatchStream(
       run.zookeeperAddress.map("zookeeperAddress" -> _)
     (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ whereStored ++ Map(
       "bytesLost" -> lost.toString,
-      "linesTruncated" -> counters.linesTruncated.value.toString)).asJava
+      "linesTruncated" -> counters.linesTruncated.value.toString,
+      "linesFiltered" -> counters.linesFiltered.value.toString)).asJava
   }
 
   private def offsetOf(offset: Offset): AofOffset = offset match {

@@ -34,7 +34,8 @@ final class AofPartitionReader(
           endpoint.records,
           failOnDataLoss,
           counters,
-          endpoint.identity))
+          endpoint.identity,
+          endpoint.lineFilter))
     }
     true
   }

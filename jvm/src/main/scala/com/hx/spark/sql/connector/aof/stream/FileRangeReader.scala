@@ -16,6 +16,7 @@ import com.hx.spark.sql.connector.aof.files.{
   Fingerprint,
   Gunzipped,
   KnownFile,
+  LineFilter,
   LineReader,
   Prefixes,
   RecordBuffer,
@@ -38,6 +39,8 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * With `records`, each row is a multi-line record. The range's two ends are record starts (the
  * planner ends batches only there, [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a
  * range), so records are found from `from` by the rule alone and the last one ends at `until`.
+ *
+ * With a [[LineFilter]], only the lines (or records) it keeps become rows; the others are counted.
  */
 final class FileRangeReader(
     range: FileRange,
@@ -46,7 +49,8 @@ final class FileRangeReader(
     records: Option[RecordRule],
     failOnDataLoss: Boolean,
     counters: ReadCounters,
-    identity: FileIdentity)
+    identity: FileIdentity,
+    lineFilter: Option[LineFilter] = None)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
 
@@ -58,6 +62,7 @@ final class FileRangeReader(
 
   private var source: Option[Source] = open(range.from)
   private var truncated = 0L
+  private var filtered = 0L
   private val record = new RecordBuffer
   // The current line starts the next record, and is not in `record` yet.
   private var lineWaiting = false
@@ -74,30 +79,45 @@ final class FileRangeReader(
   }
 
   private def nextLines(batch: LineBatch): Boolean = {
-    if (!nextLine()) return false
+    var found = false
+    while (!found) {
+      if (!nextLine()) return false
+      found = kept(source.get.lines)
+    }
     val s = source.get
     batch.reset(hostValue, s.pathValue, fileIdValue)
     add(s.lines, batch)
-    while (!batch.isFull && s.lines.nextInBuffer()) add(s.lines, batch)
+    while (!batch.isFull && s.lines.nextInBuffer()) if (kept(s.lines)) add(s.lines, batch)
     true
   }
 
-  /** One record, read into a buffer of its own: the batch is that one row. */
+  /** Whether the filter keeps the current line; one it drops is counted. */
+  private def kept(lines: LineReader): Boolean = lineFilter.forall { f =>
+    f.keeps(lines.lineBytes, lines.lineStart, lines.lineLength) || { filtered += 1; false }
+  }
+
+  /** One record kept, read into a buffer of its own: the batch is that one row. */
   private def nextRecord(rule: RecordRule, batch: LineBatch): Boolean = {
-    if (!lineWaiting && !nextLine()) return false
-    val first = source.get
-    record.start(first.lines)
-    lineWaiting = false
-    while (!lineWaiting && nextLine()) {
-      val lines = source.get.lines
-      val starts =
-        rule.startsRecord(lines.lineBytes, lines.lineStart, lines.lineLength, record.recordBytes)
-      if (starts) lineWaiting = true else record.append(lines)
+    while (true) {
+      if (!lineWaiting && !nextLine()) return false
+      val first = source.get
+      record.start(first.lines)
+      lineWaiting = false
+      while (!lineWaiting && nextLine()) {
+        val lines = source.get.lines
+        val starts =
+          rule.startsRecord(lines.lineBytes, lines.lineStart, lines.lineLength, record.recordBytes)
+        if (starts) lineWaiting = true else record.append(lines)
+      }
+      if (lineFilter.forall(_.keeps(record.bytes, 0, record.length))) {
+        if (record.truncated) truncated += 1
+        batch.reset(hostValue, first.pathValue, fileIdValue)
+        batch.add(record.bytes, 0, record.length, record.offset)
+        return true
+      }
+      filtered += 1
     }
-    if (record.truncated) truncated += 1
-    batch.reset(hostValue, first.pathValue, fileIdValue)
-    batch.add(record.bytes, 0, record.length, record.offset)
-    true
+    false
   }
 
   private def add(lines: LineReader, batch: LineBatch): Unit = {
@@ -119,6 +139,7 @@ final class FileRangeReader(
   }
 
   override def close(): Unit = {
+    if (filtered > 0) counters.linesFiltered.add(filtered)
     if (truncated > 0) {
       counters.linesTruncated.add(truncated)
       log.warn(

@@ -4,7 +4,7 @@ import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{LineFilter, PathPattern, SourceFiles}
 
 class AofOptionsSuite extends AnyFunSuite {
   private def parse(options: (String, String)*)(session: (String, String)*): AofOptions =
@@ -165,5 +165,13 @@ class AofOptionsSuite extends AnyFunSuite {
           "'spark.aof.ignore.older'): expected a duration such as 30s, 15m, 24h or 7d " +
           "(units ms, s, m, h, d).")
     }
+  }
+
+  test("include.lines and exclude.lines make a line filter, only when one is set") {
+    assert(parse(path)().lineFilter === None)
+    val filter = parse(path, "include.lines" -> """["ERROR", "FATAL"]""", "exclude.lines" -> " ")()
+    assert(filter.lineFilter === Some(LineFilter(Seq("ERROR", "FATAL"), Seq(" "))))
+    val e = intercept[IllegalArgumentException](parse(path, "exclude.lines" -> "a{")())
+    assert(e.getMessage.contains("'exclude.lines'") && e.getMessage.contains("at index"))
   }
 }

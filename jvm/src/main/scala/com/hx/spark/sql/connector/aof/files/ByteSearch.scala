@@ -1,0 +1,54 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.ByteOrder
+
+import org.apache.spark.unsafe.Platform
+
+/**
+ * Finds a byte string in a byte array, its first byte eight bytes at a time as [[Newlines]] finds
+ * `\n`: a selective line filter spends most of its time here, on lines without it.
+ */
+object ByteSearch {
+  private val Ones = 0x0101010101010101L
+  private val Highs = 0x8080808080808080L
+  private val LittleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+
+  /** Index of the first `needle` in `bytes[from, until)`, or -1 when there is none. */
+  def indexOf(bytes: Array[Byte], from: Int, until: Int, needle: Array[Byte]): Int = {
+    if (needle.isEmpty) return from
+    val last = until - needle.length // the last index a match can start at
+    val pattern = (needle(0) & 0xffL) * Ones
+    var i = from
+    while (i <= last) {
+      val at = first(bytes, i, last + 1, pattern, needle(0))
+      if (at > last) return -1
+      if (matchesAt(bytes, at, needle)) return at
+      i = at + 1
+    }
+    -1
+  }
+
+  /** Index of the first `b` in `bytes[from, until)`, or `until`; `pattern` is `b` in each byte. */
+  private def first(bytes: Array[Byte], from: Int, until: Int, pattern: Long, b: Byte): Int = {
+    var i = from
+    while (i + 8 <= until) {
+      val x = Platform.getLong(bytes, Platform.BYTE_ARRAY_OFFSET + i) ^ pattern
+      val found = (x - Ones) & ~x & Highs
+      if (found != 0) {
+        val skip =
+          if (LittleEndian) java.lang.Long.numberOfTrailingZeros(found)
+          else java.lang.Long.numberOfLeadingZeros(found)
+        return i + skip / 8
+      }
+      i += 8
+    }
+    while (i < until && bytes(i) != b) i += 1
+    i
+  }
+
+  private def matchesAt(bytes: Array[Byte], at: Int, needle: Array[Byte]): Boolean = {
+    var k = 1
+    while (k < needle.length && bytes(at + k) == needle(k)) k += 1
+    k == needle.length
+  }
+}
