@@ -4,7 +4,8 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
-class NewlinesSuite extends AnyFunSuite {
+/** Searches eight bytes at a time, held to byte-by-byte ones. */
+class ByteSearchSuite extends AnyFunSuite {
   private def naive(bytes: Array[Byte], from: Int, until: Int): Int = {
     var i = from
     while (i < until && bytes(i) != '\n') i += 1
@@ -45,6 +46,23 @@ class NewlinesSuite extends AnyFunSuite {
       val from = if (bytes.isEmpty) 0 else random.nextInt(bytes.length + 1)
       val until = from + random.nextInt(bytes.length - from + 1)
       assert(Newlines.find(bytes, from, until) === naive(bytes, from, until))
+    }
+  }
+
+  test("finds a byte string where a byte-by-byte search does, high bytes and bounds too") {
+    val random = new Random(11)
+    def naiveIndexOf(bytes: Array[Byte], from: Int, until: Int, needle: Array[Byte]): Int =
+      (from to until - needle.length)
+        .find(i => needle.indices.forall(k => bytes(i + k) == needle(k)))
+        .getOrElse(-1)
+    val alphabet = Array[Byte]('a', 'b', 0xc3.toByte, 0xa9.toByte, 0x0a, 0xff.toByte)
+    for (_ <- 1 to 20000) {
+      val bytes = Array.fill(random.nextInt(40))(alphabet(random.nextInt(alphabet.length)))
+      val needle = Array.fill(1 + random.nextInt(3))(alphabet(random.nextInt(alphabet.length)))
+      val from = if (bytes.isEmpty) 0 else random.nextInt(bytes.length + 1)
+      val until = from + random.nextInt(bytes.length - from + 1)
+      assert(
+        ByteSearch.indexOf(bytes, from, until, needle) === naiveIndexOf(bytes, from, until, needle))
     }
   }
 }
