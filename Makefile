@@ -73,7 +73,7 @@ test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 	$(VENV3)/bin/pytest -q --durations=15 tests/python || [ $$? -eq 5 ]
 	$(VENV34)/bin/python -m pyspark_aof demo --seconds 5 --rate 1000
 
-# Every benchmark of bench/ on each Spark line; writes bench/results.md (about 15 minutes).
+# Every benchmark of bench/ on each Spark line; writes bench/results.md (about 25 minutes).
 # The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`
 # leaves it out.
 bench: setup $(VENV3)/.installed

@@ -6,24 +6,30 @@ import shutil
 from pathlib import Path
 
 _LEVELS = ("INFO", "INFO", "INFO", "DEBUG", "WARN", "INFO", "ERROR", "INFO")
+# One line in a hundred at ERROR, for the line filters: what an alert on errors selects.
+_RARE_ERRORS = tuple(
+    "ERROR" if n == 0 else _LEVELS[n % 8].replace("ERROR", "INFO") for n in range(100)
+)
 _PATHS = ("/api/v1/items", "/api/v1/users", "/health", "/api/v2/search?q=spark", "/login")
 
 
-def _line(n: int) -> str:
+def _line(n: int, levels: tuple[str, ...] = _LEVELS) -> str:
     """One access-log-like line of about 120 bytes, a function of ``n`` alone."""
     seconds = n // 1000
     return (
         f"2026-11-22T{seconds // 3600 % 24:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}."
-        f"{n % 1000:03d}Z {_LEVELS[n % 8]} [worker-{n % 16}] request id={n:010d} "
+        f"{n % 1000:03d}Z {levels[n % len(levels)]} [worker-{n % 16}] request id={n:010d} "
         f"path={_PATHS[n % 5]}/{n % 9973} status={200 if n % 50 else 500} took={n * 7 % 997}ms\n"
     )
 
 
-def write_log(path: Path, size_bytes: int) -> int:
+def write_log(path: Path, size_bytes: int, rare_errors: bool = False) -> int:
     """Write (or keep, when already complete) a log of at least ``size_bytes``; return its lines.
 
-    A marker file beside it records a finished write, so an interrupted one is redone.
+    A marker file beside it records a finished write, so an interrupted one is redone. With
+    ``rare_errors``, one line in a hundred is at ERROR (else one in eight), and no other holds it.
     """
+    levels = _RARE_ERRORS if rare_errors else _LEVELS
     done = path.with_name(path.name + ".done")
     if done.exists() and path.exists() and path.stat().st_size >= size_bytes:
         return int(done.read_text())
@@ -32,7 +38,7 @@ def write_log(path: Path, size_bytes: int) -> int:
     written = 0
     with path.open("w") as out:
         while written < size_bytes:
-            block = "".join(_line(i) for i in range(n, n + 10000))
+            block = "".join(_line(i, levels) for i in range(n, n + 10000))
             out.write(block)
             written += len(block)
             n += 10000

@@ -1,6 +1,7 @@
 """Runs every benchmark on the installed PySpark and writes ``bench/results.md``.
 
-``python bench/run.py [--gb 1] [--memory-gb 10] [--runs 3]``; data goes to ``bench/data``
+``python bench/run.py [--gb 1] [--memory-gb 10] [--filter-gb 10] [--runs 3] [--only NAME]``;
+data goes to ``bench/data``
 (ignored by git) and is kept between runs. The figures of this Spark line go to
 ``bench/results-spark<major>.json`` and ``results-spark<major>.png``; ``results.md`` shows every
 line measured so far side by side, then each line's details.
@@ -19,6 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import filtering
 import kafka_reference
 import pyspark
 
@@ -154,6 +156,10 @@ def _summary(every: dict[str, dict[str, Any]]) -> list[str]:
             lambda r: " / ".join(str(r["latency"][k]) for k in ("p50_ms", "p95_ms", "p99_ms")),
         ),
         ("10 GB file, 1 GB driver: peak RSS (MB)", lambda r: _get(r, "memory", "peak_rss_mb")),
+        (
+            f"`{filtering.QUERY}`: `include.lines` / `where` after `spark.read.text` (batch alone)",
+            lambda r: f"{_get(r, 'filtering', 'ratio')} ({_get(r, 'filtering', 'ratio batch')})",
+        ),
         (
             "`spark.read.text` on 1 GB (s, the machine's speed that run)",
             lambda r: r["throughput"]["text noop"]["seconds"],
@@ -318,6 +324,23 @@ def details(results: dict[str, Any], name: str) -> list[str]:
             f"{min(samples, default=0)} to {max(samples, default=0)} MB; "
             f"read in {mem['seconds']} s.",
         ]
+    f = results.get("filtering")
+    if f:
+        lines += [
+            "",
+            f"### Line filters, {f['file_mb'] / 1000:.0f} GB, `{filtering.QUERY}`",
+            "",
+            "| query | seconds | batch alone |",
+            "| --- | --- | --- |",
+            f"| `spark.read.text(...).where(col('value').contains('ERROR')).count()` | "
+            f"{f['text']['seconds']} | - |",
+            f"| the source with `include.lines=ERROR`, `count()` in `foreachBatch` | "
+            f"{f['aof']['seconds']} | {f['aof batch']['seconds']} |",
+            "",
+            f"Both kept {f['rows']:,} rows. Ratio **{f['ratio']}** on the whole query (target at "
+            f"least 2: {'met' if f['ratio'] >= 2 else 'missed'}), **{f['ratio batch']}** on the "
+            f"batch alone (target at least 3: {'met' if f['ratio batch'] >= 3 else 'missed'}).",
+        ]
     lines += ["", f"![throughput](results-{name}.png)", ""]
     return lines
 
@@ -327,12 +350,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gb", type=float, default=1.0, help="size of the throughput file")
     parser.add_argument("--memory-gb", type=float, default=10.0, help="0 skips the memory run")
+    parser.add_argument("--filter-gb", type=float, default=10.0, help="0 skips the filter run")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--only",
+        choices=("filtering",),
+        help="measure this alone, keeping the line's other figures",
+    )
     parser.add_argument(
         "--no-kafka", action="store_true", help="skip the Kafka reference row (needs mvn)"
     )
     args = parser.parse_args()
     data = HERE / "data"
+    if args.only == "filtering":
+        kept = json.loads((HERE / f"results-{LINE}.json").read_text())
+        spark = local_session()
+        kept["filtering"] = filtering.run_in(data, spark, args.filter_gb, args.runs)
+        spark.stop()
+        _write(kept)
+        return
     log = data / "throughput" / "app.log"
     write_log(log, int(args.gb * 1e9))
     results: dict[str, Any] = {"machine": machine()}
@@ -353,6 +389,9 @@ def main() -> None:
     print(json.dumps(results["planning"]), flush=True)
     results["latency"] = latency.measure(spark, data / "latency")
     print(json.dumps(results["latency"]), flush=True)
+    if args.filter_gb > 0:
+        results["filtering"] = filtering.run_in(data, spark, args.filter_gb, args.runs)
+        print(json.dumps(results["filtering"]), flush=True)
     spark.stop()
     if args.memory_gb > 0:
         big = data / "memory" / "app.log"
@@ -365,6 +404,11 @@ def main() -> None:
         )
         results["memory"] = json.loads(probe.stdout.strip().splitlines()[-1])
         print(json.dumps(results["memory"]), flush=True)
+    _write(results)
+
+
+def _write(results: dict[str, Any]) -> None:
+    """Write this line's figures, its chart, and ``results.md`` with every line's."""
     (HERE / f"results-{LINE}.json").write_text(json.dumps(results, indent=2) + "\n")
     chart(results, HERE / f"results-{LINE}.png")
     every = {
