@@ -6,6 +6,7 @@ import collections
 import subprocess
 import sys
 import textwrap
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,38 @@ def test_a_users_session_shows_no_warning_of_the_source(tmp_path: Path, stopped:
     # The embedded ZooKeeper's, and Spark 4's at every stop of a streaming query.
     for noise in ("org.apache.zookeeper", "ServerCnxnFactory", "Failed to cancel job group"):
         assert noise not in done.stderr, done.stderr[:3000]
+
+
+def test_a_line_carries_when_it_was_first_planned_and_a_watermark_can_use_it(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    from pyspark.sql.functions import count, window
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    before = datetime.now(UTC)
+    append(logs / "app-a.log", [f"a-{n}" for n in range(100)])
+    lines = aof.read_stream(spark, f"{logs}/app-.*\\.log")
+    query = start(spark, logs, tmp_path)
+    query.processAllAvailable()
+    append(logs / "app-a.log", [f"b-{n}" for n in range(100)])
+    query.processAllAvailable()
+    query.stop()
+    after = datetime.now(UTC)
+    rows = spark.read.parquet(str(tmp_path / "out")).collect()
+    times = {r["value"][0]: r["timestamp"].astimezone(UTC) for r in rows}
+    assert len({r["timestamp"] for r in rows if r["value"].startswith("a")}) == 1
+    assert before <= times["a"] < times["b"] <= after
+    windowed = (
+        lines.withWatermark("timestamp", "1 minute")
+        .groupBy(window("timestamp", "1 minute"))
+        .agg(count("*").alias("lines"))
+        .writeStream.outputMode("update")
+        .format("memory")
+        .queryName("per_minute")
+        .option("checkpointLocation", str(tmp_path / "windowed"))
+        .start()
+    )
+    windowed.processAllAvailable()
+    windowed.stop()
+    assert sum(r["lines"] for r in spark.table("per_minute").collect()) == 200

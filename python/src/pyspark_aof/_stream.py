@@ -52,7 +52,8 @@ def read_stream(
     Returns
     -------
     DataFrame
-        Columns ``value``, ``host``, ``path``, ``offset``, ``file_id``.
+        Columns ``value``, ``host``, ``path``, ``offset``, ``file_id``, ``timestamp`` (when the
+        source first planned the line, the same in a replay).
 
     Raises
     ------

@@ -7,8 +7,14 @@ import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset}
  * batch; on a `base` snapshot that JSON holds only what changed since (see [[OffsetSnapshots]]).
  * Equal offsets are equal JSON (Spark's `Offset.equals`), so the same files on another base are
  * another offset.
+ *
+ * @param plannedAtMs when the trigger that planned it ran (epoch milliseconds): the `timestamp`
+ *                    of the lines of the batch it ends, kept so that a replay gives the same
  */
-final case class AofOffset(hosts: Map[String, HostOffsets], base: Option[OffsetSnapshot] = None)
+final case class AofOffset(
+    hosts: Map[String, HostOffsets],
+    base: Option[OffsetSnapshot] = None,
+    plannedAtMs: Option[Long] = None)
     extends StreamOffset {
   // Spark asks for it more than once per batch (and parses it back); with thousands of files
   // it is megabytes of JSON.

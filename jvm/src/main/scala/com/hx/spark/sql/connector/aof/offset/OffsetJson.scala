@@ -34,6 +34,7 @@ object OffsetJson {
     throw new IllegalStateException(s"aof: an offset on snapshot $id where a whole one was due")
 
   def write(offset: AofOffset): String = generate { g =>
+    offset.plannedAtMs.foreach(g.writeNumberField("plannedAt", _))
     offset.base match {
       case None =>
         g.writeNumberField("version", Whole)
@@ -70,13 +71,16 @@ object OffsetJson {
         e.getKey -> HostChanges(h.path("nextSerial").asLong, files.toMap, gone, retired.toMap)
       }
       .toMap
+    val plannedAt = if (root.has("plannedAt")) Some(root.path("plannedAt").asLong) else None
     version match {
       case Whole =>
-        AofOffset(hosts.map { case (h, c) => h -> HostOffsets(c.nextSerial, c.files, c.retired) })
+        AofOffset(
+          hosts.map { case (h, c) => h -> HostOffsets(c.nextSerial, c.files, c.retired) },
+          plannedAtMs = plannedAt)
       case OnSnapshot =>
         val base = snapshot(root.path("snapshot").asText)
         val goneHosts = root.path("goneHosts").elements().asScala.map(_.asText).toSeq
-        AofOffset(OffsetChanges.applied(base.hosts, hosts, goneHosts), Some(base))
+        AofOffset(OffsetChanges.applied(base.hosts, hosts, goneHosts), Some(base), plannedAt)
       case _ =>
         throw new IllegalStateException(
           s"Unsupported aof offset version $version in checkpoint (this build reads $Whole and " +

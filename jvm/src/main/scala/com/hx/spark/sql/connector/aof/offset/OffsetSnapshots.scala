@@ -40,11 +40,11 @@ final class OffsetSnapshots(
     if (end.hosts == start.hosts) start
     else {
       // Its changes, computed here, are kept with it for its JSON.
-      val onStart = AofOffset(end.hosts, start.base)
+      val onStart = AofOffset(end.hosts, start.base, end.plannedAtMs)
       val files = end.hosts.values.map(_.files.size.toLong).sum
       val changes = if (start.base.isEmpty) files else onStart.changedFiles
       if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) onStart
-      else AofOffset(end.hosts, Some(write(end.hosts)))
+      else AofOffset(end.hosts, Some(write(end.hosts)), end.plannedAtMs)
     }
 
   /** The snapshot `id`, read from the checkpoint if not at hand. */

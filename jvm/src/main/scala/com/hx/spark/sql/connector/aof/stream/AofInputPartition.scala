@@ -9,8 +9,12 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  *
  * @param locations the hosts of that node's executors, as Spark names them; the node itself
  *                  unless nodes are named by `node.name.env`
+ * @param plannedAtMs when the batch was planned: its lines' `timestamp`
  */
-final case class AofInputPartition(ranges: Seq[FileRange], locations: Seq[String] = Nil)
+final case class AofInputPartition(
+    ranges: Seq[FileRange],
+    locations: Seq[String] = Nil,
+    plannedAtMs: Long = 0L)
     extends InputPartition {
   require(ranges.nonEmpty && ranges.forall(_.host == ranges.head.host), "ranges of one host")
 

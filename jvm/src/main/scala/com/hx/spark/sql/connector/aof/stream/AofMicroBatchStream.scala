@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.time.Clock
 import java.util.Optional
 
 import scala.collection.JavaConverters._
@@ -28,12 +29,15 @@ import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
  * (`QueryRun`: the hosts, their endpoints, the offset backup) is passed in, so that this class
  * holds no coordination of its own. The checkpoint holds the offsets, each on a snapshot of the
  * files written once (`snapshots`), so that idle files do not weigh on every batch.
+ *
+ * @param clock when a trigger plans: the `timestamp` of the lines it plans, kept in the offset
  */
 final class AofMicroBatchStream(
     spark: SparkSession,
     options: AofOptions,
     run: QueryRun,
-    snapshots: OffsetSnapshots)
+    snapshots: OffsetSnapshots,
+    clock: Clock = Clock.systemUTC())
     extends MicroBatchStream
     with SupportsTriggerAvailableNow
     with ReportsSourceMetrics {
@@ -86,13 +90,17 @@ final class AofMicroBatchStream(
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
       plannedLoss += plan.losses.map(_.bytes).sum
     }
-    snapshots.rebase(start, plan.end)
+    // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
+    snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
   }
 
   override def prepareForTriggerAvailableNow(): Unit = run.freezeAtNextTrigger()
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
-    val ranges = Ranges.between(offsetOf(start), offsetOf(end))
+    val last = offsetOf(end)
+    val ranges = Ranges.between(offsetOf(start), last)
+    // An offset of a version that did not keep the time: planned now, as far as can be known.
+    val plannedAt = last.plannedAtMs.getOrElse(clock.millis())
     val slots = SparkExecutors.slots(spark.sparkContext)
     val byNode = run.hostsByNode(slots.keys)
     def slotsOf(node: String) = byNode.get(node).fold(1)(_.map(slots).sum)
@@ -105,7 +113,7 @@ final class AofMicroBatchStream(
         options.partitionBytesMax,
         FilesOpenCost.of(spark),
         cuttable = options.records.isEmpty)
-      .map(rs => AofInputPartition(rs, locations(rs.head.host)): InputPartition)
+      .map(rs => AofInputPartition(rs, locations(rs.head.host), plannedAt): InputPartition)
       .toArray
   }
 

@@ -1,13 +1,13 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import org.apache.spark.sql.types.{DataType, Decimal, LongType, StringType}
+import org.apache.spark.sql.types.{DataType, Decimal, LongType, StringType, TimestampType}
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
  * Lines of one file, handed to Spark as a columnar batch of the source's schema. A batch is a
- * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`, `path`
- * and `file_id` are the same for every line.
+ * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`,
+ * `path`, `file_id` and `timestamp` are the same for every line.
  *
  * Columnar because Spark then reads the lines in a loop of its generated code, one call per
  * batch, where a row reader costs several virtual calls per line in Spark's iterators; and that
@@ -16,7 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String
  *
  * Valid until the reader moves on, as Spark expects of a batch it got from a reader.
  */
-final class LineBatch(val capacity: Int = LineBatch.Capacity) {
+final class LineBatch(val capacity: Int = LineBatch.Capacity, timestampMicros: Long = 0L) {
   private val arrays = new Array[Array[Byte]](capacity)
   private val starts = new Array[Int](capacity)
   private val lengths = new Array[Int](capacity)
@@ -42,6 +42,9 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity) {
       },
       new LineBatch.Column(StringType) {
         override def getUTF8String(i: Int): UTF8String = fileId
+      },
+      new LineBatch.Column(TimestampType) {
+        override def getLong(i: Int): Long = timestampMicros
       }
     ))
 

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.file.Paths
+import java.time.{Clock, Instant, ZoneId, ZoneOffset}
 import java.util.Optional
 
 import org.apache.spark.sql.connector.read.streaming.{Offset, ReadLimit}
@@ -61,12 +62,13 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
       options: Map[String, String] = Map.empty,
       backup: Option[String] = None,
       checkpoint: String = newDir("checkpoint").toString,
-      oldestOffset: () => Option[String] = () => None): (AofMicroBatchStream, MemoryRun) = {
+      oldestOffset: () => Option[String] = () => None,
+      clock: Clock = Clock.systemUTC()): (AofMicroBatchStream, MemoryRun) = {
     val run = new MemoryRun(files, backup)
     val parsed = AofOptions.parse(Map("path" -> "/logs/app.*") ++ options, Map.empty)
     val hadoopConf = spark.sparkContext.hadoopConfiguration
     val snapshots = new OffsetSnapshots(hadoopConf, checkpoint, oldestOffset)
-    (new AofMicroBatchStream(spark, parsed, run, snapshots), run)
+    (new AofMicroBatchStream(spark, parsed, run, snapshots, clock), run)
   }
 
   private def offset(o: Offset): AofOffset = o.asInstanceOf[AofOffset]
@@ -86,6 +88,33 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     }
     assert(
       ranges.map(r => (r.host, r.path, r.from, r.until)) === Seq((host, "/logs/app.log", 0, 400)))
+  }
+
+  test("a batch's lines carry the time it was planned, kept in its offset for a replay") {
+    val planned = 1795780378000L
+    var now = planned
+    val clock = new Clock {
+      override def millis(): Long = now
+      override def instant(): Instant = Instant.ofEpochMilli(now)
+      override def getZone: ZoneId = ZoneOffset.UTC
+      override def withZone(zone: ZoneId): Clock = this
+    }
+    val (s, run) = stream(Map(host -> Seq(report(500, 400))), clock = clock)
+    val start = s.initialOffset()
+    val end = offset(s.latestOffset(start, ReadLimit.allAvailable()))
+    assert(end.plannedAtMs === Some(planned))
+    now += 60000
+    // Nothing new: the same offset, so Spark plans no batch, and its time stays.
+    assert(s.latestOffset(end, ReadLimit.allAvailable()) === end)
+    // A replay, after a restart that parses the offset back, gives the lines the same time.
+    val replayed = offset(s.deserializeOffset(end.json()))
+    val times = s.planInputPartitions(start, replayed).toSeq.map { case p: AofInputPartition =>
+      p.plannedAtMs
+    }
+    assert(times === Seq(planned))
+    run.files = Map(host -> Seq(report(900, 800)))
+    val next = offset(s.latestOffset(end, ReadLimit.allAvailable()))
+    assert(next.plannedAtMs === Some(planned + 60000))
   }
 
   test("a new checkpoint starts from the run's backup when there is one, else from nothing") {

@@ -92,9 +92,10 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(globs.map { case (g, _) => g -> PathMistakes.globAsRegex(g) } === globs)
   }
 
-  test("the schema is value, host, path, offset, file_id") {
+  test("the schema is value, host, path, offset, file_id, timestamp") {
     val df = spark.readStream.format("aof").load("/var/log/x.*")
-    assert(df.schema.fieldNames.toSeq === Seq("value", "host", "path", "offset", "file_id"))
+    assert(
+      df.schema.fieldNames.toSeq === Seq("value", "host", "path", "offset", "file_id", "timestamp"))
     assert(df.isStreaming)
   }
 

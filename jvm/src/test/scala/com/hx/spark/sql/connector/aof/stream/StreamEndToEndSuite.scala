@@ -254,7 +254,7 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
       df.writeStream.format("memory").queryName("legacy").trigger(Trigger.AvailableNow()).start()
     assert(query.awaitTermination(120000))
     assert(spark.table("legacy").collect().map(_.getString(0).takeWhile(_ != ' ')).sorted === ids)
-    assert(
-      spark.table("legacy").columns.toSeq === Seq("value", "host", "path", "offset", "file_id"))
+    val columns = Seq("value", "host", "path", "offset", "file_id", "timestamp")
+    assert(spark.table("legacy").columns.toSeq === columns)
   }
 }
