@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory
  *               whether its answer is kept and whether its last record is flushed
  * @param identity how a file is told from what was known of it (`md5.check.enabled`)
  * @param ignoreOlderMs how long a file not tracked must have gone unmodified to be left unread
- *               (`ignore.older`): reported `ignored`, or when compressed, not reported at all
+ *               (`ignore.older`, [[OldFiles]])
  */
 final class DirectoryScanner(
     files: SourceFiles,
@@ -77,8 +77,7 @@ final class DirectoryScanner(
   private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
   // Directories the file-name regex matched, each warned about once.
   private val matchedDirectories = mutable.Set.empty[Path]
-  // The decompressed heads of compressed files left unread for `ignore.older`, at which stamp.
-  private val oldHeads = mutable.Map.empty[FileKey, (FileStamp, Option[Fingerprint])]
+  private val old = new OldFiles(ignoreOlderMs, sampleLength, clock, stat)
   // Gzip files decompressed so far: each costs a pass over all a file holds.
   private[files] var decompressions: Long = 0L
   @volatile private var ignoredByLastScan = 0
@@ -103,7 +102,7 @@ final class DirectoryScanner(
       unreadable --= unreadable.keys.filterNot(last.seen.contains).toList
       val lookedAt = first.lookedAt ++ last.lookedAt
       formats --= formats.keys.filterNot(lookedAt.contains).toList
-      oldHeads --= oldHeads.keys.filterNot(lookedAt.contains).toList
+      old.keepOnly(lookedAt.contains)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       metas
     }
@@ -147,7 +146,7 @@ final class DirectoryScanner(
           if (!stamp.regular) readBy.foreach(warnIfDirectory(path, _))
           else if (!seen.contains(key) && wanted(readBy, key)) {
             lookedAt += key
-            if (compressedAndOld(path, stamp, question)) {
+            if (formatOf(path, stamp, None).contains(Gzip) && old.leftOut(path, stamp, question)) {
               seen += key
               leftOld += 1
             } else {
@@ -180,39 +179,10 @@ final class DirectoryScanner(
     if (format.isEmpty || format.contains(Gzip) ||
       // A compressor's output just begun waits for its magic, as an empty file waits.
       (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
-      readable(path, stamp)(describeAgain(path, stamp, format, asked, question)).map { m =>
-        val ignored = asked.isEmpty && isOld(stamp) && m.unreadable.isEmpty &&
-          m.copyOf.isEmpty && m.copyOfRetired.isEmpty
-        if (m.ignored == ignored) m else m.copy(ignored = ignored)
-      }
+      readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
+        .map(old.judged(_, stamp, tracked = asked.nonEmpty))
     } else None
   }
-
-  /** Whether the file has not been modified for `ignore.older`; a rename does not count. */
-  private def isOld(stamp: FileStamp): Boolean =
-    ignoreOlderMs.exists(limit => clock.millis() - stamp.modifiedNanos / 1000000L >= limit)
-
-  /**
-   * Whether the file is a gzip file left unread for `ignore.older`: not tracked, not modified
-   * for that long, and no copy of a tracked or retired file, as its head alone shows, read
-   * without decompressing the rest. One shorter than the sample is described, at little cost.
-   */
-  private def compressedAndOld(path: Path, stamp: FileStamp, question: NodeQuestion): Boolean =
-    !question.tracks(stamp.key) && isOld(stamp) && formatOf(path, stamp, None).contains(Gzip) && {
-      val head = oldHeads.get(stamp.key).collect { case (`stamp`, h) => h }.getOrElse {
-        val read =
-          try {
-            val channel = FileChannel.open(path, StandardOpenOption.READ)
-            try {
-              if (stat(path).key != stamp.key) None
-              else Gunzipped.headMd5(channel, sampleLength.toLong)
-            } finally channel.close()
-          } catch { case _: IOException => None } // described, which says why
-        oldHeads(stamp.key) = (stamp, read)
-        read
-      }
-      head.exists(h => !question.mayBeCopy(h))
-    }
 
   /**
    * The file's compression format, if any. Looked at again at each change of its stamp until a
