@@ -3,13 +3,7 @@ package com.hx.spark.sql.connector.aof.plan
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{
-  FileIdentity,
-  FileKey,
-  FileMeta,
-  Fingerprint,
-  KnownFile
-}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
@@ -19,7 +13,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * offset tracks the file (its device and inode); C2, it tracks anything on the file's host; C3,
  * the fingerprints it kept match the node's (the same head, and the same bytes just before the
  * position); C4, the position is within the file's length now. C3 and C4 are judged by
- * [[FileIdentity]], as the node and the reader judge them. For a tracked file (C1):
+ * [[com.hx.spark.sql.connector.aof.files.FileIdentity]], as the node and the reader judge them. For a tracked file (C1):
  *
  *  - C3 and C4: read on, up to its last complete line (or record), `bytes.max` and its share
  *    of `batch.bytes.max`.
