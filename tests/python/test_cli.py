@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import signal
@@ -113,10 +114,17 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
     log = tmp_path / "logs" / "app.log"
     log.parent.mkdir()
     append(log, [f"line-{n}" for n in range(100)])
+    rotated = log.parent / "app.log.1.gz"  # left out by ignore.older: counted, not reported
+    rotated.write_bytes(gzip.compress(b"".join(b"old-%d whole end\n" % n for n in range(200))))
+    os.utime(rotated, (time.time() - 3 * 86400, time.time() - 3 * 86400))
     store = "/aof-status-test"
     query = (
         aof.read_stream(
-            spark, f"{log.parent}/app\\.log", zookeeper_address=zookeeper.address, meta_store=store
+            spark,
+            f"{log.parent}/app\\.log.*",
+            zookeeper_address=zookeeper.address,
+            meta_store=store,
+            ignore_older="1d",
         )
         .writeStream.format("noop")
         .option("checkpointLocation", str(tmp_path / "checkpoint"))
@@ -148,13 +156,14 @@ def test_status_shows_endpoints_offsets_and_lag_of_a_running_query(
     (run,) = found["runs"]
     assert run["driverAlive"]
     assert [h["endpoint"] is not None for h in run["hosts"]] == [True]
+    assert [h["ignored"] for h in run["hosts"]] == [1]
     (committed,) = found["offsets"]
     assert committed["path"] == str(log)
     assert 0 < committed["position"] <= log.stat().st_size
     (reported,) = found["files"]
     assert reported["size"] == log.stat().st_size
     assert reported["bytesBehind"] == log.stat().st_size - committed["position"]
-    assert "serving endpoint" in text and str(log) in text
+    assert "serving endpoint" in text and "files ignored" in text and str(log) in text
 
 
 def test_status_reads_an_offset_backup_larger_than_a_znode(
