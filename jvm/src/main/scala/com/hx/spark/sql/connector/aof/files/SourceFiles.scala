@@ -3,6 +3,8 @@ package com.hx.spark.sql.connector.aof.files
 import java.nio.file.{Path, Paths}
 import java.util.regex.Pattern
 
+import scala.collection.mutable
+
 /**
  * One of a source's `path`s: a directory, which may hold wildcards ([[DirectoryGlob]]), and a
  * Java regex matched against whole file names in it.
@@ -38,10 +40,15 @@ final case class SourceFiles(paths: Seq[PathPattern], exclude: Seq[String] = Nil
       val dirs = if (p.glob.isPattern) p.glob.directories() else Seq(p.glob.root)
       dirs.map(d => (d, p.names, !p.glob.isPattern))
     }
-    named.map(_._1).distinct.map { dir =>
-      val here = named.filter(_._1 == dir)
-      Directory(dir, here.map(_._2), here.exists(_._3))
+    // Grouped in one pass, in the order named: a layout of thousands of directories is listed
+    // at every trigger.
+    val byDirectory = mutable.LinkedHashMap.empty[Path, mutable.ArrayBuffer[(Pattern, Boolean)]]
+    named.foreach { case (dir, names, literal) =>
+      byDirectory.getOrElseUpdate(dir, mutable.ArrayBuffer.empty) += names -> literal
     }
+    byDirectory.map { case (dir, here) =>
+      Directory(dir, here.map(_._1).toVector, here.exists(_._2))
+    }.toVector
   }
 
   /** Where each path's literal part ends: a node without any of them has no files yet. */
