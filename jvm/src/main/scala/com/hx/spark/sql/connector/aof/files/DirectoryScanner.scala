@@ -66,8 +66,9 @@ final class DirectoryScanner(
 
   private val log = LoggerFactory.getLogger(getClass)
   private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
-  private val shortHeads =
-    new ShortHeadCopies(sampleLength, identity, key => formats.get(key).exists(_._2.nonEmpty))
+  private val compressed = (key: FileKey) => formats.get(key).exists(_._2.nonEmpty)
+  private val shortHeads = new ShortHeadCopies(sampleLength, identity, compressed)
+  private val newCopies = new NewFileCopies(sampleLength, identity, compressed)
   // What each file looked like, and what was answered for it: answered again without reading
   // while its bytes and the driver's question stay the same (most files, most triggers).
   private val described = mutable.Map.empty[FileKey, Description]
@@ -88,15 +89,20 @@ final class DirectoryScanner(
   /**
    * The files to report, given what the driver tracks on this node and what it retired (files no
    * longer tracked whose copy may still show up, by file id). Looked at twice when the first
-   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]).
+   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]), or caught a file and its copy
+   * both new, a rotation perhaps under way ([[NewFileCopies]]).
    */
   def scan(known: Seq[KnownFile], retired: Map[String, KnownFile] = Map.empty): Seq[FileMeta] =
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
       val first = look(question)
-      val last = if (question.mayMissCopies(first.found)) look(question) else first
-      val byKey = last.found.map(m => m.key -> m).toMap
-      val metas = last.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey)))
+      val (firstAnswer, newCopy) = answer(first, question)
+      val (last, metas) =
+        if (!question.mayMissCopies(first.found) && !newCopy) (first, firstAnswer)
+        else {
+          val again = look(question)
+          (again, answer(again, question)._1)
+        }
       describer.keepOnly(last.seen.contains)
       described --= described.keys.filterNot(last.seen.contains).toList
       unreadable --= unreadable.keys.filterNot(last.seen.contains).toList
@@ -106,6 +112,17 @@ final class DirectoryScanner(
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       metas
     }
+
+  /**
+   * A look's files, each with the tracked or new file it is a copy of, if any; and whether one is
+   * a copy of a new file.
+   */
+  private def answer(look: Look, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
+    val byKey = look.found.map(m => m.key -> m).toMap
+    val metas = look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey)))
+    val copies = newCopies.of(metas, question, key => look.stamps.get(key).exists(!settled(_)))
+    (metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o)))), copies.nonEmpty)
+  }
 
   /**
    * One look: the listing's files described, then listed again (up to three times) while a
@@ -126,6 +143,8 @@ final class DirectoryScanner(
   private final class Look(question: NodeQuestion) {
     private var metas = Vector.empty[FileMeta]
     val seen: mutable.Set[FileKey] = mutable.Set.empty
+    // Each file's stamp as it was described.
+    val stamps: mutable.Map[FileKey, FileStamp] = mutable.Map.empty
     val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
     // Compressed files left unread for `ignore.older`: not reported.
     var leftOld = 0
@@ -153,6 +172,7 @@ final class DirectoryScanner(
               // Seen only once described: one renamed away meanwhile is looked for again.
               describeFile(path, stamp, question).foreach { meta =>
                 seen += key
+                stamps(key) = stamp
                 metas :+= meta
               }
             }

@@ -42,9 +42,11 @@ private[files] final class NodeQuestion(
     missesTracked(found) || found.exists(replacedTracked) ||
       retired.keys.exists(id => !found.exists(_.copyOfRetired.contains(id)))
 
+  /** Whether `m` is a tracked file that still starts as it did: no other file under its key. */
+  def keepsTracked(m: FileMeta): Boolean =
+    knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
+
   // A tracked key found holding content with another head (an inode reused).
   private def replacedTracked(m: FileMeta): Boolean =
-    m.unreadable.isEmpty && knownByKey.get(m.key).exists { k =>
-      !identity.keepsHead(k, m.headAt(k.fingerprint.length))
-    }
+    m.unreadable.isEmpty && tracks(m.key) && !keepsTracked(m)
 }

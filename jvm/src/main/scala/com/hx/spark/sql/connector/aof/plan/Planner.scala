@@ -26,7 +26,10 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *
  *  - a copy of a tracked file that no longer holds its content (logrotate's `copytruncate`)
  *    continues from that file's position; while the original still holds it (the copy being
- *    written, or not yet truncated) the copy waits, so no line is read from both;
+ *    written, or not yet truncated) the copy waits, so no line is read from both. So does a copy
+ *    of a file not tracked yet that the same answer shows (a file and its copy first seen in
+ *    one look, [[com.hx.spark.sql.connector.aof.files.NewFileCopies]]): the next answer shows it
+ *    a copy of a tracked file;
  *  - an empty file waits until it has bytes: it may be a copy about to be written;
  *  - on a host this query has offsets for (C2): created since, read from byte 0;
  *  - on a host seen for the first time (not C2): `starting.offsets`.
@@ -184,9 +187,13 @@ object Planner {
         if (holds(original)) None
         else continue(original.fileId, math.min(original.pos, meta.size))
       }
-      ofTracked.orElse(meta.copyOfRetired.flatMap(retired.get).map { r =>
-        if (meta.size < r.file.pos) None else continue(r.file.fileId, r.file.pos)
-      })
+      // Of a file the answer shows first too (both new in one look): it waits, as above.
+      val ofNew = meta.copyOf.filter(k => !tracked.contains(k) && reported.contains(k))
+      ofTracked
+        .orElse(ofNew.map(_ => None))
+        .orElse(meta.copyOfRetired.flatMap(retired.get).map { r =>
+          if (meta.size < r.file.pos) None else continue(r.file.fileId, r.file.pos)
+        })
     }
 
     // An original that cannot be read now may still hold its content: its copy waits.

@@ -386,6 +386,29 @@ class PlannerSuite extends AnyFunSuite {
     assert(end.hosts(host).files.values.map(_.key).toSet === Set(key))
   }
 
+  // Both first seen in one answer, the node names the copy's original by a key not tracked.
+  Seq(
+    "new" -> otherFileOnHost,
+    "under a reused key" -> tracked(file(90, other).copy(key = copyKey)))
+    .foreach { case (what, start) =>
+      test(s"copytruncate of a file first seen with its copy ($what): the copy waits, continues") {
+        val first = plan(start, meta(300, 300), copy(350))
+        assert(
+          first.end.hosts(host).files.values.map(f => (f.key, f.first, f.pos)).toSeq ===
+            Seq((key, 0L, 300L)))
+        val cut = meta(40, 40, Fingerprint(40, "new"), tailAtFloor = None)
+        val next = plan(first.end, cut, copy(350))
+        val ranges = (Ranges.between(start, first.end) ++ Ranges.between(first.end, next.end))
+          .map(r => (r.path, r.from, r.until))
+        assert(
+          ranges.toSet === Set(
+            ("/logs/app.log", 0L, 300L),
+            ("/logs/app.log.1", 300L, 350L),
+            ("/logs/app.log", 0L, 40L)))
+        assert(first.losses.isEmpty && next.losses.isEmpty)
+      }
+    }
+
   test("an empty new file waits until it has bytes (it may be a copy to come)") {
     val empty = FileMeta("/logs/new.log", copyKey, 0, 0, Fingerprint.Empty, None)
     assert(plan(tracked(300), meta(400, 400), empty).end.hosts(host).files.size === 1)

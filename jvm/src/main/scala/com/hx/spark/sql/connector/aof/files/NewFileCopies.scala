@@ -1,0 +1,117 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.channels.FileChannel
+import java.nio.file.Paths
+
+import scala.collection.mutable
+
+/**
+ * Copies among the files one look shows that the driver does not know yet. The describer tells a
+ * copy only of a file the driver tracks or retired, so a file first seen in the same look as its
+ * copy would be read twice from its start: logrotate's `copytruncate` of a file written since the
+ * last trigger, run while the look went on (the file described before its copy was made, the
+ * copy after), or caught between its copy and its truncate.
+ *
+ * Two such files, one holding all the other's complete lines and one of them just written (not
+ * settled, as a copy made now is), make the scanner look again: the rotation has most often ended
+ * by then, its original cut. Found again, one is reported a copy of the other. The driver reads
+ * the other as any new file; the copy waits, as a copy of a tracked file does. From the next look
+ * on that file is tracked, and the describer's own rules take over: the copy continues from its
+ * position once it no longer holds those bytes, or is a file of its own once it differs. With
+ * `copytruncate`, a wrong guess of which is the copy costs one trigger's wait.
+ *
+ * The copy is a tracked key now holding another file, since the driver takes a `copyOf` naming a
+ * tracked key for the file it tracks there; else the one the other holds all of (a copy made
+ * while its original grew on); else, each holding the other, the second one looked at. Two
+ * settled files alike are left as they are, each read: this is about a rotation caught in the act.
+ *
+ * @param compressed whether a file (by key) is compressed: its bytes are not read here
+ */
+private[files] final class NewFileCopies(
+    sampleLength: Int,
+    identity: FileIdentity,
+    compressed: FileKey => Boolean) {
+
+  /**
+   * The files that are copies of another new file, by key, with that file's key.
+   *
+   * @param recent whether a file (by key) was written just before it was described
+   */
+  def of(
+      found: Seq[FileMeta],
+      question: NodeQuestion,
+      recent: FileKey => Boolean): Map[FileKey, FileKey] = {
+    val candidates = found.filter(m =>
+      m.unreadable.isEmpty && m.size > 0 && m.copyOf.isEmpty && m.copyOfRetired.isEmpty &&
+        !compressed(m.key) && !question.keepsTracked(m))
+    val copyOf = mutable.Map.empty[FileKey, FileKey]
+    def paired(k: FileKey) = copyOf.contains(k) || copyOf.values.exists(_ == k)
+    val indexed = candidates.zipWithIndex
+    val reads = new Reads
+    try {
+      // Each pair with a file just written, once: a few such files against all the others.
+      for {
+        (r, i) <- indexed if recent(r.key)
+        (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
+        (a, b) = if (i < j) (r, o) else (o, r)
+        if !paired(a.key) && !paired(b.key)
+        (copy, original) <- copyAndOriginal(a, b, question, reads)
+      } copyOf(copy.key) = original.key
+    } finally reads.close()
+    copyOf.toMap
+  }
+
+  /** Which of `a` and `b` (looked at in that order) is a copy of the other, if either is. */
+  private def copyAndOriginal(
+      a: FileMeta,
+      b: FileMeta,
+      question: NodeQuestion,
+      reads: Reads): Option[(FileMeta, FileMeta)] = {
+    lazy val aHoldsB = holds(a, b, reads)
+    lazy val bHoldsA = holds(b, a, reads)
+    (question.tracks(a.key), question.tracks(b.key)) match {
+      case (true, true) => None
+      case (true, false) => Some((a, b)).filter(_ => aHoldsB || bHoldsA)
+      case (false, true) => Some((b, a)).filter(_ => aHoldsB || bHoldsA)
+      case _ if bHoldsA => Some((a, b)).filter(_ => !aHoldsB).orElse(Some((b, a)))
+      case _ => Some((b, a)).filter(_ => aHoldsB)
+    }
+  }
+
+  /** Whether `x` holds all of `y`'s complete lines as `y` was described. */
+  private def holds(x: FileMeta, y: FileMeta, reads: Reads): Boolean = {
+    val known = KnownFile(y.key, y.lineEnd, y.fingerprint, y.tailAtLineEnd)
+    val length = y.fingerprint.length
+    identity.ofCopy(
+      known,
+      x.size,
+      if (x.fingerprint.length == length) Some(x.fingerprint) else reads.head(x, length),
+      Some(reads.tail(x, y.lineEnd))) == FileIdentity.Same
+  }
+
+  /** Reads of files' heads and tails, each file opened once; a file gone since reads nothing. */
+  private final class Reads {
+    private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
+    private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
+
+    private def read[T](m: FileMeta)(f: FileChannel => Option[T]): Option[T] =
+      channels
+        .getOrElseUpdate(
+          m.key,
+          try Some(FileChannel.open(Paths.get(m.path)))
+          catch { case _: IOException => None })
+        .flatMap { channel =>
+          try f(channel)
+          catch { case _: IOException => None }
+        }
+
+    def head(m: FileMeta, length: Long): Option[Fingerprint] =
+      heads.getOrElseUpdate((m.key, length), read(m)(Prefixes.md5(_, length)))
+
+    def tail(m: FileMeta, end: Long): Option[Fingerprint] =
+      read(m)(Prefixes.tail(_, end, sampleLength.toLong))
+
+    def close(): Unit = channels.values.flatten.foreach(_.close())
+  }
+}
