@@ -86,7 +86,9 @@ private[files] final class NewFileCopies(
     identity.ofCopy(
       known,
       x.size,
-      if (x.fingerprint.length == length) Some(x.fingerprint) else reads.head(x, length),
+      if (x.fingerprint.length == length) Some(x.fingerprint)
+      else if (x.size < length) None
+      else reads.head(x, length),
       Some(reads.tail(x, y.lineEnd))) == FileIdentity.Same
   }
 
