@@ -9,7 +9,7 @@ import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, FileStamp, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
@@ -20,9 +20,9 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
  * half lines, rename rotations with a late reopen, copytruncate, gzip begun and finished apart,
  * `olddir` moves, deletes of rotations read whole, which free inodes for the next file), placed
  * at random among the node's looks, the planning and the reading: between two triggers, inside a
- * look (after a listing, before the files it named are looked at: where no real rotation can be
- * made to land on demand), between planning a batch and reading it (what a batch replayed after
- * a restart meets), and endpoints started again. The node's scanner, the planner and the reader
+ * look (after a listing, before the files it named are looked at; or amid them, some looked at
+ * and some not: where no real rotation can be made to land on demand), between planning a batch
+ * and reading it (what a batch replayed after a restart meets), and endpoints started again. The node's scanner, the planner and the reader
  * are the source's own, on real files; what comes out must be every line written exactly once,
  * with nothing counted lost (nothing is deleted before it is read).
  *
@@ -37,12 +37,16 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     30 -> "between triggers",
     42 -> "in a look",
     50 -> "in a look, with the next in its second look",
-    62 -> "after a plan",
+    60 -> "amid a look's files",
+    70 -> "after a plan",
     100 -> "alone")
 
   private final class Run(dir: Path, world: RotationWorld, limits: PlanLimits) {
     private val counters = ReadCounters.register(spark.sparkContext)
     private val inListing = mutable.Queue.empty[() => Unit]
+    // An operation to run before a look's nth file is looked at, and files looked at so far.
+    private var amidFiles = Option.empty[(Int, () => Unit)]
+    private var looks = 0
     private val directory = s"$dir/**"
     private val regex = world.pattern.substring(directory.length + 1)
     private var scanner = newScanner()
@@ -60,8 +64,15 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
       1024,
       listed = { listing =>
         if (inListing.nonEmpty) inListing.dequeue()()
+        looks = 0
         listing
-      })
+      },
+      stat = { path =>
+        looks += 1
+        amidFiles.filter(_._1 <= looks).foreach { case (_, op) => amidFiles = None; op() }
+        FileStamp.of(path)
+      }
+    )
 
     /** An endpoint started again: nothing of what the last one kept. */
     def restartEndpoint(): Unit = scanner = newScanner()
@@ -98,6 +109,13 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
       ops.foreach(inListing.enqueue(_))
       trigger()
       while (inListing.nonEmpty) inListing.dequeue()() // the trigger listed fewer times
+    }
+
+    /** `op` run before the next trigger's look reaches its `nth` file, or after it. */
+    def amidLook(nth: Int, op: () => Unit): Unit = {
+      amidFiles = Some(nth -> op)
+      trigger()
+      amidFiles.foreach { case (_, left) => amidFiles = None; left() }
     }
 
     def hasDelivered(ids: Seq[String]): Boolean = ids.forall(delivered)
@@ -183,7 +201,8 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
                 world(op)
             }
           run.duringLook(() => world(op), () => (), next)
-        } else if (place < 62) { run.plan(); world(op) }
+        } else if (place < 60) run.amidLook(1 + rnd.nextInt(12), () => world(op))
+        else if (place < 70) { run.plan(); world(op) }
         else world(op)
         covered(op.productPrefix) += 1
         covered(Places.find(place < _._1).get._2) += 1
