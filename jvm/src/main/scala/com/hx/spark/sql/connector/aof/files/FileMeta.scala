@@ -17,7 +17,8 @@ package com.hx.spark.sql.connector.aof.files
  *                    up to there, so the next trigger can compare
  * @param copyOf      a tracked file whose head and bytes before its position this (untracked)
  *                    file holds too, or that it is the beginning of: a copy, complete or being
- *                    written, as logrotate's `copytruncate` makes
+ *                    written, as logrotate's `copytruncate` makes; or a file of the same answer
+ *                    not tracked yet, of which it is a copy ([[NewFileCopies]])
  * @param copyOfRetired a file the driver retired (no longer tracks, but a copy of it may show up;
  *                    by file id) whose head this file holds, and either its bytes before its
  *                    position (a copy) or fewer bytes than that (it may be one, half-written)
