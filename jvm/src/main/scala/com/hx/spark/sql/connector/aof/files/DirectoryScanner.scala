@@ -96,13 +96,14 @@ final class DirectoryScanner(
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
       val first = look(question)
-      val (firstAnswer, newCopy) = answer(first, question)
-      val (last, metas) =
-        if (!question.mayMissCopies(first.found) && !newCopy) (first, firstAnswer)
-        else {
+      // The first look's answer only when it is not looked at again.
+      val firstAnswer = Some(first).filterNot(l => question.mayMissCopies(l.found))
+      val (last, metas) = firstAnswer.map(answer(_, question)) match {
+        case Some((metas, false)) => (first, metas)
+        case _ =>
           val again = look(question)
           (again, answer(again, question)._1)
-        }
+      }
       describer.keepOnly(last.seen.contains)
       described --= described.keys.filterNot(last.seen.contains).toList
       unreadable --= unreadable.keys.filterNot(last.seen.contains).toList

@@ -45,21 +45,24 @@ private[files] final class NewFileCopies(
     val candidates = found.filter(m =>
       m.unreadable.isEmpty && m.size > 0 && m.copyOf.isEmpty && m.copyOfRetired.isEmpty &&
         !compressed(m.key) && !question.keepsTracked(m))
-    val copyOf = mutable.Map.empty[FileKey, FileKey]
-    def paired(k: FileKey) = copyOf.contains(k) || copyOf.values.exists(_ == k)
-    val indexed = candidates.zipWithIndex
-    val reads = new Reads
-    try {
-      // Each pair with a file just written, once: a few such files against all the others.
-      for {
-        (r, i) <- indexed if recent(r.key)
-        (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
-        (a, b) = if (i < j) (r, o) else (o, r)
-        if !paired(a.key) && !paired(b.key)
-        (copy, original) <- copyAndOriginal(a, b, question, reads)
-      } copyOf(copy.key) = original.key
-    } finally reads.close()
-    copyOf.toMap
+    if (!candidates.exists(m => recent(m.key))) Map.empty // most triggers
+    else {
+      val copyOf = mutable.Map.empty[FileKey, FileKey]
+      def paired(k: FileKey) = copyOf.contains(k) || copyOf.values.exists(_ == k)
+      val indexed = candidates.zipWithIndex
+      val reads = new Reads
+      try {
+        // Each pair with a file just written, once: a few such files against all the others.
+        for {
+          (r, i) <- indexed if recent(r.key)
+          (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
+          (a, b) = if (i < j) (r, o) else (o, r)
+          if !paired(a.key) && !paired(b.key)
+          (copy, original) <- copyAndOriginal(a, b, question, reads)
+        } copyOf(copy.key) = original.key
+      } finally reads.close()
+      copyOf.toMap
+    }
   }
 
   /** Which of `a` and `b` (looked at in that order) is a copy of the other, if either is. */

@@ -22,9 +22,10 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
  * at random among the node's looks, the planning and the reading: between two triggers, inside a
  * look (after a listing, before the files it named are looked at; or amid them, some looked at
  * and some not: where no real rotation can be made to land on demand), between planning a batch
- * and reading it (what a batch replayed after a restart meets), and endpoints started again. The node's scanner, the planner and the reader
- * are the source's own, on real files; what comes out must be every line written exactly once,
- * with nothing counted lost (nothing is deleted before it is read).
+ * and reading it (what a batch replayed after a restart meets), and endpoints started again.
+ * The node's scanner, the planner and the reader are the source's own, on real files; what comes
+ * out must be every line written exactly once, with nothing counted lost (nothing is deleted
+ * before it is read).
  *
  * A seed is replayed exactly (`AOF_MODEL_SEED`), the file system's choice of inodes aside.
  */
@@ -44,9 +45,9 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
   private final class Run(dir: Path, world: RotationWorld, limits: PlanLimits) {
     private val counters = ReadCounters.register(spark.sparkContext)
     private val inListing = mutable.Queue.empty[() => Unit]
-    // An operation to run before a look's nth file is looked at, and files looked at so far.
+    // An operation to run at a look's nth `stat` (about its nth file), and the look's stats so far.
     private var amidFiles = Option.empty[(Int, () => Unit)]
-    private var looks = 0
+    private var stats = 0
     private val directory = s"$dir/**"
     private val regex = world.pattern.substring(directory.length + 1)
     private var scanner = newScanner()
@@ -64,12 +65,12 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
       1024,
       listed = { listing =>
         if (inListing.nonEmpty) inListing.dequeue()()
-        looks = 0
+        stats = 0
         listing
       },
       stat = { path =>
-        looks += 1
-        amidFiles.filter(_._1 <= looks).foreach { case (_, op) => amidFiles = None; op() }
+        stats += 1
+        amidFiles.filter(_._1 <= stats).foreach { case (_, op) => amidFiles = None; op() }
         FileStamp.of(path)
       }
     )
@@ -111,7 +112,7 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
       while (inListing.nonEmpty) inListing.dequeue()() // the trigger listed fewer times
     }
 
-    /** `op` run before the next trigger's look reaches its `nth` file, or after it. */
+    /** `op` run at the next trigger's look's `nth` `stat` (about its nth file), or after it. */
     def amidLook(nth: Int, op: () => Unit): Unit = {
       amidFiles = Some(nth -> op)
       trigger()
