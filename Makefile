@@ -51,7 +51,7 @@ system:
 	build/install-system-packages
 
 test-jvm: $(VENV)/.installed
-	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll +aof/test
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll +aof/test +realtime/test
 
 # The rotation model's long form (`make test` runs 20 seeds against the node's scanner, the
 # planner and the reader, and 2 on a real query): 500 and 100 seeds, on both Spark lines (about

@@ -45,11 +45,45 @@ val java17Opens = Seq(
   "sun.util.calendar"
 ).map(p => s"--add-opens=java.base/$p=ALL-UNNAMED")
 
+// How the suites of each project run: on the Spark of `sparkJars` when given, forked, one at a
+// time, and failing on any test that did not run.
+lazy val sparkTests: Seq[Setting[_]] = Seq(
+  // With sparkJars, Spark and everything it ships come from there; Maven gives only what the
+  // suites add (scalatest): one copy of each library on the classpath.
+  Test / dependencyClasspath := {
+    val all = (Test / dependencyClasspath).value
+    val compiledAgainst = (Compile / externalDependencyClasspath).value.files.toSet
+    sparkJars.value.fold(all) { dir =>
+      val jars = (dir * "*.jar").get
+      require(jars.nonEmpty, s"no Spark JARs in $dir")
+      all.filterNot(a => compiledAgainst(a.data)) ++ jars.map(Attributed.blank)
+    }
+  },
+  Test / fork := true,
+  Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
+  Test / parallelExecution := false,
+  // Full stack traces where a test fails, and each failure's message again at the end of the
+  // run, where a log cut to its last lines still shows it.
+  Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI"),
+  // A test cancelled, ignored or pending fails the run: it passes only when every test ran.
+  Test / executeTests := {
+    val output = (Test / executeTests).value
+    val log = streams.value.log
+    val notRun = output.events.toSeq.sortBy(_._1).collect {
+      case (suite, r) if r.canceledCount + r.ignoredCount + r.skippedCount + r.pendingCount > 0 =>
+        s"$suite: ${r.canceledCount} canceled, ${r.ignoredCount} ignored, " +
+          s"${r.skippedCount} skipped, ${r.pendingCount} pending"
+    }
+    notRun.foreach(suite => log.error(s"tests not run: $suite"))
+    if (notRun.isEmpty) output else output.copy(overall = TestResult.Failed)
+  }
+)
+
 lazy val root = (project in file("."))
-  .aggregate(aof)
+  .aggregate(aof, realtime)
   .settings(publish / skip := true, crossScalaVersions := Nil)
 
-lazy val aof = (project in file("jvm"))
+lazy val aof: Project = (project in file("jvm"))
   .settings(
     name := "spark-aof",
     sparkCompiled := versions(if (scalaBinaryVersion.value == "2.12") "spark3.compiled" else "spark4.compiled"),
@@ -77,38 +111,41 @@ lazy val aof = (project in file("jvm"))
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Compile / packageDoc / publishArtifact := false,
+    sparkTests,
     // The JAR is built where the Python package ships it from (`publishM2` takes it from there).
     Compile / packageBin / artifactPath := (ThisBuild / baseDirectory).value /
       "python/src/pyspark_aof/jars" / (Compile / packageBin / artifactPath).value.getName,
     // Every build publishes to ~/.m2 again (for `--packages`); a release version would refuse.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
-    // With sparkJars, Spark and everything it ships come from there; Maven gives only what the
-    // suites add (scalatest): one copy of each library on the classpath.
-    Test / dependencyClasspath := {
-      val all = (Test / dependencyClasspath).value
-      sparkJars.value.fold(all) { dir =>
-        val jars = (dir * "*.jar").get
-        require(jars.nonEmpty, s"no Spark JARs in $dir")
-        val compiledAgainst = (Compile / dependencyClasspath).value.files.toSet
-        all.filterNot(a => compiledAgainst(a.data)) ++ jars.map(Attributed.blank)
-      }
-    },
-    Test / fork := true,
-    Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
-    Test / parallelExecution := false,
-    // Full stack traces where a test fails, and each failure's message again at the end of the
-    // run, where a log cut to its last lines still shows it.
-    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI"),
-    // A test cancelled, ignored or pending fails the run: it passes only when every test ran.
-    Test / executeTests := {
-      val output = (Test / executeTests).value
-      val log = streams.value.log
-      val notRun = output.events.toSeq.sortBy(_._1).collect {
-        case (suite, r) if r.canceledCount + r.ignoredCount + r.skippedCount + r.pendingCount > 0 =>
-          s"$suite: ${r.canceledCount} canceled, ${r.ignoredCount} ignored, " +
-            s"${r.skippedCount} skipped, ${r.pendingCount} pending"
-      }
-      notRun.foreach(suite => log.error(s"tests not run: $suite"))
-      if (notRun.isEmpty) output else output.copy(overall = TestResult.Failed)
-    }
+    // The 2.13 JAR holds real-time mode's classes too (see `realtime`).
+    Compile / packageBin / mappings ++= Def.taskDyn {
+      if (scalaBinaryVersion.value == "2.13") Def.task((realtime / Compile / packageBin / mappings).value)
+      else Def.task(Seq.empty[(File, String)])
+    }.value,
+  )
+
+// Real-time mode (Spark 4.1+): its classes implement interfaces Spark 4.0 lacks, so they are
+// compiled apart, against the oldest Spark that has them, and go into the 2.13 JAR beside the
+// rest, which stays compiled against 4.0. The connector loads them only where Spark has those
+// interfaces (`shim.RealTimeMode`): one JAR, one `--packages` name, for 4.0 to the newest.
+// Its sources are the connector's own, in jvm/src/*/scala-spark-4.1; only its build is apart.
+lazy val realtime: Project = (project in file("jvm/realtime"))
+  .dependsOn(aof % "compile->compile;test->test")
+  .settings(
+    name := "spark-aof-realtime",
+    Compile / scalaSource := (aof / baseDirectory).value / "src/main/scala-spark-4.1",
+    Test / scalaSource := (aof / baseDirectory).value / "src/test/scala-spark-4.1",
+    scalaVersion := scala213,
+    crossScalaVersions := Seq(scala213),
+    sparkCompiled := versions("spark4.realtime.compiled"),
+    sparkJars := sys.env.get("AOF_SPARK_JARS_2_13").filter(_.nonEmpty).map(file),
+    scalacOptions ++= Seq("-deprecation", "-feature", "-unchecked", "-Xlint", "-release:17"),
+    autoScalaLibrary := false,
+    libraryDependencies ++= Seq(
+      "org.scala-lang" % "scala-library" % scalaVersion.value % Provided,
+      "org.apache.spark" %% "spark-sql" % sparkCompiled.value % Provided,
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test
+    ),
+    publish / skip := true,
+    sparkTests
   )

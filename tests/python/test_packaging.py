@@ -79,6 +79,15 @@ def test_the_jars_carry_the_connector_alone_not_sparks_libraries() -> None:
         assert [n for n in classes if not n.startswith("com/hx/spark/")] == [], jar
 
 
+def test_only_the_spark_4_jar_holds_real_time_mode() -> None:
+    """Its classes need Spark 4.1's interfaces: the Spark 3 line's JAR stays as it was."""
+    jars = Path(aof.jar_path()).parent
+    for scala, holds in (("2.12", False), ("2.13", True)):
+        names = zipfile.ZipFile(jars / f"spark-aof_{scala}-{__version__}.jar").namelist()
+        real_time = [n for n in names if "/aof/realtime/" in n]
+        assert bool(real_time) == holds, scala
+
+
 def test_the_jar_and_coordinates_are_the_running_pysparks() -> None:
     assert Path(aof.jar_path()).name == f"spark-aof_{SCALA}-{__version__}.jar"
     assert aof.maven_coordinates() == f"com.hx.spark:spark-aof_{SCALA}:{__version__}"
@@ -100,7 +109,8 @@ def _versions_table() -> str:
             f"| {v['spark3.compiled']} (Scala), {v['tested.spark3']} and {v['tested.oldest']} "
             "(Python) |",
             f"| {line(v['spark4.compiled'])} to {v['spark4.pyspark.newest']} "
-            f"| {artifact.format(SCALA_OF_SPARK[4])} | {v['spark4.compiled']} "
+            f"| {artifact.format(SCALA_OF_SPARK[4])} "
+            f"| {v['spark4.compiled']}; real-time mode {v['spark4.realtime.compiled']} "
             f"| {v['tested.newest']} (Scala and Python) |",
         ]
     )

@@ -6,9 +6,9 @@ import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.types.StructType
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
-import com.hx.spark.sql.connector.aof.driver.ZooKeeperRun
+import com.hx.spark.sql.connector.aof.driver.{QueryRun, ZooKeeperRun}
 import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
-import com.hx.spark.sql.connector.aof.shim.SparkExecutors
+import com.hx.spark.sql.connector.aof.shim.{RealTimeMode, SparkExecutors}
 import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets}
 
 class AofScan(options: AofOptions) extends Scan {
@@ -23,10 +23,19 @@ class AofScan(options: AofOptions) extends Scan {
     val offsetLog = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation)
     val snapshots =
       new OffsetSnapshots(sc.hadoopConfiguration, checkpointLocation, () => offsetLog.oldestJson())
-    new AofMicroBatchStream(
-      spark,
-      options,
-      new ZooKeeperRun(options, sc, bindHost, () => offsetLog.latestWholeJson(snapshots)),
-      snapshots)
+    val run = new ZooKeeperRun(options, sc, bindHost, () => offsetLog.latestWholeJson(snapshots))
+    if (!RealTimeMode.available) new AofMicroBatchStream(spark, options, run, snapshots)
+    else {
+      Class
+        .forName(RealTimeMode.StreamClass)
+        .getConstructor(
+          classOf[SparkSession],
+          classOf[AofOptions],
+          classOf[QueryRun],
+          classOf[OffsetSnapshots],
+          classOf[String])
+        .newInstance(spark, options, run, snapshots, checkpointLocation)
+        .asInstanceOf[MicroBatchStream]
+    }
   }
 }

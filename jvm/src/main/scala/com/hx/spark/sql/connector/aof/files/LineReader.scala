@@ -53,6 +53,9 @@ final class LineReader(
 
   /** Where the current line starts; after `incomplete`, where the unfinished line starts. */
   def lineOffset: Long = offset
+
+  /** Just after the current line's newline: where the next line starts. */
+  def lineEnd: Long = bufferStart + cursor
   def lineBytes: Array[Byte] = lineArray
   def lineStart: Int = lineFrom
   def lineLength: Int = length

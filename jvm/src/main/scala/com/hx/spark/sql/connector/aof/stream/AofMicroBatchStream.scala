@@ -30,9 +30,11 @@ import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
  * holds no coordination of its own. The checkpoint holds the offsets, each on a snapshot of the
  * files written once (`snapshots`), so that idle files do not weigh on every batch.
  *
+ * Spark 4.1 and newer run a subclass that adds real-time mode (`realtime.AofRealTimeStream`).
+ *
  * @param clock when a trigger plans: the `timestamp` of the lines it plans, kept in the offset
  */
-final class AofMicroBatchStream(
+class AofMicroBatchStream(
     spark: SparkSession,
     options: AofOptions,
     run: QueryRun,
@@ -42,7 +44,7 @@ final class AofMicroBatchStream(
     with SupportsTriggerAvailableNow
     with ReportsSourceMetrics {
   private val log = LoggerFactory.getLogger(getClass)
-  private val counters = ReadCounters.register(spark.sparkContext)
+  protected val counters: ReadCounters = ReadCounters.register(spark.sparkContext)
   StopWarnings.quiet
   @volatile private var plannedLoss = 0L
 
@@ -139,7 +141,7 @@ final class AofMicroBatchStream(
       "linesFiltered" -> counters.linesFiltered.value.toString)).asJava
   }
 
-  private def offsetOf(offset: Offset): AofOffset = offset match {
+  protected def offsetOf(offset: Offset): AofOffset = offset match {
     case o: AofOffset => o
     case other => deserializeOffset(other.json()).asInstanceOf[AofOffset]
   }

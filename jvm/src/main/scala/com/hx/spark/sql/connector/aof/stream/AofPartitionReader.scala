@@ -26,16 +26,7 @@ final class AofPartitionReader(
       current = None
       if (!ranges.hasNext) return false
       val range = ranges.next()
-      current = Some(
-        new FileRangeReader(
-          range,
-          endpoint.files,
-          lineLengthMax,
-          endpoint.records,
-          failOnDataLoss,
-          counters,
-          endpoint.identity,
-          endpoint.lineFilter))
+      current = Some(FileRangeReader.of(range, endpoint, lineLengthMax, failOnDataLoss, counters))
     }
     true
   }

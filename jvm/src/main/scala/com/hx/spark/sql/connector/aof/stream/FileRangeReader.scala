@@ -23,6 +23,7 @@ import com.hx.spark.sql.connector.aof.files.{
   RecordRule,
   SourceFiles
 }
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
 /**
@@ -66,6 +67,8 @@ final class FileRangeReader(
   private val record = new RecordBuffer
   // The current line starts the next record, and is not in `record` yet.
   private var lineWaiting = false
+  // Where the lines after those returned so far start: a query stopped here goes on from there.
+  private var consumed = range.from
   private val hostValue = UTF8String.fromString(range.host)
   private val fileIdValue = UTF8String.fromString(range.fileId)
 
@@ -73,10 +76,24 @@ final class FileRangeReader(
    * Fills `batch` with the range's next lines, at least one, all of one file and all valid until
    * the next call (they point into the read buffer); false when the range has no more.
    */
-  def nextBatch(batch: LineBatch): Boolean = records match {
-    case Some(rule) => nextRecord(rule, batch)
-    case None => nextLines(batch)
+  def nextBatch(batch: LineBatch): Boolean = {
+    val more = records match {
+      case Some(rule) => nextRecord(rule, batch)
+      case None => nextLines(batch)
+    }
+    consumed =
+      if (!more) range.until
+      else if (records.isEmpty) source.get.lines.lineEnd
+      else if (lineWaiting) source.get.lines.lineOffset
+      else range.until
+    more
   }
+
+  /**
+   * Where the line (or record) after the last one returned starts; the lines the filter dropped
+   * on the way count as read. The range's end once it has no more.
+   */
+  def resumeAt: Long = consumed
 
   private def nextLines(batch: LineBatch): Boolean = {
     var found = false
@@ -280,7 +297,24 @@ final class FileRangeReader(
   }
 }
 
-private object FileRangeReader {
+object FileRangeReader {
   // Listings before a file counts as gone; a rotation's renames take milliseconds.
-  val Listings: Int = 10
+  private val Listings: Int = 10
+
+  /** A reader of `range` as a read task of the endpoint's source reads it. */
+  def of(
+      range: FileRange,
+      endpoint: EndpointSpec,
+      lineLengthMax: Int,
+      failOnDataLoss: Boolean,
+      counters: ReadCounters): FileRangeReader =
+    new FileRangeReader(
+      range,
+      endpoint.files,
+      lineLengthMax,
+      endpoint.records,
+      failOnDataLoss,
+      counters,
+      endpoint.identity,
+      endpoint.lineFilter)
 }

@@ -50,6 +50,9 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity, timestampMicros: L
 
   def isFull: Boolean = columns.numRows == capacity
 
+  /** Where the `i`th line starts in its file. */
+  def offsetAt(i: Int): Long = offsets(i)
+
   /** Empties the batch for lines of a file, under the given host, path and file id. */
   def reset(lineHost: UTF8String, linePath: UTF8String, lineFileId: UTF8String): Unit = {
     host = lineHost

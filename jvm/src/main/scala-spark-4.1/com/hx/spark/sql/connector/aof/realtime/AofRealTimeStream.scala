@@ -1,0 +1,109 @@
+package com.hx.spark.sql.connector.aof.realtime
+
+import java.time.Clock
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
+import org.apache.spark.sql.connector.read.streaming.{
+  Offset,
+  PartitionOffset,
+  ReadLimit,
+  SupportsRealTimeMode
+}
+
+import com.hx.spark.sql.connector.aof.config.AofOptions
+import com.hx.spark.sql.connector.aof.driver.QueryRun
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetSnapshots}
+import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.shim.SparkExecutors
+import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, JournalCopies}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+
+/**
+ * The stream on Spark 4.1 and newer: a micro-batch stream that also runs in real-time mode
+ * (`trigger(realTime=...)`). There each batch is one long task per host, which follows that
+ * host's files and returns lines as they are written ([[RealTimeReader]]); the batch's end is
+ * where each task stopped, merged here. The driver still asks the hosts at each batch's start,
+ * for which hosts have files to follow and for `status`, but plans nothing itself.
+ */
+final class AofRealTimeStream(
+    spark: SparkSession,
+    options: AofOptions,
+    run: QueryRun,
+    snapshots: OffsetSnapshots,
+    sourceCheckpoint: String,
+    clock: Clock)
+    extends AofMicroBatchStream(spark, options, run, snapshots, clock)
+    with SupportsRealTimeMode {
+  @volatile private var realTime = false
+  @volatile private var hosts = Set.empty[String]
+  @volatile private var batchStart = AofOffset.Empty
+  @volatile private var starts = Map.empty[String, Option[HostOffsets]]
+  private val journals =
+    new JournalCopies(spark.sparkContext.hadoopConfiguration, sourceCheckpoint, options.metaStore)
+  private lazy val client = ZkClients.open(run.endpoint.zk, options.metaStore)
+
+  def this(
+      spark: SparkSession,
+      options: AofOptions,
+      run: QueryRun,
+      snapshots: OffsetSnapshots,
+      sourceCheckpoint: String) =
+    this(spark, options, run, snapshots, sourceCheckpoint, Clock.systemUTC())
+
+  override def prepareForRealTimeMode(): Unit = {
+    val limits = Seq("bytes.max" -> options.bytesMax, "batch.bytes.max" -> options.batchBytesMax)
+      .collect { case (k, Some(_)) => k }
+    require(
+      limits.isEmpty,
+      s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +
+        "as it is written, one task per host. Remove them, or use a processing-time trigger."
+    )
+    realTime = true
+  }
+
+  override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset =
+    if (!realTime) super.latestOffset(startOffset, limit)
+    else {
+      run.backUpSoon()
+      val start = offsetOf(startOffset)
+      hosts = run.reports(start).files.keySet
+      start
+    }
+
+  override def planInputPartitions(start: Offset): Array[InputPartition] = {
+    val from = offsetOf(start)
+    batchStart = from
+    starts = hosts.map(h => h -> from.hosts.get(h)).toMap
+    journals.restore(client, starts)
+    val byNode = run.hostsByNode(SparkExecutors.slots(spark.sparkContext).keys)
+    def locations(node: String) =
+      if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
+    starts.toSeq.sortBy(_._1).map { case (h, s) => HostPartition(h, s, locations(h)) }.toArray
+  }
+
+  override def mergeOffsets(offsets: Array[PartitionOffset]): Offset = {
+    val reached = offsets.collect { case HostPosition(h, Some(o)) => h -> o }
+    val end = AofOffset(batchStart.hosts ++ reached, plannedAtMs = Some(clock.millis()))
+    snapshots.rebase(batchStart, end)
+  }
+
+  // A batch that did not end is run again from its start: its tasks' plans must still be there.
+  override def stop(): Unit =
+    try if (realTime && starts.nonEmpty) journals.save(client, starts)
+    finally
+      try if (realTime) client.close()
+      finally super.stop()
+
+  override def createReaderFactory(): PartitionReaderFactory =
+    if (!realTime) super.createReaderFactory()
+    else {
+      val limits = PlanLimits(None, options.startingOffsets, options.identity)
+      new RealTimeReaderFactory(
+        limits,
+        options.lineLengthMax,
+        options.failOnDataLoss,
+        counters,
+        run.endpoint)
+    }
+}

@@ -1,0 +1,94 @@
+package com.hx.spark.sql.connector.aof.realtime
+
+import java.time.Clock
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.connector.read.streaming.{PartitionOffset, SupportsRealTimeRead}
+import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
+
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints, NodeName}
+import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.stream.{
+  FileWrites,
+  HostFollower,
+  MisplacedTask,
+  ReadCounters,
+  ZkPlanJournal
+}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+
+/**
+ * A real-time batch's task: follows its host's files ([[HostFollower]]) until Spark ends the
+ * batch, sleeping on [[FileWrites]] when there is nothing to read, and keeping each plan in
+ * ZooKeeper before returning its rows ([[ZkPlanJournal]]). Rows, not columnar batches: Spark
+ * takes a real-time reader's rows one at a time.
+ */
+final class RealTimeReader(
+    partition: HostPartition,
+    limits: PlanLimits,
+    lineLengthMax: Int,
+    failOnDataLoss: Boolean,
+    counters: ReadCounters,
+    endpoint: EndpointSpec,
+    clock: Clock = Clock.systemUTC())
+    extends SupportsRealTimeRead[InternalRow] {
+  private val here = NodeName.current(endpoint.nodeNameEnv)
+  if (here != partition.host) MisplacedTask.handOver(partition.host, here, endpoint)
+
+  private val follower = new HostFollower(
+    partition.host,
+    partition.start,
+    endpoint,
+    limits,
+    lineLengthMax,
+    failOnDataLoss,
+    counters,
+    new ZkPlanJournal(
+      ZkClients.open(endpoint.zk, endpoint.metaStore),
+      endpoint.metaStore,
+      partition.host,
+      partition.start),
+    clock
+  )
+  private val writes = new FileWrites(endpoint.files)
+
+  override def nextWithTimeout(timeoutMs: java.lang.Long): RecordStatus = {
+    val deadline = clock.millis() + timeoutMs
+    var found = follower.next()
+    var left = deadline - clock.millis()
+    while (!found && left > 0) {
+      writes.await(left)
+      found = follower.next()
+      left = deadline - clock.millis()
+    }
+    RecordStatus.newStatusWithoutArrivalTime(found)
+  }
+
+  override def next(): Boolean = follower.next()
+
+  override def get(): InternalRow = follower.row
+
+  override def getOffset: PartitionOffset = HostPosition(partition.host, follower.offset)
+
+  override def close(): Unit =
+    try follower.close()
+    finally writes.close()
+}
+
+/** Makes the [[RealTimeReader]]s of a real-time query. */
+final class RealTimeReaderFactory(
+    limits: PlanLimits,
+    lineLengthMax: Int,
+    failOnDataLoss: Boolean,
+    counters: ReadCounters,
+    endpoint: EndpointSpec)
+    extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val task = partition.asInstanceOf[HostPartition]
+    val node = NodeName.current(endpoint.nodeNameEnv)
+    // The endpoint answers the driver's look at each batch's start, and `pyspark-aof status`.
+    if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
+    new RealTimeReader(task, limits, lineLengthMax, failOnDataLoss, counters, endpoint)
+  }
+}

@@ -1,0 +1,157 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.io.Closeable
+import java.time.Clock
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
+import com.hx.spark.sql.connector.aof.files.DirectoryScanner
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
+
+/**
+ * One host's files, followed from inside a long-running task (real-time mode): the node looks at
+ * its files, the [[Planner]] plans from what was read so far, the lines planned are read, and
+ * again. The same scanner, planner and reader as a micro-batch, so the same rules for rotation,
+ * copies, losses and ids; only the loop moved from the driver into the task.
+ *
+ * [[offset]] is where every row returned so far ends, also in the middle of a plan: a file read
+ * part way stands at the start of its next line (with no tail fingerprint, as a batch cut by
+ * `bytes.max` does), one not started yet at its start. So a batch may end after any row.
+ *
+ * Each plan is kept in the `journal` before its rows are returned, and a task that starts where
+ * an earlier one started reads that one's plans first ([[PlanJournal]]).
+ *
+ * @param start this host's offsets when the task started; None for a host the query has no
+ *              offsets for yet (`starting.offsets` applies to it, as in a micro-batch)
+ */
+final class HostFollower(
+    host: String,
+    start: Option[HostOffsets],
+    endpoint: EndpointSpec,
+    limits: PlanLimits,
+    lineLengthMax: Int,
+    failOnDataLoss: Boolean,
+    counters: ReadCounters,
+    journal: PlanJournal,
+    clock: Clock = Clock.systemUTC())
+    extends Closeable {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val scanner = new DirectoryScanner(
+    endpoint.files,
+    endpoint.md5SampleLength,
+    endpoint.records,
+    clock = clock,
+    identity = endpoint.identity,
+    ignoreOlderMs = endpoint.ignoreOlderMs)
+  private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
+  private var reading: Option[Reading] = None
+  private var looks = 0L
+  private var replay = journal.planned.toList
+
+  /**
+   * Moves to the next row when there is one to read now, looking at the files again once every
+   * planned line was read; false when a fresh look finds nothing new. Never waits for a write.
+   */
+  def next(): Boolean = {
+    while (true) {
+      reading match {
+        case Some(r) if r.next() => return true
+        case Some(r) =>
+          r.close()
+          done = r.end
+          reading = None
+        case None if replay.nonEmpty =>
+          val end = AofOffset(Map(host -> replay.head))
+          replay = replay.tail
+          reading = Some(new Reading(done, end, Ranges.between(done, end), clock.millis()))
+        case None =>
+          val (end, ranges) = planNext()
+          if (ranges.isEmpty) {
+            done = end
+            return false
+          }
+          journal.keep(end.hosts(host))
+          reading = Some(new Reading(done, end, ranges, clock.millis()))
+      }
+    }
+    false
+  }
+
+  /** The row `next` moved to: valid until the next call. */
+  def row: InternalRow = reading.get.row
+
+  /** This host's offsets just after the last row returned. */
+  def offset: Option[HostOffsets] = reading.fold(done)(_.offset).hosts.get(host)
+
+  override def close(): Unit =
+    try reading.foreach(_.close())
+    finally journal.close()
+
+  private def planNext(): (AofOffset, Seq[FileRange]) = {
+    looks += 1
+    val retired = Planner.retired(done, host)
+    val files = scanner.scan(Planner.known(done, host), retired)
+    val looked = Map(host -> Looked(s"look-$looks", retired.keySet))
+    val plan = Planner.plan(done, Map(host -> files), limits, looked)
+    if (plan.losses.nonEmpty) {
+      DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
+      counters.bytesLost.add(plan.losses.map(_.bytes).sum)
+    }
+    (plan.end, Ranges.between(done, plan.end))
+  }
+
+  /** The ranges of one plan, read in turn; `from` and `end` are the plan's two offsets. */
+  private final class Reading(from: AofOffset, val end: AofOffset, ranges: Seq[FileRange], at: Long)
+      extends Closeable {
+    private val batch = new LineBatch(timestampMicros = at * 1000L)
+    private var index = 0
+    private var reader: Option[FileRangeReader] = None
+    private var rowIndex = -1
+
+    def next(): Boolean = {
+      if (rowIndex + 1 < batch.columns.numRows) {
+        rowIndex += 1
+        return true
+      }
+      while (index < ranges.size) {
+        if (reader.isEmpty) {
+          reader = Some(
+            FileRangeReader.of(ranges(index), endpoint, lineLengthMax, failOnDataLoss, counters))
+        }
+        if (reader.get.nextBatch(batch)) {
+          rowIndex = 0
+          return true
+        }
+        reader.get.close()
+        reader = None
+        index += 1
+      }
+      false
+    }
+
+    def row: InternalRow = batch.columns.getRow(rowIndex)
+
+    /** `end`, with the files not read to their end yet where their next line starts. */
+    def offset: AofOffset = {
+      val here = end.hosts(host)
+      val behind = ranges.zipWithIndex.flatMap { case (range, i) =>
+        val at =
+          if (i < index) range.until
+          else if (i > index) range.from
+          else if (rowIndex + 1 < batch.columns.numRows) batch.offsetAt(rowIndex + 1)
+          else reader.fold(range.from)(_.resumeAt)
+        if (at >= range.until) None
+        else {
+          val tail = from.file(host, range.fileId).filter(_.pos == at).flatMap(_.tail)
+          Some(range.fileId -> here.files(range.fileId).copy(pos = at, tail = tail))
+        }
+      }
+      end.copy(hosts = end.hosts + (host -> here.copy(files = here.files ++ behind)))
+    }
+
+    override def close(): Unit = reader.foreach(_.close())
+  }
+}

@@ -1,0 +1,146 @@
+package com.hx.spark.sql.connector.aof.realtime
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.locks.ReentrantLock
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{ForeachWriter, Row}
+import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.shim.RealTimeMode
+import com.hx.spark.sql.connector.aof.testkit.{AppLogWriter, Logrotate, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.Queries.assertExactlyOnce
+
+/**
+ * Real-time mode on a real session: lines reach a `foreach` writer while the batch that reads
+ * them still runs, through the real logrotate, and a stop and restart from the checkpoint. A
+ * batch stopped before it ends is read again from its start (Spark's real-time mode commits a
+ * batch at its end): such lines come twice, with the same `(host, file_id, offset)`, so a sink
+ * keyed by those holds each line once.
+ */
+class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
+  import RealTimeModeSuite._
+
+  /** @param batch shorter than Spark's least by default (5 s): a test spans several batches */
+  private def start(
+      name: String,
+      path: String,
+      checkpoint: Path,
+      batch: String = "3 seconds",
+      options: Map[String, String] = Map.empty): StreamingQuery = {
+    spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "1000")
+    spark.readStream
+      .format("aof")
+      .options(options)
+      .load(path)
+      .select("value", "host", "path", "offset", "file_id")
+      .writeStream
+      .queryName(name)
+      .outputMode("update") // real-time mode's only mode
+      .foreach(new Collect(name))
+      .option("checkpointLocation", checkpoint.toString)
+      .trigger(Trigger.RealTime(batch))
+      .start()
+  }
+
+  /** Rows as the writer saw them, once per `(host, file_id, offset)`, and how many came twice. */
+  private def delivered(name: String): (Seq[Row], Int) = {
+    val all = rows(name)
+    val once = all.groupBy(r => (r.getString(1), r.getString(4), r.getLong(3))).values.map { seen =>
+      assert(seen.map(_.getString(0)).distinct.size === 1, s"one id, two lines: $seen")
+      seen.head
+    }
+    (once.toSeq.sortBy(r => (r.getString(4), r.getLong(3))), all.size - once.size)
+  }
+
+  private def append(file: Path, lines: Seq[String]): Unit =
+    Files.write(file, lines.map(_ + "\n").mkString.getBytes(UTF_8), StandardOpenOption.APPEND)
+
+  test("a line reaches the writer while the batch that reads it runs") {
+    val dir = newDir("live")
+    val log = Files.createFile(dir.resolve("app.log"))
+    append(log, Seq("live-0 line"))
+    // One batch longer than the test: no batch ends, so every line comes while it runs.
+    val query = start("live", s"$dir/app\\.log", newDir("ckpt"), batch = "120 seconds")
+    try {
+      eventually("the first line delivered")(rows("live").nonEmpty)
+      Seq(1, 2, 3).foreach { i =>
+        append(log, Seq(s"live-$i line"))
+        eventually(s"line $i delivered")(rows("live").exists(_.getString(0) == s"live-$i line"))
+      }
+      assert(query.recentProgress.isEmpty, "a batch ended")
+    } finally query.stop()
+    val (once, twice) = delivered("live")
+    assert(once.map(_.getString(0)) === (0 to 3).map(i => s"live-$i line"))
+    assert(twice === 0)
+  }
+
+  test("this Spark runs the stream that has real-time mode; a byte limit is refused at start") {
+    assert(RealTimeMode.available)
+    val dir = newDir("limit")
+    Files.createFile(dir.resolve("app.log"))
+    val query =
+      start("limited", s"$dir/app\\.log", newDir("ckpt"), options = Map("bytes.max" -> "1024"))
+    val e = intercept[StreamingQueryException](query.awaitTermination(60000))
+    assert(e.getMessage.contains("bytes.max"))
+    assert(e.getMessage.contains("real-time mode"))
+  }
+
+  private case class Mode(name: String, directives: Seq[String], pattern: String, pause: Boolean)
+  private val modes = Seq(
+    Mode("create", Seq("create"), "service\\.log(\\.\\d+)?", pause = false),
+    Mode("copytruncate", Seq("copytruncate"), "service\\.log(\\.\\d+)?", pause = true),
+    Mode("compress", Seq("create", "compress", "delaycompress"), "service\\.log.*", pause = false)
+  )
+
+  modes.foreach { mode =>
+    test(s"logrotate ${mode.name} every second across batches, stopped and started again") {
+      val name = s"rotated_${mode.name}"
+      val dir = newDir(mode.name)
+      val log = Files.createFile(dir.resolve("service.log"))
+      val lock = new ReentrantLock()
+      val writer = new AppLogWriter(log, mode.name, 1000, lock).start()
+      val rotate = new Logrotate(log, mode.directives)
+      val checkpoint = newDir("ckpt")
+      def rotateFor(seconds: Int): Unit = (1 to seconds).foreach { _ =>
+        Thread.sleep(1000) // pacing: one forced rotation a second
+        if (mode.pause) lock.lock()
+        try rotate.rotate()
+        finally if (mode.pause) lock.unlock()
+      }
+      val first = start(name, s"$dir/${mode.pattern}", checkpoint)
+      try rotateFor(6)
+      finally first.stop()
+      rotateFor(2)
+      val again = start(name, s"$dir/${mode.pattern}", checkpoint)
+      val ids =
+        try {
+          rotateFor(6)
+          val written = writer.stop()
+          eventually("every line delivered", 60000)(delivered(name)._1.size >= written.size)
+          written
+        } finally again.stop()
+      assertExactlyOnce(delivered(name)._1, ids)
+    }
+  }
+}
+
+object RealTimeModeSuite {
+  private val collected = new java.util.concurrent.ConcurrentHashMap[String, Queue]()
+  private type Queue = ConcurrentLinkedQueue[Row]
+
+  def rows(name: String): Seq[Row] =
+    Option(collected.get(name)).fold(Seq.empty[Row])(_.asScala.toSeq)
+
+  /** Keeps every row it is given, by query name: the suite's JVM runs the executors. */
+  final class Collect(name: String) extends ForeachWriter[Row] {
+    override def open(partitionId: Long, epochId: Long): Boolean = true
+    override def process(row: Row): Unit =
+      collected.computeIfAbsent(name, _ => new Queue()).add(row)
+    override def close(errorCause: Throwable): Unit = ()
+  }
+}

@@ -1,0 +1,105 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
+import com.hx.spark.sql.connector.aof.files.{FileIdentity, SourceFiles}
+import com.hx.spark.sql.connector.aof.offset.HostOffsets
+import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
+
+/**
+ * A host's files followed from inside a task (real-time mode): its offset stands after the last
+ * row returned, wherever that is in a plan, and a task that starts where an earlier one started
+ * returns that one's rows first, with the same ids, however the files changed since.
+ */
+class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
+  private lazy val counters = ReadCounters.register(spark.sparkContext)
+  private val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
+
+  /** The plans kept, as a task's journal in ZooKeeper keeps them. */
+  private final class Kept extends PlanJournal {
+    val ends: mutable.ArrayBuffer[HostOffsets] = mutable.ArrayBuffer.empty
+    override def planned: Seq[HostOffsets] = ends.toList
+    override def keep(end: HostOffsets): Unit = ends += end
+    override def close(): Unit = ()
+  }
+
+  private def follower(
+      dir: Path,
+      start: Option[HostOffsets],
+      journal: PlanJournal = PlanJournal.None): HostFollower = {
+    val spec = EndpointSpec(
+      "run",
+      ZkAccess("127.0.0.1:1", 30000, None),
+      "/unused",
+      SourceFiles(dir, "app\\.log.*"),
+      1024,
+      "key")
+    new HostFollower("host-a", start, spec, limits, 1 << 20, true, counters, journal)
+  }
+
+  private def next(f: HostFollower): (String, String, Long) = {
+    assert(f.next(), "a row")
+    (f.row.getUTF8String(0).toString, f.row.getUTF8String(4).toString, f.row.getLong(3))
+  }
+
+  private def all(f: HostFollower): Seq[(String, String, Long)] = {
+    val rows = Iterator
+      .continually(f)
+      .takeWhile(_.next())
+      .map { f =>
+        (f.row.getUTF8String(0).toString, f.row.getUTF8String(4).toString, f.row.getLong(3))
+      }
+      .toList
+    f.close()
+    rows
+  }
+
+  private def append(file: Path, lines: String*): Unit =
+    Files.write(
+      file,
+      lines.map(_ + "\n").mkString.getBytes(UTF_8),
+      StandardOpenOption.CREATE,
+      StandardOpenOption.APPEND)
+
+  test("a batch may end after any row: a follower started from there reads on, once each") {
+    val dir = newDir("follow")
+    append(dir.resolve("app.log"), (1 to 5).map(i => s"a-$i"): _*)
+    append(dir.resolve("app.log.1"), (1 to 3).map(i => s"b-$i"): _*)
+    val whole = all(follower(dir, None))
+    assert(whole.map(_._1).sorted === ((1 to 5).map(i => s"a-$i") ++ (1 to 3).map(i => s"b-$i")))
+    (0 to whole.size).foreach { k =>
+      val first = follower(dir, None)
+      val head = (1 to k).map(_ => next(first))
+      val at = first.offset
+      first.close()
+      assert(head ++ all(follower(dir, at)) === whole, s"stopped after $k rows")
+    }
+  }
+
+  test("a follower that starts where another started returns that one's rows first, as they were") {
+    val dir = newDir("replay")
+    val log = dir.resolve("app.log")
+    append(log, (1 to 5).map(i => s"a-$i"): _*)
+    val kept = new Kept
+    val first = all(follower(dir, None, kept))
+    assert(kept.ends.size === 1)
+    // Rotated since, as logrotate's `create` does: the file read is app.log.1 now, and a new
+    // app.log, listed first, is the first new file a plan would give an id.
+    Files.move(log, dir.resolve("app.log.1"))
+    append(log, "b-1", "b-2")
+    val again = all(follower(dir, None, kept))
+    assert(again.take(5) === first)
+    assert(again.drop(5).map(_._1) === Seq("b-1", "b-2"))
+    val planned = all(follower(dir, None))
+    assert(planned.take(5) !== first, "without the plans, the same lines get other ids")
+  }
+}
