@@ -45,20 +45,25 @@ val java17Opens = Seq(
   "sun.util.calendar"
 ).map(p => s"--add-opens=java.base/$p=ALL-UNNAMED")
 
+// A test classpath on the Spark of `sparkJars` instead of the Spark compiled against, when given:
+// Spark and everything it ships come from there; Maven gives only what the suites add
+// (scalatest): one copy of each library on the classpath.
+def onSparkJars(classpath: TaskKey[Classpath]): Def.Initialize[Task[Classpath]] = Def.task {
+  val all = classpath.value
+  val compiledAgainst = (Compile / externalDependencyClasspath).value.files.toSet
+  sparkJars.value.fold(all) { dir =>
+    val jars = (dir * "*.jar").get
+    require(jars.nonEmpty, s"no Spark JARs in $dir")
+    all.filterNot(a => compiledAgainst(a.data)) ++ jars.map(Attributed.blank)
+  }
+}
+
 // How the suites of each project run: on the Spark of `sparkJars` when given, forked, one at a
 // time, and failing on any test that did not run.
 lazy val sparkTests: Seq[Setting[_]] = Seq(
-  // With sparkJars, Spark and everything it ships come from there; Maven gives only what the
-  // suites add (scalatest): one copy of each library on the classpath.
-  Test / dependencyClasspath := {
-    val all = (Test / dependencyClasspath).value
-    val compiledAgainst = (Compile / externalDependencyClasspath).value.files.toSet
-    sparkJars.value.fold(all) { dir =>
-      val jars = (dir * "*.jar").get
-      require(jars.nonEmpty, s"no Spark JARs in $dir")
-      all.filterNot(a => compiledAgainst(a.data)) ++ jars.map(Attributed.blank)
-    }
-  },
+  Test / dependencyClasspath := onSparkJars(Test / dependencyClasspath).value,
+  // What `Test/runMain` runs on (the benchmarks): the same.
+  Test / dependencyClasspathAsJars := onSparkJars(Test / dependencyClasspathAsJars).value,
   Test / fork := true,
   Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
   Test / parallelExecution := false,
@@ -119,8 +124,8 @@ lazy val aof: Project = (project in file("jvm"))
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     // The 2.13 JAR holds real-time mode's classes too (see `realtime`).
     Compile / packageBin / mappings ++= Def.taskDyn {
-      if (scalaBinaryVersion.value == "2.13") Def.task((realtime / Compile / packageBin / mappings).value)
-      else Def.task(Seq.empty[(File, String)])
+      if (scalaBinaryVersion.value != "2.13") Def.task(Seq.empty[(File, String)])
+      else Def.task((realtime / Compile / packageBin / mappings).value)
     }.value,
   )
 

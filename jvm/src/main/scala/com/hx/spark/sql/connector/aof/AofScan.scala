@@ -24,10 +24,11 @@ class AofScan(options: AofOptions) extends Scan {
     val snapshots =
       new OffsetSnapshots(sc.hadoopConfiguration, checkpointLocation, () => offsetLog.oldestJson())
     val run = new ZooKeeperRun(options, sc, bindHost, () => offsetLog.latestWholeJson(snapshots))
-    if (!RealTimeMode.available) new AofMicroBatchStream(spark, options, run, snapshots)
-    else {
+    if (!RealTimeMode.inSpark || !RealTimeMode.loads(AofScan.RealTimeStream)) {
+      new AofMicroBatchStream(spark, options, run, snapshots)
+    } else {
       Class
-        .forName(RealTimeMode.StreamClass)
+        .forName(AofScan.RealTimeStream)
         .getConstructor(
           classOf[SparkSession],
           classOf[AofOptions],
@@ -38,4 +39,10 @@ class AofScan(options: AofOptions) extends Scan {
         .asInstanceOf[MicroBatchStream]
     }
   }
+}
+
+object AofScan {
+
+  /** The stream with real-time mode: in the 2.13 JAR only, and loadable on Spark 4.1+ only. */
+  private val RealTimeStream = "com.hx.spark.sql.connector.aof.realtime.AofRealTimeStream"
 }

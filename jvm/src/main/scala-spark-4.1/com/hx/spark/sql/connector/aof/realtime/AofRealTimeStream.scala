@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.realtime
 
 import java.time.Clock
 
+import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{
@@ -41,7 +42,15 @@ final class AofRealTimeStream(
   @volatile private var starts = Map.empty[String, Option[HostOffsets]]
   private val journals =
     new JournalCopies(spark.sparkContext.hadoopConfiguration, sourceCheckpoint, options.metaStore)
-  private lazy val client = ZkClients.open(run.endpoint.zk, options.metaStore)
+  private var opened: Option[CuratorFramework] = None
+
+  private def client: CuratorFramework = synchronized {
+    opened.getOrElse {
+      val c = ZkClients.open(run.endpoint.zk, options.metaStore)
+      opened = Some(c)
+      c
+    }
+  }
 
   def this(
       spark: SparkSession,
@@ -54,11 +63,11 @@ final class AofRealTimeStream(
   override def prepareForRealTimeMode(): Unit = {
     val limits = Seq("bytes.max" -> options.bytesMax, "batch.bytes.max" -> options.batchBytesMax)
       .collect { case (k, Some(_)) => k }
-    require(
-      limits.isEmpty,
-      s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +
-        "as it is written, one task per host. Remove them, or use a processing-time trigger."
-    )
+    if (limits.nonEmpty) {
+      throw new IllegalArgumentException(
+        s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +
+          "as it is written, one task per host. Remove them, or use a processing-time trigger.")
+    }
     realTime = true
   }
 
@@ -92,7 +101,7 @@ final class AofRealTimeStream(
   override def stop(): Unit =
     try if (realTime && starts.nonEmpty) journals.save(client, starts)
     finally
-      try if (realTime) client.close()
+      try synchronized(opened.foreach(_.close()))
       finally super.stop()
 
   override def createReaderFactory(): PartitionReaderFactory =

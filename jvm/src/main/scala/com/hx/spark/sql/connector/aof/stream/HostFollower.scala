@@ -49,6 +49,8 @@ final class HostFollower(
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
   private var reading: Option[Reading] = None
   private var looks = 0L
+  // Names each look apart from every other task's: a retired file counts each look once.
+  private val task = java.util.UUID.randomUUID().toString
   private var replay = journal.planned.toList
 
   /**
@@ -94,7 +96,7 @@ final class HostFollower(
     looks += 1
     val retired = Planner.retired(done, host)
     val files = scanner.scan(Planner.known(done, host), retired)
-    val looked = Map(host -> Looked(s"look-$looks", retired.keySet))
+    val looked = Map(host -> Looked(s"$task-$looks", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))

@@ -80,7 +80,7 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
   }
 
   test("this Spark runs the stream that has real-time mode; a byte limit is refused at start") {
-    assert(RealTimeMode.available)
+    assert(RealTimeMode.inSpark)
     val dir = newDir("limit")
     Files.createFile(dir.resolve("app.log"))
     val query =
@@ -94,7 +94,13 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
   private val modes = Seq(
     Mode("create", Seq("create"), "service\\.log(\\.\\d+)?", pause = false),
     Mode("copytruncate", Seq("copytruncate"), "service\\.log(\\.\\d+)?", pause = true),
-    Mode("compress", Seq("create", "compress", "delaycompress"), "service\\.log.*", pause = false)
+    Mode("compress", Seq("create", "compress", "delaycompress"), "service\\.log.*", pause = false),
+    // Rotated into another directory, which the path names too.
+    Mode(
+      "olddir",
+      Seq("create", "olddir old", "createolddir"),
+      "**/service\\.log(\\.\\d+)?",
+      pause = false)
   )
 
   modes.foreach { mode =>

@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.time.{Clock, Instant, ZoneOffset}
 
 import scala.collection.mutable
 
@@ -9,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileIdentity, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{FileIdentity, LineFilter, RecordRule, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
@@ -32,10 +33,14 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     override def close(): Unit = ()
   }
 
+  // Later than any file's last write: every file is settled, every last record complete.
+  private val later = Clock.fixed(Instant.now().plusSeconds(3600), ZoneOffset.UTC)
+
   private def follower(
       dir: Path,
       start: Option[HostOffsets],
-      journal: PlanJournal = PlanJournal.None): HostFollower = {
+      journal: PlanJournal = PlanJournal.None,
+      reads: EndpointSpec => EndpointSpec = identity): HostFollower = {
     val spec = EndpointSpec(
       "run",
       ZkAccess("127.0.0.1:1", 30000, None),
@@ -43,7 +48,7 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
       SourceFiles(dir, "app\\.log.*"),
       1024,
       "key")
-    new HostFollower("host-a", start, spec, limits, 1 << 20, true, counters, journal)
+    new HostFollower("host-a", start, reads(spec), limits, 1 << 20, true, counters, journal, later)
   }
 
   private def next(f: HostFollower): (String, String, Long) = {
@@ -70,18 +75,27 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
       StandardOpenOption.CREATE,
       StandardOpenOption.APPEND)
 
-  test("a batch may end after any row: a follower started from there reads on, once each") {
-    val dir = newDir("follow")
-    append(dir.resolve("app.log"), (1 to 5).map(i => s"a-$i"): _*)
-    append(dir.resolve("app.log.1"), (1 to 3).map(i => s"b-$i"): _*)
-    val whole = all(follower(dir, None))
-    assert(whole.map(_._1).sorted === ((1 to 5).map(i => s"a-$i") ++ (1 to 3).map(i => s"b-$i")))
-    (0 to whole.size).foreach { k =>
-      val first = follower(dir, None)
-      val head = (1 to k).map(_ => next(first))
-      val at = first.offset
-      first.close()
-      assert(head ++ all(follower(dir, at)) === whole, s"stopped after $k rows")
+  private val ways = Seq[(String, EndpointSpec => EndpointSpec)](
+    "lines" -> identity,
+    "lines, some dropped by a filter" -> (_.copy(lineFilter = Some(LineFilter(Nil, Seq("skip"))))),
+    "multi-line records" -> (_.copy(records =
+      Some(RecordRule("^ ", patternStarts = false, 1 << 20, 1000L, 1 << 20, None))))
+  )
+
+  ways.foreach { case (way, reads) =>
+    test(s"a batch may end after any row ($way): a follower started there reads on, once each") {
+      val dir = newDir("follow")
+      append(dir.resolve("app.log"), "a-1", " a-1 more", "a-2 skip", "a-3", " a-3 more", "a-4")
+      append(dir.resolve("app.log.1"), "b-1 skip", "b-2", " b-2 more", "b-3")
+      val whole = all(follower(dir, None, reads = reads))
+      assert(whole.size >= 4)
+      (0 to whole.size).foreach { k =>
+        val first = follower(dir, None, reads = reads)
+        val head = (1 to k).map(_ => next(first))
+        val at = first.offset
+        first.close()
+        assert(head ++ all(follower(dir, at, reads = reads)) === whole, s"stopped after $k rows")
+      }
     }
   }
 

@@ -1,0 +1,116 @@
+package com.hx.spark.sql.connector.aof.bench
+
+import java.io.FileOutputStream
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.ConcurrentLinkedQueue
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{ForeachWriter, Row, SparkSession}
+import org.apache.spark.sql.streaming.Trigger
+
+/**
+ * How long a line takes from its write to a sink: a logger appends 1,000 lines a second, each a
+ * write of its own holding the time it was written, and a `foreach` writer in the same JVM notes
+ * when each arrives. Real-time mode against micro-batch mode with the default trigger, one after
+ * the other in one session. Writes a Markdown table.
+ *
+ * `build/sbt "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency
+ * <out.md> [seconds]"`
+ */
+object RealTimeLatency {
+  private val Rate = 1000
+  private val arrivals = new ConcurrentLinkedQueue[java.lang.Long]()
+
+  /** Notes each line's latency, in microseconds, from the write time it holds. */
+  final class Arrivals extends ForeachWriter[Row] {
+    override def open(partitionId: Long, epochId: Long): Boolean = true
+    override def process(row: Row): Unit = {
+      val now = System.nanoTime()
+      val written = row.getString(0).takeWhile(_ != ' ').toLong
+      arrivals.add((now - written) / 1000)
+    }
+    override def close(errorCause: Throwable): Unit = ()
+  }
+
+  def main(args: Array[String]): Unit = {
+    val seconds = args.lift(1).fold(60)(_.toInt)
+    val spark = SparkSession
+      .builder()
+      .master("local[2]")
+      .appName("aof real-time latency")
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.shuffle.partitions", "2")
+      .getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    val root = Files.createTempDirectory("aof-latency-")
+    val modes = Seq(
+      "real-time mode (`trigger(realTime=\"5 minutes\")`)" -> Trigger.RealTime("5 minutes"),
+      "micro-batch mode (default trigger)" -> Trigger.ProcessingTime(0L))
+    val rows = modes.zipWithIndex.map { case ((name, trigger), i) =>
+      val figures = measure(spark, root.resolve(s"run-$i"), trigger, seconds)
+      println(s"$name: $figures")
+      s"| $name | $figures |\n"
+    }
+    val table = "| mode | lines | p50 | p95 | p99 |\n| --- | ---: | ---: | ---: | ---: |\n" +
+      rows.mkString
+    // Asked of the running Spark: `spark.version` is a constant the compiler copies in.
+    val version = spark.sql("SELECT version()").head().getString(0).takeWhile(_ != ' ')
+    val header =
+      "# Latency from a write to a sink\n\nWritten by `make bench` (`RealTimeLatency`); do not " +
+        s"edit by hand. A logger appends $Rate lines a second for $seconds s, each line a write " +
+        "of its own holding the time it was written; a `foreach` writer in the same JVM notes " +
+        s"each arrival. Spark $version, `local[2]`, one after the other in one session." +
+        "\n\n"
+    Files.write(Paths.get(args.head), (header + table).getBytes(UTF_8))
+    spark.stop()
+  }
+
+  private def measure(spark: SparkSession, dir: Path, trigger: Trigger, seconds: Int): String = {
+    Files.createDirectories(dir)
+    val log = Files.createFile(dir.resolve("app.log"))
+    arrivals.clear()
+    val query = spark.readStream
+      .format("aof")
+      .load(s"$dir/app\\.log")
+      .select("value")
+      .writeStream
+      .outputMode("update")
+      .foreach(new Arrivals)
+      .option("checkpointLocation", dir.resolve("checkpoint").toString)
+      .trigger(trigger)
+      .start()
+    try {
+      // The first lines wait for the query's start: measured from when it reads.
+      val warm = new FileOutputStream(log.toFile, true)
+      try warm.write(s"${System.nanoTime()} warm\n".getBytes(UTF_8))
+      finally warm.close()
+      while (arrivals.isEmpty) Thread.sleep(10)
+      arrivals.clear()
+      val written = write(log, seconds)
+      val deadline = System.nanoTime() + 60L * 1000000000L
+      while (arrivals.size < written && System.nanoTime() < deadline) Thread.sleep(10)
+    } finally query.stop()
+    val latencies = arrivals.asScala.map(_.longValue).toVector.sorted
+    def at(q: Double) =
+      f"${latencies(math.min(latencies.size - 1, (latencies.size * q).toInt)) / 1000.0}%.1f ms"
+    s"${latencies.size} | ${at(0.50)} | ${at(0.95)} | ${at(0.99)}"
+  }
+
+  /** Appends `Rate` lines a second for `seconds`, one write each; returns how many. */
+  private def write(log: Path, seconds: Int): Int = {
+    val out = new FileOutputStream(log.toFile, true)
+    try {
+      val started = System.nanoTime()
+      var n = 0
+      while (n < Rate * seconds) {
+        val due = started + n * (1000000000L / Rate)
+        while (System.nanoTime() < due) Thread.sleep(0, 100000)
+        out.write(s"${System.nanoTime()} line $n\n".getBytes(UTF_8))
+        n += 1
+      }
+      n
+    } finally out.close()
+  }
+}
