@@ -4,11 +4,14 @@ import java.io.FileOutputStream
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.locks.LockSupport
 
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{ForeachWriter, Row, SparkSession}
 import org.apache.spark.sql.streaming.Trigger
+
+import com.hx.spark.sql.connector.aof.testkit.Polling
 
 /**
  * How long a line takes from its write to a sink: a logger appends 1,000 lines a second, each a
@@ -86,11 +89,10 @@ object RealTimeLatency {
       val warm = new FileOutputStream(log.toFile, true)
       try warm.write(s"${System.nanoTime()} warm\n".getBytes(UTF_8))
       finally warm.close()
-      while (arrivals.isEmpty) Thread.sleep(10)
+      Polling.eventually("the query reads")(!arrivals.isEmpty)
       arrivals.clear()
       val written = write(log, seconds)
-      val deadline = System.nanoTime() + 60L * 1000000000L
-      while (arrivals.size < written && System.nanoTime() < deadline) Thread.sleep(10)
+      Polling.eventually("every line arrives")(arrivals.size >= written)
     } finally query.stop()
     val latencies = arrivals.asScala.map(_.longValue).toVector.sorted
     def at(q: Double) =
@@ -106,7 +108,7 @@ object RealTimeLatency {
       var n = 0
       while (n < Rate * seconds) {
         val due = started + n * (1000000000L / Rate)
-        while (System.nanoTime() < due) Thread.sleep(0, 100000)
+        LockSupport.parkNanos(due - System.nanoTime()) // the logger's pace
         out.write(s"${System.nanoTime()} line $n\n".getBytes(UTF_8))
         n += 1
       }

@@ -51,19 +51,17 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     new HostFollower("host-a", start, reads(spec), limits, 1 << 20, true, counters, journal, later)
   }
 
+  /** The row `f` is at: its value, file id and offset. */
+  private def rowOf(f: HostFollower): (String, String, Long) =
+    (f.row.getUTF8String(0).toString, f.row.getUTF8String(4).toString, f.row.getLong(3))
+
   private def next(f: HostFollower): (String, String, Long) = {
     assert(f.next(), "a row")
-    (f.row.getUTF8String(0).toString, f.row.getUTF8String(4).toString, f.row.getLong(3))
+    rowOf(f)
   }
 
   private def all(f: HostFollower): Seq[(String, String, Long)] = {
-    val rows = Iterator
-      .continually(f)
-      .takeWhile(_.next())
-      .map { f =>
-        (f.row.getUTF8String(0).toString, f.row.getUTF8String(4).toString, f.row.getLong(3))
-      }
-      .toList
+    val rows = Iterator.continually(f).takeWhile(_.next()).map(rowOf).toList
     f.close()
     rows
   }
