@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
-import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, JournalCopies}
+import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, JournalCopies, ZkPlanJournal}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /**
@@ -88,7 +88,13 @@ final class AofRealTimeStream(
     val byNode = run.hostsByNode(SparkExecutors.slots(spark.sparkContext).keys)
     def locations(node: String) =
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
-    starts.toSeq.sortBy(_._1).map { case (h, s) => HostPartition(h, s, locations(h)) }.toArray
+    starts.toSeq
+      .sortBy(_._1)
+      .map { case (h, s) =>
+        val journal = ZkPlanJournal.open(client, ZkPlanJournal.pathOf(options.metaStore, h, s))
+        HostPartition(h, s, journal, locations(h))
+      }
+      .toArray
   }
 
   override def mergeOffsets(offsets: Array[PartitionOffset]): Offset = {

@@ -10,10 +10,16 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
  * the batch lasts.
  *
  * @param start     the host's offsets where the batch starts; None for a host new to the query
+ * @param journal   the version of the plan journal the driver opened for this batch
+ *                  ([[com.hx.spark.sql.connector.aof.stream.ZkPlanJournal]])
  * @param locations the hosts of that node's executors, as Spark names them (see
  *                  [[com.hx.spark.sql.connector.aof.stream.AofInputPartition]])
  */
-final case class HostPartition(host: String, start: Option[HostOffsets], locations: Seq[String])
+final case class HostPartition(
+    host: String,
+    start: Option[HostOffsets],
+    journal: Int,
+    locations: Seq[String])
     extends InputPartition {
   override def preferredLocations(): Array[String] =
     (if (locations.isEmpty) Seq(host) else locations).toArray

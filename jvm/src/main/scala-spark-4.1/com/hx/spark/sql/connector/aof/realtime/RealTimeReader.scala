@@ -48,7 +48,8 @@ final class RealTimeReader(
       ZkClients.open(endpoint.zk, endpoint.metaStore),
       endpoint.metaStore,
       partition.host,
-      partition.start),
+      partition.start,
+      partition.journal),
     clock
   )
   private val writes = new FileWrites(endpoint.files)

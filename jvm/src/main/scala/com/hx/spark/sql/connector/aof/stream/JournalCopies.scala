@@ -24,10 +24,15 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
   private def fileOf(host: String, start: Option[HostOffsets]): Path =
     new Path(dir, s"${ZkPaths.encode(host)}-${ZkPlanJournal.digest(host, start)}")
 
-  /** Copies the journals of the tasks that start at `starts` into the checkpoint. */
+  /**
+   * Copies the journals of the tasks that start at `starts` into the checkpoint, fenced first:
+   * a task still running keeps no plan, so returns no line, that the copy lacks.
+   */
   def save(client: CuratorFramework, starts: Map[String, Option[HostOffsets]]): Unit =
     starts.foreach { case (host, start) =>
-      val entries = ZkPlanJournal.entries(client, ZkPlanJournal.pathOf(metaStore, host, start))
+      val path = ZkPlanJournal.pathOf(metaStore, host, start)
+      ZkPlanJournal.fence(client, path)
+      val entries = ZkPlanJournal.entries(client, path)
       if (entries.nonEmpty) {
         val out = fs.create(fileOf(host, start), true)
         // Each a line: stored plans are JSON written on one line.

@@ -6,8 +6,9 @@ import java.security.MessageDigest
 
 import scala.collection.JavaConverters._
 
+import org.apache.curator.RetryLoop
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.{CreateMode, KeeperException}
+import org.apache.zookeeper.{CreateMode, KeeperException, Op}
 
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetJson, OffsetSnapshot}
 import com.hx.spark.sql.connector.aof.protocol.ZkPaths
@@ -40,42 +41,58 @@ object PlanJournal {
 }
 
 /**
- * A [[PlanJournal]] in ZooKeeper: `<metaStore>/realtime/<host>/<start>/<n>`, one znode per plan,
- * each holding what changed since the one before. `<start>` is a digest of the host's offsets
- * where the task starts: a run of the same batch, or a later batch that starts there because
- * the first ended where it began, finds the plans; another start does not. Journals of the
- * host's earlier starts are removed when a task starts: a batch begins only once the one before
- * it was committed, so nothing will run from them again.
+ * A [[PlanJournal]] in ZooKeeper: `<metaStore>/realtime/<host>/<start>/plan-<n>`, one znode per
+ * plan, each holding what changed since the one before. `<start>` is a digest of the host's
+ * offsets where the task starts: a run of the same batch, or a later batch that starts there
+ * because the first ended where it began, finds the plans; another start does not.
+ *
+ * The driver opens the journal for each batch ([[ZkPlanJournal.open]]) and fences it when the
+ * query stops ([[ZkPlanJournal.fence]]), before copying it: a plan is kept only while the
+ * journal's version is still the one its batch opened, in one transaction, so a task that Spark
+ * has not stopped yet cannot return lines of a plan the copy lacks. Opening it again fences the
+ * tasks of earlier runs the same way.
+ *
+ * @param version the journal's version when the driver opened it for this batch
  */
 final class ZkPlanJournal(
     client: CuratorFramework,
     metaStore: String,
     host: String,
-    start: Option[HostOffsets])
+    start: Option[HostOffsets],
+    version: Int)
     extends PlanJournal {
   import ZkPlanJournal._
 
   private val path = pathOf(metaStore, host, start)
   private var last = start.getOrElse(HostOffsets.Empty)
 
-  removeOthers()
-
   override val planned: Seq[HostOffsets] = entries(client, path).map { bytes =>
     last = read(new String(bytes, UTF_8), host, last)
     last
   }
 
-  override def keep(end: HostOffsets): Unit = {
-    append(client, path, write(host, last, end).getBytes(UTF_8))
-    last = end
-  }
+  // Plans get the ACL the driver gave the journal (the source's identity, when it has one).
+  private lazy val acl = client.getACL.forPath(path)
 
-  private def removeOthers(): Unit = {
-    val hostPath = path.substring(0, path.lastIndexOf('/'))
-    children(client, hostPath).filterNot(s => path.endsWith(s"/$s")).foreach { s =>
-      try client.delete().deletingChildrenIfNeeded().forPath(s"$hostPath/$s")
-      catch { case _: KeeperException.NoNodeException => () }
+  override def keep(end: HostOffsets): Unit = {
+    val entry = write(host, last, end).getBytes(UTF_8)
+    // ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client.
+    val kept = Seq(
+      Op.check(path, version),
+      Op.create(s"$path/plan-", entry, acl, CreateMode.PERSISTENT_SEQUENTIAL))
+    try {
+      // A retry after a lost connection may keep the plan twice: read again, it adds nothing.
+      RetryLoop.callWithRetry(
+        client.getZookeeperClient,
+        () => client.getZookeeperClient.getZooKeeper.multi(kept.asJava))
+    } catch {
+      case e @ (_: KeeperException.BadVersionException | _: KeeperException.NoNodeException) =>
+        throw new IllegalStateException(
+          s"aof: the real-time batch reading host $host was stopped; its task returns no " +
+            "more lines (they come in the next batch).",
+          e)
     }
+    last = end
   }
 
   override def close(): Unit = client.close()
@@ -83,16 +100,38 @@ final class ZkPlanJournal(
 
 object ZkPlanJournal {
   private val Previous = "previous"
+  private val Stopped = "stopped".getBytes(UTF_8)
 
   /** Where the journal of a task that starts at `start` on `host` lives. */
   def pathOf(metaStore: String, host: String, start: Option[HostOffsets]): String =
     s"$metaStore/realtime/${ZkPaths.encode(host)}/${digest(host, start)}"
 
+  /**
+   * Opens the journal at `path` for a batch's task, keeping the plans it already holds, and
+   * removes the host's journals of other starts: a batch begins only once the one before it was
+   * committed, so nothing runs from them again. Returns the version the task keeps plans under.
+   */
+  def open(client: CuratorFramework, path: String): Int = {
+    val hostPath = path.substring(0, path.lastIndexOf('/'))
+    children(client, hostPath).filterNot(s => path.endsWith(s"/$s")).foreach { s =>
+      try client.delete().deletingChildrenIfNeeded().forPath(s"$hostPath/$s")
+      catch { case _: KeeperException.NoNodeException => () }
+    }
+    try client.create().creatingParentsIfNeeded().forPath(path)
+    catch { case _: KeeperException.NodeExistsException => () }
+    client.setData().forPath(path, Array.emptyByteArray).getVersion
+  }
+
+  /** Stops every task that has the journal at `path` open from keeping another plan. */
+  def fence(client: CuratorFramework, path: String): Unit =
+    try client.setData().forPath(path, Stopped)
+    catch { case _: KeeperException.NoNodeException => () }
+
   /** The plans kept at `path`, in order, as stored. */
   def entries(client: CuratorFramework, path: String): Seq[Array[Byte]] =
     children(client, path).sorted.map(n => client.getData.forPath(s"$path/$n"))
 
-  /** Keeps one more plan, as stored, after those at `path`. */
+  /** Keeps one more plan, as stored, after those at `path`: a journal copied back. */
   def append(client: CuratorFramework, path: String, entry: Array[Byte]): Unit =
     client
       .create()

@@ -104,7 +104,7 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
   )
 
   modes.foreach { mode =>
-    test(s"logrotate ${mode.name} every second across batches, stopped and started again") {
+    test(s"logrotate ${mode.name} as batches end, as lines are read, and while stopped") {
       val name = s"rotated_${mode.name}"
       val dir = newDir(mode.name)
       val log = Files.createFile(dir.resolve("service.log"))
@@ -112,20 +112,32 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
       val writer = new AppLogWriter(log, mode.name, 1000, lock).start()
       val rotate = new Logrotate(log, mode.directives)
       val checkpoint = newDir("ckpt")
-      def rotateFor(seconds: Int): Unit = (1 to seconds).foreach { _ =>
-        Thread.sleep(1000) // pacing: one forced rotation a second
+      // Rotations ordered by events, not by time: right after a batch ended, right after
+      // lines were read in a batch, and while the query is stopped.
+      def rotateAfter(what: String)(happened: => Boolean): Unit = {
+        eventually(what)(happened)
         if (mode.pause) lock.lock()
         try rotate.rotate()
         finally if (mode.pause) lock.unlock()
       }
+      def rotateWhile(query: StreamingQuery): Unit = {
+        (1 to 2).foreach { _ =>
+          val ended = query.recentProgress.length
+          rotateAfter("a batch ended")(query.recentProgress.length > ended)
+        }
+        (1 to 2).foreach { _ =>
+          val read = rows(name).size
+          rotateAfter("lines read")(rows(name).size > read)
+        }
+      }
       val first = start(name, s"$dir/${mode.pattern}", checkpoint)
-      try rotateFor(6)
+      try rotateWhile(first)
       finally first.stop()
-      rotateFor(2)
+      (1 to 2).foreach(_ => rotateAfter("lines written while stopped")(Files.size(log) > 0))
       val again = start(name, s"$dir/${mode.pattern}", checkpoint)
       val ids =
         try {
-          rotateFor(6)
+          rotateWhile(again)
           val written = writer.stop()
           eventually("every line delivered", 60000)(delivered(name)._1.size >= written.size)
           written
