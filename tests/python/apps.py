@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pyspark_aof.testing import LocalCluster
+from pyspark_aof.testing import Host, LocalCluster
 from pyspark_aof.testing._process import wait_until
 from sink import committed_rows
 
 APP = Path(__file__).with_name("cluster_app.py")
+EXECUTORS = 4  # two hosts, two executors of one core each, on the cluster suites' cluster
 
 
 class App:
@@ -32,6 +33,8 @@ class App:
         Source options and Spark settings.
     available_now : bool
         Run one ``Trigger.AvailableNow`` query to its end instead of a query until stopped.
+    real_time : str, optional
+        Run the query in real-time mode with batches of this duration (``"60 seconds"``).
     hold : bool
         Wait with the query until :meth:`release`, once the executors are there.
     """
@@ -49,6 +52,7 @@ class App:
         checkpoint: str = "checkpoint",
         output: str = "output",
         available_now: bool = False,
+        real_time: str | None = None,
         hold: bool = False,
     ) -> None:
         work.mkdir(parents=True, exist_ok=True)
@@ -75,6 +79,7 @@ class App:
         command += [a for k, v in options.items() for a in ("--option", f"{k}={v}")]
         command += [a for k, v in (conf or {}).items() for a in ("--conf", f"{k}={v}")]
         command += ["--available-now"] if available_now else []
+        command += ["--real-time", real_time] if real_time else []
         command += ["--hold-file", str(self.hold_file)] if hold else []
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -147,3 +152,32 @@ class App:
     def tail(self, lines: int = 60) -> str:
         """The end of the driver's log."""
         return "\n".join(self.text().splitlines()[-lines:])
+
+
+def host_dirs(cluster: LocalCluster, name: str) -> list[tuple[Host, Path]]:
+    """Each host's own directory that the source sees at ``<mount>/<name>``."""
+    dirs = [(h, h.files / name) for h in cluster.hosts]
+    for _, d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def start_app(
+    cluster: LocalCluster,
+    work: Path,
+    name: str,
+    zookeeper_address: str,
+    options: dict[str, str] | None = None,
+    pattern: str = r"app\.log",
+    **kwargs: object,
+) -> App:
+    """The application on ``cluster``, reading ``<mount>/<name>/<pattern>`` on every host."""
+    source = {"zookeeper.address": zookeeper_address, "meta.store": f"/aof-test/{name}"}
+    return App(
+        cluster,
+        work,
+        f"{cluster.mount / name}/{pattern}",
+        {**source, **(options or {})},
+        executors=EXECUTORS,
+        **kwargs,  # type: ignore[arg-type]
+    )

@@ -1,26 +1,53 @@
 """A streaming application for the cluster suites: the source into a JSON file sink.
 
 Run as ``python cluster_app.py --master URL --path P --checkpoint C --output O --stop-file S
-[--executors N] [--conf k=v ...] [--option k=v ...] [--available-now] [--hold-file H]``. It runs
-until the stop file appears, then stops the query cleanly; it exits non-zero with the query's
-error when the query fails. With ``--available-now`` it runs one ``Trigger.AvailableNow`` query to
-its end. With ``--hold-file``, once its executors are there it writes ``H.ready`` and starts the
-query when ``H`` appears.
+[--executors N] [--conf k=v ...] [--option k=v ...] [--available-now] [--real-time D]
+[--hold-file H]``. It runs until the stop file appears, then stops the query cleanly; it exits
+non-zero with the query's error when the query fails. With ``--available-now`` it runs one
+``Trigger.AvailableNow`` query to its end. With ``--real-time`` the query runs in real-time mode,
+batches of ``D``, into :class:`AttemptFiles`. With ``--hold-file``, once its executors are there
+it writes ``H.ready`` and starts the query when ``H`` appears.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+import uuid
 from pathlib import Path
+from typing import IO
 
-from pyspark.sql import SparkSession
+from pyspark.sql import Row, SparkSession
 
 import pyspark_aof as aof
 
 
 def _pairs(values: list[str]) -> dict[str, str]:
     return dict(v.split("=", 1) for v in values)
+
+
+class AttemptFiles:
+    """A real-time query's sink (file sinks have no real-time mode): each task attempt's rows as
+    JSON lines in a file of its own, ``<epoch>-<partition>-<attempt>.jsonl``, written as they come,
+    so a test sees what an attempt delivered before it was killed."""
+
+    def __init__(self, output: str) -> None:
+        self.output = output
+        self.file: IO[str] | None = None
+
+    def open(self, partition_id: int, epoch_id: int) -> bool:
+        name = f"{epoch_id}-{partition_id}-{uuid.uuid4().hex}.jsonl"
+        self.file = open(Path(self.output) / name, "a", buffering=1)  # noqa: SIM115
+        return True
+
+    def process(self, row: Row) -> None:
+        assert self.file is not None
+        self.file.write(json.dumps(row.asDict(), default=str) + "\n")
+
+    def close(self, error: BaseException | None) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def main() -> None:
@@ -31,6 +58,7 @@ def main() -> None:
     parser.add_argument("--conf", action="append", default=[])
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--available-now", action="store_true")
+    parser.add_argument("--real-time")
     parser.add_argument("--hold-file")
     args = parser.parse_args()
 
@@ -75,10 +103,24 @@ def main() -> None:
         writer.trigger(availableNow=True).start(args.output).awaitTermination()
         spark.stop()
         return
-    query = writer.start(args.output)
+    if args.real_time:
+        Path(args.output).mkdir(parents=True, exist_ok=True)
+        writer = (
+            lines.writeStream.outputMode("update")  # real-time mode's only mode
+            .foreach(AttemptFiles(args.output))
+            .option("checkpointLocation", args.checkpoint)
+            .trigger(realTime=args.real_time)  # type: ignore[call-overload]
+        )
+        query = writer.start()
+    else:
+        query = writer.start(args.output)
     stop_file = Path(args.stop_file)
     while not stop_file.exists():
         query.awaitTermination(1)  # raises the query's error when it failed
+    if args.real_time:  # a real-time batch runs until its time is up: stopped inside one
+        query.stop()
+        spark.stop()
+        return
     # Stopped between batches, as a driver to be switched should be: a stop that lands inside a
     # batch, after the sink committed it and before Spark's commit log did, leaves the offset
     # backup one trigger behind, as a crash does. While it gets offsets, the last batch is done.

@@ -1,5 +1,6 @@
-"""What the Python suites share: a real local Spark session with the connector, a real ZooKeeper
-server, a client of it, and the cleanup of the drivers the cluster suites start."""
+"""What the Python suites share: a real local Spark session with the connector, a standalone
+cluster, a real ZooKeeper server, a client of it, and the cleanup of the drivers the cluster
+suites start."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
 from apps import App
-from pyspark_aof.testing import ZooKeeperServer
+from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 
 SPARK_4 = pyspark.__version__.startswith("4")
 
@@ -56,6 +57,13 @@ def spark() -> Iterator[SparkSession]:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A standalone cluster of two hosts of two cores, for the tests of one module."""
+    with LocalCluster(tmp_path_factory.mktemp("cluster"), hosts=2, cores=2) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")

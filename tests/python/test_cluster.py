@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import figures
@@ -21,47 +20,11 @@ import pytest
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 
-from apps import App
-from pyspark_aof.testing import Host, Link, LocalCluster, ZooKeeperServer
+from apps import App, host_dirs, start_app
+from pyspark_aof.testing import Link, LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
 from sink import assert_exactly_once, line_ids
 from writers import LineWriter, append
-
-EXECUTORS = 4  # two hosts, two executors of one core each
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
-    with LocalCluster(tmp_path_factory.mktemp("cluster"), hosts=2, cores=2) as c:
-        yield c
-
-
-def host_dirs(cluster: LocalCluster, name: str) -> list[tuple[Host, Path]]:
-    """Each host's own directory that the source sees at ``<mount>/<name>``."""
-    dirs = [(h, h.files / name) for h in cluster.hosts]
-    for _, d in dirs:
-        d.mkdir(parents=True, exist_ok=True)
-    return dirs
-
-
-def start_app(
-    cluster: LocalCluster,
-    work: Path,
-    name: str,
-    zookeeper_address: str,
-    options: dict[str, str] | None = None,
-    pattern: str = r"app\.log",
-    **kwargs: object,
-) -> App:
-    source = {"zookeeper.address": zookeeper_address, "meta.store": f"/aof-test/{name}"}
-    return App(
-        cluster,
-        work,
-        f"{cluster.mount / name}/{pattern}",
-        {**source, **(options or {})},
-        executors=EXECUTORS,
-        **kwargs,  # type: ignore[arg-type]
-    )
 
 
 def start_writers(

@@ -84,14 +84,14 @@ final class AofRealTimeStream(
     val from = offsetOf(start)
     batchStart = from
     starts = hosts.map(h => h -> from.hosts.get(h)).toMap
-    journals.restore(client, starts)
+    journals.restore(client, starts.keys)
     val byNode = run.hostsByNode(SparkExecutors.slots(spark.sparkContext).keys)
     def locations(node: String) =
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
     starts.toSeq
       .sortBy(_._1)
       .map { case (h, s) =>
-        val journal = ZkPlanJournal.open(client, ZkPlanJournal.pathOf(options.metaStore, h, s))
+        val journal = ZkPlanJournal.open(client, options.metaStore, h, s)
         HostPartition(h, s, journal, locations(h))
       }
       .toArray
@@ -105,7 +105,7 @@ final class AofRealTimeStream(
 
   // A batch that did not end is run again from its start: its tasks' plans must still be there.
   override def stop(): Unit =
-    try if (realTime && starts.nonEmpty) journals.save(client, starts)
+    try if (realTime && starts.nonEmpty) journals.save(client, starts.keys)
     finally
       try synchronized(opened.foreach(_.close()))
       finally super.stop()

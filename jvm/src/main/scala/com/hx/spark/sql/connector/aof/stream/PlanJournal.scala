@@ -2,16 +2,15 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.io.Closeable
 import java.nio.charset.StandardCharsets.UTF_8
-import java.security.MessageDigest
 
 import scala.collection.JavaConverters._
 
 import org.apache.curator.RetryLoop
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.{CreateMode, KeeperException, Op}
+import org.apache.zookeeper.{KeeperException, Op}
 
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetJson, OffsetSnapshot}
-import com.hx.spark.sql.connector.aof.protocol.ZkPaths
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.protocol.{ZkPaths, ZnodeValues}
 
 /**
  * The plans a host's real-time task made from one start, kept before any of their rows is
@@ -41,16 +40,14 @@ object PlanJournal {
 }
 
 /**
- * A [[PlanJournal]] in ZooKeeper: `<metaStore>/realtime/<host>/<start>/plan-<n>`, one znode per
- * plan, each holding what changed since the one before. `<start>` is a digest of the host's
- * offsets where the task starts: a run of the same batch, or a later batch that starts there
- * because the first ended where it began, finds the plans; another start does not.
- *
- * The driver opens the journal for each batch ([[ZkPlanJournal.open]]) and fences it when the
- * query stops ([[ZkPlanJournal.fence]]), before copying it: a plan is kept only while the
- * journal's version is still the one its batch opened, in one transaction, so a task that Spark
- * has not stopped yet cannot return lines of a plan the copy lacks. Opening it again fences the
- * tasks of earlier runs the same way.
+ * A host's [[PlanJournal]] in ZooKeeper, at `<metaStore>/realtime/<host>`: its start offsets in
+ * the child `start`, and the plans kept since in the child `plans` ([[JournalPlans]]). The driver
+ * opens it before each batch ([[ZkPlanJournal.open]]), for that batch's start, carrying over what
+ * an earlier batch that ended inside it left to read; and fences it when the query stops
+ * ([[ZkPlanJournal.fence]]), before it copies it ([[JournalCopies]]). A plan is kept only while
+ * the journal's version is still the one the driver opened, in one transaction, so a task that
+ * Spark has not stopped yet cannot return lines of a plan the copy lacks; opening it again fences
+ * the tasks of earlier runs the same way.
  *
  * @param version the journal's version when the driver opened it for this batch
  */
@@ -63,25 +60,19 @@ final class ZkPlanJournal(
     extends PlanJournal {
   import ZkPlanJournal._
 
-  private val path = pathOf(metaStore, host, start)
-  private var last = start.getOrElse(HostOffsets.Empty)
-
-  override val planned: Seq[HostOffsets] = entries(client, path).map { bytes =>
-    last = read(new String(bytes, UTF_8), host, last)
-    last
+  private val path = pathOf(metaStore, host)
+  private var segments = ZkPlanJournal.stored(client, path).fold(Seq.empty[HostOffsets]) {
+    case (_, plans) => JournalPlans.read(plans, host, start)
   }
 
-  // Plans get the ACL the driver gave the journal (the source's identity, when it has one).
-  private lazy val acl = client.getACL.forPath(path)
+  override val planned: Seq[HostOffsets] = segments
 
   override def keep(end: HostOffsets): Unit = {
-    val entry = write(host, last, end).getBytes(UTF_8)
+    val next = JournalPlans.kept(segments, end)
+    val text = JournalPlans.write(host, start, next).getBytes(UTF_8)
     // ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client.
-    val kept = Seq(
-      Op.check(path, version),
-      Op.create(s"$path/plan-", entry, acl, CreateMode.PERSISTENT_SEQUENTIAL))
+    val kept = Seq(Op.check(path, version), Op.setData(s"$path/$Plans", text, -1))
     try {
-      // A retry after a lost connection may keep the plan twice: read again, it adds nothing.
       RetryLoop.callWithRetry(
         client.getZookeeperClient,
         () => client.getZookeeperClient.getZooKeeper.multi(kept.asJava))
@@ -92,33 +83,37 @@ final class ZkPlanJournal(
             "more lines (they come in the next batch).",
           e)
     }
-    last = end
+    segments = next
   }
 
   override def close(): Unit = client.close()
 }
 
 object ZkPlanJournal {
-  private val Previous = "previous"
+  private val Start = "start"
+  private val Plans = "plans"
+  private val NewHost = "new host"
   private val Stopped = "stopped".getBytes(UTF_8)
 
-  /** Where the journal of a task that starts at `start` on `host` lives. */
-  def pathOf(metaStore: String, host: String, start: Option[HostOffsets]): String =
-    s"$metaStore/realtime/${ZkPaths.encode(host)}/${digest(host, start)}"
+  /** Where the journal of `host` lives. */
+  def pathOf(metaStore: String, host: String): String =
+    s"$metaStore/realtime/${ZkPaths.encode(host)}"
 
   /**
-   * Opens the journal at `path` for a batch's task, keeping the plans it already holds, and
-   * removes the host's journals of other starts: a batch begins only once the one before it was
-   * committed, so nothing runs from them again. Returns the version the task keeps plans under.
+   * Opens the journal of `host` for a batch that starts at `start`: the plans kept from that
+   * start are kept (the same batch again), or those an earlier batch left to read past it are
+   * carried over, or none. Returns the version the batch's task keeps plans under.
    */
-  def open(client: CuratorFramework, path: String): Int = {
-    val hostPath = path.substring(0, path.lastIndexOf('/'))
-    children(client, hostPath).filterNot(s => path.endsWith(s"/$s")).foreach { s =>
-      try client.delete().deletingChildrenIfNeeded().forPath(s"$hostPath/$s")
-      catch { case _: KeeperException.NoNodeException => () }
+  def open(
+      client: CuratorFramework,
+      metaStore: String,
+      host: String,
+      start: Option[HostOffsets]): Int = {
+    val path = pathOf(metaStore, host)
+    val segments = stored(client, path).fold(Seq.empty[HostOffsets]) { case (from, plans) =>
+      JournalPlans.reopened(host, start, from, plans)
     }
-    try client.create().creatingParentsIfNeeded().forPath(path)
-    catch { case _: KeeperException.NodeExistsException => () }
+    store(client, path, startText(host, start), JournalPlans.write(host, start, segments))
     client.setData().forPath(path, Array.emptyByteArray).getVersion
   }
 
@@ -127,43 +122,31 @@ object ZkPlanJournal {
     try client.setData().forPath(path, Stopped)
     catch { case _: KeeperException.NoNodeException => () }
 
-  /** The plans kept at `path`, in order, as stored. */
-  def entries(client: CuratorFramework, path: String): Seq[Array[Byte]] =
-    children(client, path).sorted.map(n => client.getData.forPath(s"$path/$n"))
+  /** The journal at `path` as stored: its start and its plans, as text; None when it has none. */
+  def texts(client: CuratorFramework, path: String): Option[(String, String)] =
+    for {
+      start <- ZnodeValues.get(client, s"$path/$Start")
+      plans <- ZnodeValues.get(client, s"$path/$Plans")
+    } yield (new String(start, UTF_8), new String(plans, UTF_8))
 
-  /** Keeps one more plan, as stored, after those at `path`: a journal copied back. */
-  def append(client: CuratorFramework, path: String, entry: Array[Byte]): Unit =
-    client
-      .create()
-      .creatingParentsIfNeeded()
-      .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-      .forPath(s"$path/plan-", entry)
-
-  private def children(client: CuratorFramework, path: String): Seq[String] =
-    try client.getChildren.forPath(path).asScala.toSeq
-    catch { case _: KeeperException.NoNodeException => Nil }
-
-  /**
-   * A digest of where a task starts: its host and that host's offsets, if any, in an order of
-   * their own (the same offsets, parsed from the checkpoint or merged by the driver, are maps
-   * built in other orders).
-   */
-  def digest(host: String, start: Option[HostOffsets]): String = {
-    val text = start.fold(s"new host $host") { o =>
-      (s"$host ${o.nextSerial}" +: (o.files.toSeq ++ o.retired.toSeq).sortBy(_._1).map(_.toString))
-        .mkString("\n")
+  /** Writes a journal as [[texts]] gives it: the plans after the start, which they name. */
+  def store(client: CuratorFramework, path: String, start: String, plans: String): Unit = {
+    ZnodeValues.put(client, s"$path/$Start", start.getBytes(UTF_8))
+    try client.setData().forPath(s"$path/$Plans", plans.getBytes(UTF_8))
+    catch {
+      case _: KeeperException.NoNodeException =>
+        client.create().creatingParentsIfNeeded().forPath(s"$path/$Plans", plans.getBytes(UTF_8))
     }
-    MessageDigest.getInstance("MD5").digest(text.getBytes(UTF_8)).map("%02x".format(_)).mkString
   }
 
-  /** `end` as what changed since `previous`. */
-  def write(host: String, previous: HostOffsets, end: HostOffsets): String =
-    OffsetJson.write(
-      AofOffset(Map(host -> end), Some(new OffsetSnapshot(Previous, Map(host -> previous)))))
+  private def stored(
+      client: CuratorFramework,
+      path: String): Option[(Option[HostOffsets], String)] =
+    texts(client, path).map { case (start, plans) => (startOf(start), plans) }
 
-  def read(json: String, host: String, previous: HostOffsets): HostOffsets =
-    OffsetJson
-      .read(json, _ => new OffsetSnapshot(Previous, Map(host -> previous)))
-      .hosts
-      .getOrElse(host, HostOffsets.Empty)
+  private def startText(host: String, start: Option[HostOffsets]): String =
+    start.fold(NewHost)(s => AofOffset(Map(host -> s)).json())
+
+  private def startOf(text: String): Option[HostOffsets] =
+    if (text == NewHost) None else AofOffset.fromJson(text).hosts.values.headOption
 }

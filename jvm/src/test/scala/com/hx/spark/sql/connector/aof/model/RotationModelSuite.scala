@@ -6,7 +6,6 @@ import scala.collection.mutable
 import scala.util.Random
 
 import org.apache.spark.sql.Row
-import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, FileStamp, SourceFiles}
@@ -29,7 +28,7 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
  *
  * A seed is replayed exactly (`AOF_MODEL_SEED`), the file system's choice of inodes aside.
  */
-class RotationModelSuite extends AnyFunSuite with SparkTestKit {
+class RotationModelSuite extends SeededSuite with SparkTestKit {
   private val host = "node"
   private val logs = Seq("a.log", "b.log", "c.log")
   private val opsPerSeed = 400
@@ -152,9 +151,6 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     }
   }
 
-  // What the seeds did, by kind: what a run covered.
-  private val covered = mutable.Map.empty[String, Int].withDefaultValue(0)
-
   /** One seed: its operations, placed at random, then everything read. */
   private def runSeed(seed: Long, done: mutable.ArrayBuffer[String]): Unit = {
     val rnd = new Random(seed)
@@ -224,19 +220,5 @@ class RotationModelSuite extends AnyFunSuite with SparkTestKit {
     } finally world.close()
   }
 
-  private val seeds = Seeds.of(fast = 20)
-
-  seeds.grouped(10).foreach { group =>
-    test(s"rotation model, seeds ${group.head} to ${group.last}: every line exactly once") {
-      group.foreach { seed =>
-        val done = mutable.ArrayBuffer.empty[String]
-        try runSeed(seed, done)
-        catch { case e: Throwable => fail(Seeds.failed(seed, done.toSeq, e), e) }
-      }
-      if (group.last == seeds.last) {
-        val counts = covered.toSeq.sorted.map { case (what, n) => s"$what $n" }
-        info(s"all seeds: ${counts.mkString(", ")}")
-      }
-    }
-  }
+  seedTests("rotation model", "every line exactly once", Seeds.of(fast = 20), 10)(runSeed)
 }

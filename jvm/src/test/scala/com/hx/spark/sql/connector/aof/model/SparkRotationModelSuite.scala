@@ -9,7 +9,6 @@ import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.StreamingQuery
-import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
 
@@ -21,7 +20,7 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
  * timing, not the seed's: the seed fixes the operations, and a failing seed is printed to be run
  * again.
  */
-class SparkRotationModelSuite extends AnyFunSuite with SparkTestKit {
+class SparkRotationModelSuite extends SeededSuite with SparkTestKit {
   private val logs = Seq("a.log", "b.log", "c.log")
   private val opsPerSeed = 150
 
@@ -98,13 +97,9 @@ class SparkRotationModelSuite extends AnyFunSuite with SparkTestKit {
     }
   }
 
-  Seeds.of(fast = 2, "AOF_MODEL_SPARK_SEEDS").grouped(5).foreach { seeds =>
-    test(s"rotation model on a real query, seeds ${seeds.head} to ${seeds.last}: exactly once") {
-      seeds.foreach { seed =>
-        val done = mutable.ArrayBuffer.empty[String]
-        try runSeed(seed, done)
-        catch { case e: Throwable => fail(Seeds.failed(seed, done.toSeq, e), e) }
-      }
-    }
-  }
+  seedTests(
+    "rotation model on a real query",
+    "exactly once",
+    Seeds.of(fast = 2, "AOF_MODEL_SPARK_SEEDS"),
+    5)(runSeed)
 }
