@@ -2,6 +2,9 @@ package com.hx.spark.sql.connector.aof.realtime
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.nio.file.attribute.FileTime
+import java.time.Instant
+import java.time.temporal.ChronoUnit
 import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.locks.ReentrantLock
 
@@ -88,6 +91,38 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
     val e = intercept[StreamingQueryException](query.awaitTermination(60000))
     assert(e.getMessage.contains("bytes.max"))
     assert(e.getMessage.contains("real-time mode"))
+  }
+
+  test("multi-line records, line filters and ignore.older, as in a micro-batch") {
+    val dir = newDir("records")
+    val old = Files.createFile(dir.resolve("old.log"))
+    append(old, Seq("2026-01-01 ERROR before the query"))
+    Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)))
+    val log = Files.createFile(dir.resolve("app.log"))
+    append(log, Seq("2026-11-27 ERROR first", "  at a", "  at b", "2026-11-27 DEBUG noise"))
+    append(log, Seq("2026-11-27 INFO second"))
+    val options = Map(
+      "multiline.start" -> "^\\d{4}-",
+      "multiline.flush.timeout" -> "300",
+      "exclude.lines" -> "DEBUG",
+      "ignore.older" -> "1h")
+    val query = start("records", s"$dir/.*\\.log", newDir("ckpt"), options = options)
+    def values = delivered("records")._1.map(_.getString(0))
+    try {
+      // The last record is whole once the file is quiet for the flush timeout.
+      eventually("the first records")(values.size == 2)
+      val ended = query.recentProgress.length
+      eventually("a batch ended")(query.recentProgress.length > ended)
+      append(old, Seq("2026-11-27 ERROR appended to the old file", "  at c"))
+      append(log, Seq("2026-11-27 WARN third", "  at d", "2026-11-27 DEBUG more noise"))
+      eventually("the later records")(values.size == 4)
+    } finally query.stop()
+    assert(
+      values.toSet === Set(
+        "2026-11-27 ERROR first\n  at a\n  at b",
+        "2026-11-27 INFO second",
+        "2026-11-27 ERROR appended to the old file\n  at c",
+        "2026-11-27 WARN third\n  at d"))
   }
 
   private case class Mode(name: String, directives: Seq[String], pattern: String, pause: Boolean)
