@@ -81,8 +81,8 @@ test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 bench: setup $(VENV3)/.installed
 	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
-	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) \
-	  "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency $(CURDIR)/bench/realtime.md"
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(PY) bench/kafka_reference.py $(SBT) \
+	  "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency $(CURDIR)/bench/realtime.md 60 {broker}"
 
 # The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, and one node
 # of 10,000 files, on a real ZooKeeper server; then the checkpoint's size over 10,000 batches;

@@ -149,7 +149,9 @@ lazy val realtime: Project = (project in file("jvm/realtime"))
     libraryDependencies ++= Seq(
       "org.scala-lang" % "scala-library" % scalaVersion.value % Provided,
       "org.apache.spark" %% "spark-sql" % sparkCompiled.value % Provided,
-      "org.scalatest" %% "scalatest" % "3.2.19" % Test
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test,
+      // The latency benchmark's reference row (`bench.KafkaReference`).
+      "org.apache.spark" %% "spark-sql-kafka-0-10" % versions("spark4.kafka.reference") % Test
     ),
     publish / skip := true,
     sparkTests

@@ -3,6 +3,9 @@
 What users would otherwise run. One broker in KRaft mode (no ZooKeeper), its JARs fetched by
 Maven, holding the throughput file's lines in a topic of two partitions (one per core of
 ``local[2]``). The topic is loaded once and kept in ``bench/data/kafka`` with the other data.
+
+Run as a script, it runs a command while a broker with no topic is up, ``{broker}`` in the
+command replaced by its address: the real-time latency benchmark's reference row.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -114,8 +118,8 @@ def _await_port(process: subprocess.Popen[bytes], output: Path, seconds: float =
 
 
 @contextmanager
-def broker(home: Path, log: Path) -> Iterator[str]:
-    """Run a broker whose topic ``TOPIC`` holds every line of ``log``; yield its address.
+def broker(home: Path, log: Path | None) -> Iterator[str]:
+    """Run a broker whose topic ``TOPIC`` holds every line of ``log``, if any; yield its address.
 
     A topic loaded from another file, or whose load was interrupted, is dropped with the
     broker's data and loaded again.
@@ -123,7 +127,7 @@ def broker(home: Path, log: Path) -> Iterator[str]:
     home.mkdir(parents=True, exist_ok=True)
     lib = _install(home)
     config = _config(home)
-    stamp = f"{log.stat().st_size} {log.stat().st_mtime_ns}"
+    stamp = f"{log.stat().st_size} {log.stat().st_mtime_ns}" if log else "no topic"
     marker = home / "topic.done"
     loaded = marker.exists() and marker.read_text() == stamp
     if not loaded:
@@ -147,7 +151,8 @@ def broker(home: Path, log: Path) -> Iterator[str]:
         _await_port(process, output)
         address = f"127.0.0.1:{PORT}"
         if not loaded:
-            _load(lib, home, address, log)
+            if log:
+                _load(lib, home, address, log)
             marker.write_text(stamp)
         yield address
     finally:
@@ -166,3 +171,14 @@ def _load(lib: Path, home: Path, address: str, log: Path) -> None:
         producer += ["--producer-property", f"{key}={value}"]
     with log.open("rb") as lines:
         subprocess.run(_java(lib, home, *producer), stdin=lines, capture_output=True, check=True)
+
+
+def main() -> None:
+    """Run the command given while a broker is up, ``{broker}`` in it replaced by its address."""
+    home = Path(__file__).parent / "data" / "kafka-no-topic"
+    with broker(home, None) as address:
+        subprocess.run([a.replace("{broker}", address) for a in sys.argv[1:]], check=True)
+
+
+if __name__ == "__main__":
+    main()

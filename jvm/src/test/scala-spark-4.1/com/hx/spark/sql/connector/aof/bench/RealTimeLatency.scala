@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{ForeachWriter, Row, SparkSession}
-import org.apache.spark.sql.streaming.Trigger
+import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
 import com.hx.spark.sql.connector.aof.testkit.Polling
 
@@ -19,8 +19,11 @@ import com.hx.spark.sql.connector.aof.testkit.Polling
  * when each arrives. Real-time mode against micro-batch mode with the default trigger, one after
  * the other in one session. Writes a Markdown table.
  *
+ * With a Kafka broker's address, Spark's Kafka source in real-time mode too, the lines produced
+ * to a topic as they are written ([[KafkaReference]]).
+ *
  * `build/sbt "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency
- * <out.md> [seconds]"`
+ * <out.md> [seconds] [broker]"`
  */
 object RealTimeLatency {
   private val Rate = 1000
@@ -39,6 +42,7 @@ object RealTimeLatency {
 
   def main(args: Array[String]): Unit = {
     val seconds = args.lift(1).fold(60)(_.toInt)
+    val kafka = args.lift(2)
     val spark = SparkSession
       .builder()
       .master("local[2]")
@@ -48,32 +52,44 @@ object RealTimeLatency {
       .getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     val root = Files.createTempDirectory("aof-latency-")
-    val modes = Seq(
-      "real-time mode (`trigger(realTime=\"5 minutes\")`)" -> Trigger.RealTime("5 minutes"),
-      "micro-batch mode (default trigger)" -> Trigger.ProcessingTime(0L))
-    val rows = modes.zipWithIndex.map { case ((name, trigger), i) =>
-      val figures = measure(spark, root.resolve(s"run-$i"), trigger, seconds)
+    val realTime = Trigger.RealTime("5 minutes")
+    val files = Seq(
+      "real-time mode (`trigger(realTime=\"5 minutes\")`)" -> realTime,
+      "micro-batch mode (default trigger)" -> Trigger.ProcessingTime(0L)).zipWithIndex.map {
+      case ((name, trigger), i) => name -> (() => fromFile(spark, root.resolve(s"run-$i"), trigger))
+    }
+    val reference = kafka.toSeq.map { address =>
+      s"Spark's Kafka source ${KafkaReference.Version}, real-time mode" ->
+        (() => KafkaReference.source(spark, address, root.resolve("kafka"), realTime))
+    }
+    val rows = (files ++ reference).map { case (name, source) =>
+      val figures = measure(source(), seconds)
       println(s"$name: $figures")
       s"| $name | $figures |\n"
     }
-    val table = "| mode | lines | p50 | p95 | p99 |\n| --- | ---: | ---: | ---: | ---: |\n" +
-      rows.mkString
+    val table =
+      "| source and mode | lines | p50 | p95 | p99 |\n| --- | ---: | ---: | ---: | ---: |\n" +
+        rows.mkString
     // Asked of the running Spark: `spark.version` is a constant the compiler copies in.
     val version = spark.sql("SELECT version()").head().getString(0).takeWhile(_ != ' ')
     val header =
       "# Latency from a write to a sink\n\nWritten by `make bench` (`RealTimeLatency`); do not " +
         s"edit by hand. A logger appends $Rate lines a second for $seconds s, each line a write " +
         "of its own holding the time it was written; a `foreach` writer in the same JVM notes " +
-        s"each arrival. Spark $version, `local[2]`, one after the other in one session." +
-        "\n\n"
+        s"each arrival. Spark $version, `local[2]`, one after the other in one session. " +
+        KafkaReference.describe(kafka.isDefined) + "\n\n"
     Files.write(Paths.get(args.head), (header + table).getBytes(UTF_8))
     spark.stop()
   }
 
-  private def measure(spark: SparkSession, dir: Path, trigger: Trigger, seconds: Int): String = {
+  /** A source's query, started, and how a line is written to what it reads. */
+  final case class Source(query: StreamingQuery, write: Array[Byte] => Unit, close: () => Unit)
+
+  /** Lines appended to a log, read by this source. */
+  private def fromFile(spark: SparkSession, dir: Path, trigger: Trigger): Source = {
     Files.createDirectories(dir)
     val log = Files.createFile(dir.resolve("app.log"))
-    arrivals.clear()
+    val out = new FileOutputStream(log.toFile, true)
     val query = spark.readStream
       .format("aof")
       .load(s"$dir/app\\.log")
@@ -84,35 +100,38 @@ object RealTimeLatency {
       .option("checkpointLocation", dir.resolve("checkpoint").toString)
       .trigger(trigger)
       .start()
+    Source(query, bytes => out.write(bytes), () => out.close())
+  }
+
+  private def measure(source: Source, seconds: Int): String = {
+    arrivals.clear()
     try {
       // The first lines wait for the query's start: measured from when it reads.
-      val warm = new FileOutputStream(log.toFile, true)
-      try warm.write(s"${System.nanoTime()} warm\n".getBytes(UTF_8))
-      finally warm.close()
-      Polling.eventually("the query reads")(!arrivals.isEmpty)
+      source.write(s"${System.nanoTime()} warm\n".getBytes(UTF_8))
+      Polling.eventually("the query reads", 120000)(!arrivals.isEmpty)
       arrivals.clear()
-      val written = write(log, seconds)
+      val written = write(source, seconds)
       Polling.eventually("every line arrives")(arrivals.size >= written)
-    } finally query.stop()
+    } finally {
+      source.query.stop()
+      source.close()
+    }
     val latencies = arrivals.asScala.map(_.longValue).toVector.sorted
     def at(q: Double) =
       f"${latencies(math.min(latencies.size - 1, (latencies.size * q).toInt)) / 1000.0}%.1f ms"
     s"${latencies.size} | ${at(0.50)} | ${at(0.95)} | ${at(0.99)}"
   }
 
-  /** Appends `Rate` lines a second for `seconds`, one write each; returns how many. */
-  private def write(log: Path, seconds: Int): Int = {
-    val out = new FileOutputStream(log.toFile, true)
-    try {
-      val started = System.nanoTime()
-      var n = 0
-      while (n < Rate * seconds) {
-        val due = started + n * (1000000000L / Rate)
-        LockSupport.parkNanos(due - System.nanoTime()) // the logger's pace
-        out.write(s"${System.nanoTime()} line $n\n".getBytes(UTF_8))
-        n += 1
-      }
-      n
-    } finally out.close()
+  /** Writes `Rate` lines a second for `seconds`, one write each; returns how many. */
+  private def write(source: Source, seconds: Int): Int = {
+    val started = System.nanoTime()
+    var n = 0
+    while (n < Rate * seconds) {
+      val due = started + n * (1000000000L / Rate)
+      LockSupport.parkNanos(due - System.nanoTime()) // the logger's pace
+      source.write(s"${System.nanoTime()} line $n\n".getBytes(UTF_8))
+      n += 1
+    }
+    n
   }
 }
