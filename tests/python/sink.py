@@ -1,4 +1,5 @@
-"""What a file sink has committed: the files its ``_spark_metadata`` log lists, read plainly."""
+"""What a sink received: a file sink's committed files (those its ``_spark_metadata`` log lists),
+or a real-time query's rows as each task attempt wrote them (``cluster_app.AttemptFiles``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
+
+Key = tuple[str, str, int]
 
 
 def committed_rows(output: Path) -> list[dict[str, Any]]:
@@ -54,3 +57,27 @@ def assert_exactly_once(rows: list[dict[str, Any]], written: dict[str, list[str]
         mine = set(ids)
         wrong = [r for r in rows if str(r["value"]).split(" ", 1)[0] in mine and r["host"] != host]
         assert not wrong, f"lines of {host} delivered under another host: {wrong[:3]}"
+
+
+def attempts(output: Path) -> dict[str, list[dict[str, Any]]]:
+    """The rows each task attempt delivered, by its file's name ``<epoch>-<partition>-<id>``."""
+    found = {}
+    for part in output.glob("*.jsonl"):
+        text = part.read_text()
+        whole = text[: text.rfind("\n") + 1]  # a line being written is not a row yet
+        found[part.stem] = [json.loads(line) for line in whole.splitlines()]
+    return found
+
+
+def key(row: dict[str, Any]) -> Key:
+    return (row["host"], row["file_id"], row["offset"])
+
+
+def once_each(output: Path) -> dict[Key, dict[str, Any]]:
+    """Every row delivered, once per key; a key delivered with two lines fails."""
+    rows: dict[Key, dict[str, Any]] = {}
+    for delivered in attempts(output).values():
+        for row in delivered:
+            seen = rows.setdefault(key(row), row)
+            assert seen["value"] == row["value"], f"one key, two lines: {seen} and {row}"
+    return rows

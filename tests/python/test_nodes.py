@@ -15,7 +15,7 @@ from kazoo.client import KazooClient
 from apps import App
 from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
-from sink import assert_exactly_once
+from sink import assert_exactly_once, once_each
 from writers import append
 
 NODE_ENV = "AOF_TEST_NODE"
@@ -28,12 +28,20 @@ def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         yield c
 
 
-def start(node: LocalCluster, work: Path, name: str, zk: str, options: dict[str, str]) -> App:
+def start(
+    node: LocalCluster,
+    work: Path,
+    name: str,
+    zk: str,
+    options: dict[str, str],
+    real_time: str | None = None,
+) -> App:
     (node.hosts[0].files / name).mkdir(parents=True, exist_ok=True)
     source = {"zookeeper.address": zk, "meta.store": f"/aof-nodes/{name}", **options}
     # Small tasks, so that both executors of the node read.
     source["partition.bytes.max"] = "4096"
-    return App(node, work, f"{node.mount / name}/app\\.log", source, executors=2)
+    path = f"{node.mount / name}/app\\.log"
+    return App(node, work, path, source, executors=2, real_time=real_time)
 
 
 def ids(first: int, count: int) -> list[str]:
@@ -73,3 +81,19 @@ def test_without_the_option_hosts_sharing_files_are_warned_about(
     app.stop()
     assert "set the option node.name.env" in app.text()
     assert app.text().count(warning) == 1, "said once"
+
+
+@pytest.mark.spark4_only
+def test_real_time_mode_follows_a_node_once_from_either_of_its_executors(
+    node: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    log = node.hosts[0].files / "live" / "app.log"
+    options = {"node.name.env": NODE_ENV}
+    app = start(node, tmp_path, "live", zookeeper.address, options, real_time="10 seconds")
+    written = append(log, ids(1, 500))
+    wait_until(lambda: len(once_each(app.output)) >= 500, 120, "the first lines")
+    written += append(log, ids(501, 500))
+    wait_until(lambda: len(once_each(app.output)) >= 1000, 60, "the later lines")
+    app.stop()
+    assert_exactly_once(list(once_each(app.output).values()), {"node-0": written})
+    assert "ran on" not in app.text(), "a task was placed off its node"

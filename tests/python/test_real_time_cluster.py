@@ -8,11 +8,9 @@ lost. The task's new attempt first lands on the other host, which hands it back.
 
 from __future__ import annotations
 
-import json
 import signal
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 import figures
 import pytest
@@ -20,11 +18,9 @@ import pytest
 from apps import host_dirs, start_app
 from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
-from sink import assert_exactly_once
+from sink import assert_exactly_once, attempts, key, once_each
 
 pytestmark = pytest.mark.spark4_only
-
-Key = tuple[str, str, int]
 
 
 def append_padded(path: Path, prefix: str, first: int, count: int) -> list[str]:
@@ -35,30 +31,6 @@ def append_padded(path: Path, prefix: str, first: int, count: int) -> list[str]:
     with path.open("ab") as out:
         out.write("".join(f"{i} {pad}\n" for i in ids).encode())
     return ids
-
-
-def attempts(output: Path) -> dict[str, list[dict[str, Any]]]:
-    """The rows each task attempt delivered, by its file's name ``<epoch>-<partition>-<id>``."""
-    found = {}
-    for part in output.glob("*.jsonl"):
-        text = part.read_text()
-        whole = text[: text.rfind("\n") + 1]  # a line being written is not a row yet
-        found[part.stem] = [json.loads(line) for line in whole.splitlines()]
-    return found
-
-
-def key(row: dict[str, Any]) -> Key:
-    return (row["host"], row["file_id"], row["offset"])
-
-
-def once_each(output: Path) -> dict[Key, dict[str, Any]]:
-    """Every row delivered, once per key; a key delivered with two lines fails."""
-    rows: dict[Key, dict[str, Any]] = {}
-    for delivered in attempts(output).values():
-        for row in delivered:
-            seen = rows.setdefault(key(row), row)
-            assert seen["value"] == row["value"], f"one key, two lines: {seen} and {row}"
-    return rows
 
 
 def test_executors_killed_mid_batch_lines_replayed_with_the_same_ids_none_lost(
