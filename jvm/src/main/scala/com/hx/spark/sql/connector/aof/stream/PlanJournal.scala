@@ -61,9 +61,10 @@ final class ZkPlanJournal(
   import ZkPlanJournal._
 
   private val path = pathOf(metaStore, host)
-  private var segments = ZkPlanJournal.stored(client, path).fold(Seq.empty[HostOffsets]) {
-    case (_, plans) => JournalPlans.read(plans, host, start)
-  }
+  // The plans alone: they name the start they were kept for, which the task has.
+  private var segments = ZnodeValues
+    .get(client, s"$path/$Plans")
+    .fold(Seq.empty[HostOffsets])(p => JournalPlans.read(new String(p, UTF_8), host, start))
 
   override val planned: Seq[HostOffsets] = segments
 
