@@ -43,7 +43,7 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
     hosts.foreach { host =>
       val path = ZkPlanJournal.pathOf(metaStore, host)
       val file = fileOf(host)
-      if (ZkPlanJournal.texts(client, path).isEmpty && fs.exists(file)) {
+      if (!ZkPlanJournal.exists(client, path) && fs.exists(file)) {
         val in = fs.open(file)
         val text =
           try scala.io.Source.fromInputStream(in, UTF_8.name).mkString

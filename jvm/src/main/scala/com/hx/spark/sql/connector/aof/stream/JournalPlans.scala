@@ -58,32 +58,44 @@ object JournalPlans {
       start.retired.keySet == end.retired.keySet &&
       start.files.forall { case (id, f) => f.pos <= end.files(id).pos }
 
-  /**
-   * The journal as text: the digest of its start, then each segment's end as what changed since
-   * the one before (the first: since the start), as offset JSON on the snapshot `previous`.
-   */
-  def write(host: String, start: Option[HostOffsets], segments: Seq[HostOffsets]): String = {
-    val deltas = segments.scanLeft(start.getOrElse(HostOffsets.Empty) -> Option.empty[String]) {
-      case ((previous, _), end) =>
-        end -> Some(OffsetJson.write(AofOffset(Map(host -> end), Some(snapshot(host, previous)))))
-    }
-    (digest(host, start) +: deltas.flatMap(_._2)).mkString("\n")
-  }
+  /** [[Text.write]] for a start. */
+  def write(host: String, start: Option[HostOffsets], segments: Seq[HostOffsets]): String =
+    new Text(host, start).write(segments)
 
-  /** The segments of a journal written for `start`; none when it was written for another. */
+  /** [[Text.read]] for a start. */
   def read(text: String, host: String, start: Option[HostOffsets]): Seq[HostOffsets] =
-    text.split('\n').toList match {
-      case first :: deltas if first == digest(host, start) =>
-        deltas
-          .scanLeft(start.getOrElse(HostOffsets.Empty)) { (previous, json) =>
-            OffsetJson
-              .read(json, _ => snapshot(host, previous))
-              .hosts
-              .getOrElse(host, HostOffsets.Empty)
-          }
-          .tail
-      case _ => Nil
-    }
+    new Text(host, start).read(text)
+
+  /**
+   * The journal as text for a batch that starts at `start`: the digest of the start (made once:
+   * it hashes every file the host has, and a task writes its journal at each plan), then each
+   * segment's end as what changed since the one before (the first: since the start), as offset
+   * JSON on the snapshot `previous`.
+   */
+  final class Text(host: String, start: Option[HostOffsets]) {
+    private val named = digest(host, start)
+    private val base = start.getOrElse(HostOffsets.Empty)
+
+    def write(segments: Seq[HostOffsets]): String =
+      (named +: segments.zip(base +: segments).map { case (end, previous) =>
+        OffsetJson.write(AofOffset(Map(host -> end), Some(snapshot(host, previous))))
+      }).mkString("\n")
+
+    /** The segments of a journal written for this start; none when it was written for another. */
+    def read(text: String): Seq[HostOffsets] =
+      text.split('\n').toList match {
+        case first :: deltas if first == named =>
+          deltas
+            .scanLeft(base) { (previous, json) =>
+              OffsetJson
+                .read(json, _ => snapshot(host, previous))
+                .hosts
+                .getOrElse(host, HostOffsets.Empty)
+            }
+            .tail
+        case _ => Nil
+      }
+  }
 
   private def snapshot(host: String, previous: HostOffsets) =
     new OffsetSnapshot("previous", Map(host -> previous))

@@ -61,18 +61,19 @@ final class ZkPlanJournal(
   import ZkPlanJournal._
 
   private val path = pathOf(metaStore, host)
+  private val text = new JournalPlans.Text(host, start)
   // The plans alone: they name the start they were kept for, which the task has.
   private var segments = ZnodeValues
     .get(client, s"$path/$Plans")
-    .fold(Seq.empty[HostOffsets])(p => JournalPlans.read(new String(p, UTF_8), host, start))
+    .fold(Seq.empty[HostOffsets])(p => text.read(new String(p, UTF_8)))
 
   override val planned: Seq[HostOffsets] = segments
 
   override def keep(end: HostOffsets): Unit = {
     val next = JournalPlans.kept(segments, end)
-    val text = JournalPlans.write(host, start, next).getBytes(UTF_8)
+    val written = text.write(next).getBytes(UTF_8)
     // ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client.
-    val kept = Seq(Op.check(path, version), Op.setData(s"$path/$Plans", text, -1))
+    val kept = Seq(Op.check(path, version), Op.setData(s"$path/$Plans", written, -1))
     try {
       RetryLoop.callWithRetry(
         client.getZookeeperClient,
@@ -122,6 +123,10 @@ object ZkPlanJournal {
   def fence(client: CuratorFramework, path: String): Unit =
     try client.setData().forPath(path, Stopped)
     catch { case _: KeeperException.NoNodeException => () }
+
+  /** Whether ZooKeeper holds a journal at `path`. */
+  def exists(client: CuratorFramework, path: String): Boolean =
+    client.checkExists().forPath(s"$path/$Plans") != null
 
   /** The journal at `path` as stored: its start and its plans, as text; None when it has none. */
   def texts(client: CuratorFramework, path: String): Option[(String, String)] =
