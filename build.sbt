@@ -113,7 +113,9 @@ lazy val aof: Project = (project in file("jvm"))
     libraryDependencies ++= Seq(
       "org.scala-lang" % "scala-library" % scalaVersion.value % Provided,
       "org.apache.spark" %% "spark-sql" % sparkCompiled.value % Provided,
-      "org.scalatest" %% "scalatest" % "3.2.19" % Test
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test,
+      // A Kerberos KDC in the test JVM, as Hadoop's MiniKdc runs one.
+      "org.apache.kerby" % "kerb-simplekdc" % "2.1.0" % Test
     ),
     Compile / packageDoc / publishArtifact := false,
     sparkTests,

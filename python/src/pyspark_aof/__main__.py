@@ -184,13 +184,46 @@ def _tail(args: argparse.Namespace) -> int:
     return tail.run(_one_path(args.path), options, verbose=args.verbose)
 
 
+# The login arguments of ``status``: each the source option ``zookeeper.<name>``.
+_LOGIN = (
+    ("ssl.truststore.location", "PEM", "PEM file of the certificates that sign ZooKeeper's"),
+    ("ssl.keystore.location", "PEM", "PEM file of this client's key and certificate"),
+    ("ssl.keystore.password", "PASSWORD", "password of the key"),
+    ("ssl.hostname.verification", "true|false", "check that ZooKeeper's certificate names it"),
+    ("sasl.user", "USER", "SASL DIGEST-MD5 user"),
+    ("sasl.password", "PASSWORD", "its password"),
+    ("sasl.kerberos.principal", "PRINCIPAL", "Kerberos principal (needs the 'kerberos' package)"),
+    ("sasl.kerberos.keytab", "KEYTAB", "its keytab"),
+)
+
+
+def _login(args: argparse.Namespace) -> AofOptions:
+    """Return the options of the login that ``status``'s arguments describe."""
+    user, _, password = args.auth.partition(":") if args.auth else (None, "", None)
+    given = {f"zookeeper.{name}": getattr(args, name.replace(".", "_")) for name, _, _ in _LOGIN}
+    try:
+        return AofOptions().with_changes(
+            zookeeper_auth_user=user,
+            zookeeper_auth_password=password,
+            zookeeper_ssl_enabled=args.ssl or None,
+            **given,
+        )
+    except ValueError as e:  # name the arguments, not the options
+        message = str(e)
+        for name, _, _ in _LOGIN:
+            flag = "--" + name.replace(".", "-")
+            message = message.replace(f"Option 'zookeeper.{name}'", f"argument {flag}")
+            message = message.replace(f"'zookeeper.{name}'", flag)
+        raise UsageError(message) from None
+
+
 def _status(args: argparse.Namespace) -> int:
     from kazoo.exceptions import KazooException, NoAuthError
 
     from pyspark_aof import status
     from pyspark_aof._zk_client import connected
 
-    with connected(args.zookeeper, args.auth, args.timeout) as zk:
+    with connected(args.zookeeper, _login(args), args.timeout) as zk:
         try:
             found = status.read_status(zk, args.meta_store, wait=min(5.0, args.timeout))
         except NoAuthError:
@@ -274,6 +307,9 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         help="the query's meta.store",
     )
     show.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
+    show.add_argument("--ssl", action="store_true", help="connect over TLS (a store implies it)")
+    for name, metavar, words in _LOGIN:
+        show.add_argument("--" + name.replace(".", "-"), metavar=metavar, help=words)
     show.add_argument(
         "--timeout",
         type=_seconds,

@@ -84,6 +84,14 @@ def options_table() -> str:
     return "| option | default | meaning |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
 
 
+# Options set together or not at all, and what for.
+_PAIRS = (
+    ("zookeeper_auth_user", "zookeeper_auth_password", "ZooKeeper digest authentication"),
+    ("zookeeper_sasl_user", "zookeeper_sasl_password", "SASL DIGEST-MD5"),
+    ("zookeeper_sasl_kerberos_principal", "zookeeper_sasl_kerberos_keytab", "Kerberos"),
+)
+
+
 def _key(name: str) -> str:
     return name.replace("_", ".")
 
@@ -106,6 +114,24 @@ class AofOptions:
         Milliseconds before ZooKeeper ends a silent client's session.
     zookeeper_auth_user, zookeeper_auth_password : str, optional
         Digest credentials; with them the source's znodes get ACLs. Set both or neither.
+    zookeeper_ssl_enabled : bool, optional
+        Connect over TLS, trusting the JVM's authorities unless a trust store is set; a store
+        turns TLS on by itself.
+    zookeeper_ssl_keystore_location, zookeeper_ssl_truststore_location : str, optional
+        This client's key store, and the store of the certificates that sign ZooKeeper's: a
+        path on every host, or the name of a file shipped with ``--files``.
+    zookeeper_ssl_keystore_password, zookeeper_ssl_truststore_password : str, optional
+        Their passwords.
+    zookeeper_ssl_keystore_type, zookeeper_ssl_truststore_type : str, optional
+        ``"jks"``, ``"pkcs12"`` or ``"pem"``; by default told by the file's extension.
+    zookeeper_ssl_hostname_verification : bool, optional
+        Whether ZooKeeper's certificate must name the host connected to.
+    zookeeper_sasl_section : str, optional
+        A section of the JVM's JAAS configuration to log in with (DIGEST-MD5 or Kerberos).
+    zookeeper_sasl_user, zookeeper_sasl_password : str, optional
+        A DIGEST-MD5 login without a JAAS file. Set both or neither.
+    zookeeper_sasl_kerberos_principal, zookeeper_sasl_kerberos_keytab : str, optional
+        A Kerberos login from a keytab. Set both or neither.
     starting_offsets : StartingOffsets, optional
         Where a file first seen by a new query starts (a member or its value).
     ignore_older : str or datetime.timedelta, optional
@@ -173,6 +199,19 @@ class AofOptions:
     zookeeper_session_timeout: int | None = None
     zookeeper_auth_user: str | None = None
     zookeeper_auth_password: str | None = field(default=None, repr=False)
+    zookeeper_ssl_enabled: bool | None = None
+    zookeeper_ssl_keystore_location: str | None = None
+    zookeeper_ssl_keystore_password: str | None = field(default=None, repr=False)
+    zookeeper_ssl_keystore_type: str | None = None
+    zookeeper_ssl_truststore_location: str | None = None
+    zookeeper_ssl_truststore_password: str | None = field(default=None, repr=False)
+    zookeeper_ssl_truststore_type: str | None = None
+    zookeeper_ssl_hostname_verification: bool | None = None
+    zookeeper_sasl_section: str | None = None
+    zookeeper_sasl_user: str | None = None
+    zookeeper_sasl_password: str | None = field(default=None, repr=False)
+    zookeeper_sasl_kerberos_principal: str | None = None
+    zookeeper_sasl_kerberos_keytab: str | None = None
     starting_offsets: StartingOffsets | None = None
     ignore_older: str | timedelta | None = None
     bytes_max: int | None = None
@@ -194,17 +233,15 @@ class AofOptions:
     fail_on_data_loss: bool | None = None
 
     def __post_init__(self) -> None:
-        # The pair before the user's value, in the JVM's order: its messages are the same.
-        if (self.zookeeper_auth_user is None) != (self.zookeeper_auth_password is None):
-            given, missing = (
-                ("user", "password")
-                if self.zookeeper_auth_user is not None
-                else ("password", "user")
-            )
-            raise ValueError(
-                f"Option 'zookeeper.auth.{given}' is set but 'zookeeper.auth.{missing}' is not: "
-                "set both for ZooKeeper digest authentication, or neither."
-            )
+        # The pairs before the user's values, in the JVM's order: its messages are the same.
+        for first, second, what in _PAIRS:
+            a, b = getattr(self, first), getattr(self, second)
+            if (a is None) != (b is None):
+                given, missing = (first, second) if a is not None else (second, first)
+                raise ValueError(
+                    f"Option '{_key(given)}' is set but '{_key(missing)}' is not: "
+                    f"set both for {what}, or neither."
+                )
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value is not None:

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
+import os
 import socket
+import threading
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 from kazoo.client import KazooClient
+from kazoo.exceptions import AuthFailedError, ConnectionLoss
 from kazoo.handlers.threading import KazooTimeoutError
 
 from pyspark_aof._errors import CommandError
+from pyspark_aof._options import AofOptions
 
-# kazoo's own give-up notice says nothing about why: the notices before it do.
-_GAVE_UP = "Failed connecting to Zookeeper"
+# kazoo's own notices that say nothing about why: the notices before them do.
+_GAVE_UP = ("Failed connecting to Zookeeper", "Unhandled exception in connection loop")
 
 # The clients' logger: its records go to the error, if any, never to logging's last resort
 # (stderr), which takes those of a logger without handlers.
@@ -37,7 +44,7 @@ class _Complaints(logging.Handler):
 
 
 @contextlib.contextmanager
-def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooClient]:
+def connected(hosts: str, options: AofOptions, timeout: float) -> Iterator[KazooClient]:
     """Connect to ZooKeeper for the ``with`` block; close the connection after it.
 
     kazoo logs each failed attempt, a line each time; those lines stay off the terminal, and
@@ -47,8 +54,8 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
     ----------
     hosts : str
         The connect string, ``host1:2181,host2:2181[/chroot]``.
-    auth : str, optional
-        Digest credentials, ``user:password``.
+    options : AofOptions
+        Its ``zookeeper.auth.*``, ``zookeeper.ssl.*`` and ``zookeeper.sasl.*`` say how to log in.
     timeout : float
         Seconds to wait for a connection.
 
@@ -62,7 +69,8 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
     ValueError
         When kazoo cannot parse ``hosts``.
     CommandError
-        At once when no host of ``hosts`` resolves; when no server answers within ``timeout``.
+        At once when no host of ``hosts`` resolves, or a file or module a login needs is
+        missing; when no server answers within ``timeout``; when ZooKeeper refuses the login.
 
     """
     unresolved = _unresolved(hosts)
@@ -73,19 +81,37 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
         )
     complaints = _Complaints()
     _LOGGER.addHandler(complaints)
+    # A refused SASL login ends kazoo's connection thread with an exception, which Python
+    # would print with its traceback: its name goes to the error instead.
+    previous_hook = threading.excepthook
+    threading.excepthook = lambda e: complaints.seen.setdefault(e.exc_type.__name__, None)
     try:
-        zk = KazooClient(
-            hosts=hosts, auth_data=[("digest", auth)] if auth else None, logger=_LOGGER
-        )
+        login = kazoo_login(options)
+        zk = KazooClient(hosts=hosts, logger=_LOGGER, **login)
         try:
             with warnings.catch_warnings():
                 # A missing chroot: reading finds nothing there, which the caller reports.
                 warnings.simplefilter("ignore")
                 zk.start(timeout=timeout)
+            if login.get("sasl_options"):
+                # The login is done (or refused) once a first request is answered.
+                zk.exists("/")
         except KazooTimeoutError:
             why = "; ".join(complaints.seen) or "no answer"
+            check = "--zookeeper"
+            # A TLS port ends a plain connection so; a plain one, a TLS handshake.
+            if any(word in why for word in ("SSL", "certificate", "EOF", "broken")):
+                check += " and the --ssl-* arguments"
             raise CommandError(
-                f"cannot reach ZooKeeper at {hosts} within {timeout:g} s: check --zookeeper ({why})"
+                f"cannot reach ZooKeeper at {hosts} within {timeout:g} s: check {check} ({why})"
+            ) from None
+        except (AuthFailedError, ConnectionLoss):
+            zk.stop()
+            zk.close()
+            why = "; ".join(complaints.seen) or "the connection closed"
+            raise CommandError(
+                f"ZooKeeper at {hosts} refused the SASL login: check --sasl-user and "
+                f"--sasl-password, or --sasl-kerberos-principal and --sasl-kerberos-keytab ({why})"
             ) from None
         try:
             yield zk
@@ -93,6 +119,7 @@ def connected(hosts: str, auth: str | None, timeout: float) -> Iterator[KazooCli
             zk.stop()
             zk.close()
     finally:
+        threading.excepthook = previous_hook
         _LOGGER.removeHandler(complaints)
 
 
@@ -106,3 +133,82 @@ def _unresolved(hosts: str) -> list[str]:
             socket.getaddrinfo(name, None)
             return []
     return names
+
+
+def kazoo_login(options: AofOptions) -> dict[str, Any]:
+    """Return kazoo's arguments for the digest, TLS and SASL login that ``options`` describe.
+
+    Python reads PEM files only: a JKS or PKCS12 store gives an error saying how to convert it.
+
+    Raises
+    ------
+    CommandError
+        For a store that is missing or not PEM, a JAAS section (a JVM's), or Kerberos without
+        the Python package it needs.
+
+    """
+    o = options
+    login: dict[str, Any] = {}
+    if o.zookeeper_auth_user and o.zookeeper_auth_password:
+        login["auth_data"] = [("digest", f"{o.zookeeper_auth_user}:{o.zookeeper_auth_password}")]
+    trust = _pem(o.zookeeper_ssl_truststore_location, o.zookeeper_ssl_truststore_type, "truststore")
+    keys = _pem(o.zookeeper_ssl_keystore_location, o.zookeeper_ssl_keystore_type, "keystore")
+    if o.zookeeper_ssl_enabled or trust or keys:
+        verify = o.zookeeper_ssl_hostname_verification is not False
+        login.update(use_ssl=True, verify_certs=True, check_hostname=verify, ca=trust)
+        # ZooKeeper's PEM key store holds the key and its certificate in one file.
+        login.update(
+            certfile=keys, keyfile=keys, keyfile_password=o.zookeeper_ssl_keystore_password
+        )
+    if o.zookeeper_sasl_user:
+        login["sasl_options"] = {
+            "mechanism": "DIGEST-MD5",
+            "username": o.zookeeper_sasl_user,
+            "password": o.zookeeper_sasl_password,
+        }
+    elif o.zookeeper_sasl_kerberos_principal:
+        if importlib.util.find_spec("kerberos") is None:
+            raise CommandError(
+                "a Kerberos login from Python needs the package 'kerberos' (pip install "
+                "kerberos, built against the system's Kerberos library); or read the query's "
+                "status with --sasl-user and --sasl-password"
+            )
+        # MIT Kerberos takes initial credentials from this keytab by itself.
+        keytab = _readable(str(o.zookeeper_sasl_kerberos_keytab), "--sasl-kerberos-keytab")
+        os.environ["KRB5_CLIENT_KTNAME"] = keytab
+        login["sasl_options"] = {
+            "mechanism": "GSSAPI",
+            "principal": o.zookeeper_sasl_kerberos_principal,
+        }
+    elif o.zookeeper_sasl_section:
+        raise CommandError(
+            "a JAAS section is the JVM's: give --sasl-user and --sasl-password, or "
+            "--sasl-kerberos-principal and --sasl-kerberos-keytab"
+        )
+    return login
+
+
+def _readable(path: str, flag: str) -> str:
+    if not os.access(path, os.R_OK) or not Path(path).is_file():
+        raise CommandError(f"argument {flag}: no readable file {path}")
+    return path
+
+
+def _pem(location: str | None, kind: str | None, which: str) -> str | None:
+    """Return ``location`` when it is a PEM file; None when not given."""
+    if location is None:
+        return None
+    flag = f"--ssl-{which}-location"
+    with open(_readable(location, flag), "rb") as f:
+        pem = b"-----BEGIN" in f.read(4096)
+    if kind not in (None, "pem") or not pem:
+        convert = (
+            f"openssl pkcs12 -in {location} -out {Path(location).stem}.pem -nodes"
+            if which == "keystore"
+            else f"keytool -exportcert -rfc -keystore {location} -alias <alias> -file ca.pem"
+        )
+        raise CommandError(
+            f"argument {flag}: {location} is not a PEM file, and this command reads PEM only: "
+            f"convert it ({convert})"
+        )
+    return location

@@ -275,10 +275,7 @@ def _remove(options: AofOptions) -> None:
     """Remove the tail's own meta store (its offset backup) from an external ZooKeeper."""
     from kazoo.exceptions import NoNodeError, NotEmptyError
 
-    auth = None
-    if options.zookeeper_auth_user and options.zookeeper_auth_password:
-        auth = f"{options.zookeeper_auth_user}:{options.zookeeper_auth_password}"
-    with connected(str(options.zookeeper_address), auth, timeout=20) as zk:
+    with connected(str(options.zookeeper_address), options, timeout=20) as zk:
         with contextlib.suppress(NoNodeError):  # stopped before its query wrote anything
             zk.delete(str(options.meta_store), recursive=True)
         with contextlib.suppress(NotEmptyError, NoNodeError):  # other tails still running

@@ -16,6 +16,12 @@ class ZooKeeperServer(_process.ServerProcess):
         Directory for its configuration, data and log.
     tick_ms : int
         ZooKeeper's tick; sessions may last from 2 to 20 ticks.
+    secure : bool
+        Whether its one port is a ``secureClientPort`` (TLS, on Netty) instead of a plain one.
+    settings : dict of str to str, optional
+        More lines of ``zoo.cfg`` (``ssl.keyStore.location``, ``authProvider.sasl``, ...).
+    jvm_options : list of str, optional
+        Options of the server's JVM (``-Djava.security.auth.login.config=...``).
 
     Examples
     --------
@@ -25,17 +31,31 @@ class ZooKeeperServer(_process.ServerProcess):
 
     """
 
-    def __init__(self, root: Path, tick_ms: int = 1000) -> None:
+    def __init__(
+        self,
+        root: Path,
+        tick_ms: int = 1000,
+        secure: bool = False,
+        settings: dict[str, str] | None = None,
+        jvm_options: list[str] | None = None,
+    ) -> None:
         super().__init__(root, "ZooKeeper")
         self.address = f"127.0.0.1:{self.port}"
+        self._jvm_options = jvm_options or []
         (root / "data").mkdir(parents=True, exist_ok=True)
+        port = (
+            f"secureClientPort={self.port}\nsecureClientPortAddress=127.0.0.1\n"
+            "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n"
+            if secure
+            else f"clientPort={self.port}\nclientPortAddress=127.0.0.1\n"
+        )
         (root / "zoo.cfg").write_text(
             f"tickTime={tick_ms}\n"
             f"dataDir={root / 'data'}\n"
-            f"clientPort={self.port}\n"
-            "clientPortAddress=127.0.0.1\n"
+            f"{port}"
             "maxClientCnxns=0\n"
             "admin.enableServer=false\n"
+            + "".join(f"{k}={v}\n" for k, v in (settings or {}).items())
         )
 
     def start(self) -> ZooKeeperServer:
@@ -45,6 +65,7 @@ class ZooKeeperServer(_process.ServerProcess):
             [
                 "java",
                 "-Xmx256m",
+                *self._jvm_options,
                 "-cp",
                 str(jars),
                 "org.apache.zookeeper.server.ZooKeeperServerMain",

@@ -30,7 +30,7 @@ final case class AofOptions(
     files: SourceFiles,
     zookeeperAddress: Option[String],
     zookeeperSessionTimeoutMs: Int,
-    zookeeperAuth: Option[ZooKeeperAuth],
+    zookeeperSecurity: ZooKeeperSecurity,
     startingOffsets: StartingOffsets,
     ignoreOlderMs: Option[Long],
     bytesMax: Option[Long],
@@ -76,7 +76,7 @@ object AofOptions {
       files = SourceFiles(paths, reader.many(O.Exclude)),
       zookeeperAddress = reader.optional(O.ZookeeperAddress),
       zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
-      zookeeperAuth = reader.zookeeperAuth(),
+      zookeeperSecurity = reader.zookeeperSecurity(),
       startingOffsets = reader.startingOffsets(),
       ignoreOlderMs = reader.optional(O.IgnoreOlder).map(_.toLong),
       bytesMax = bytesMax,
@@ -151,18 +151,77 @@ object AofOptions {
       PathPattern(Paths.get(dir).normalize().toString, regex)
     }
 
-    def zookeeperAuth(): Option[ZooKeeperAuth] =
-      (get(O.ZookeeperAuthUser), get(O.ZookeeperAuthPassword)) match {
+    def zookeeperSecurity(): ZooKeeperSecurity = {
+      val security = ZooKeeperSecurity(
+        both(O.ZookeeperAuthUser, O.ZookeeperAuthPassword, "ZooKeeper digest authentication")
+          .map { case (user, password) => ZooKeeperAuth(user, password) },
+        tls(),
+        sasl()
+      )
+      val secured = security.tls.nonEmpty || security.sasl.nonEmpty
+      if (secured && get(O.ZookeeperAddress).isEmpty) {
+        val set = O.All.find(s => s.key.matches("zookeeper[.](ssl|sasl)[.].*") && get(s).nonEmpty)
+        throw new IllegalArgumentException(
+          s"Option '${set.get.key}' applies to an external ZooKeeper, and the embedded one " +
+            s"is used: set '${O.ZookeeperAddress.key}' too, or remove it.")
+      }
+      security
+    }
+
+    private def tls(): Option[ZooKeeperTls] = {
+      def store(which: String): Option[StoreFile] = {
+        def part(name: String) = O.All.find(_.key == s"$which.$name").get
+        val (location, password, kind) = (part("location"), part("password"), part("type"))
+        if (get(location).isEmpty) {
+          Seq(password, kind).find(get(_).nonEmpty).foreach { extra =>
+            throw new IllegalArgumentException(
+              s"Option '${extra.key}' is set but '${location.key}' is not: set the file too, " +
+                "or remove it.")
+          }
+        }
+        get(location).map(StoreFile(which, _, get(password), optional(kind)))
+      }
+      val stores = (store("zookeeper.ssl.keystore"), store("zookeeper.ssl.truststore"))
+      val stated = optional(O.ZookeeperSslEnabled).map(_.toBoolean)
+      if (stated.contains(false) && (stores._1 ++ stores._2).nonEmpty) {
+        throw new IllegalArgumentException(
+          s"Option '${O.ZookeeperSslEnabled.key}' is false but a key or trust store is set: " +
+            "remove the stores, or the option (a store turns TLS on).")
+      }
+      if (stated.contains(true) || (stores._1 ++ stores._2).nonEmpty) {
+        Some(ZooKeeperTls(stores._1, stores._2, boolean(O.ZookeeperSslHostnameVerification)))
+      } else None
+    }
+
+    private def sasl(): Option[ZooKeeperSasl] = {
+      val ways = Seq(
+        optional(O.ZookeeperSaslSection).map(ZooKeeperSasl.Section),
+        both(O.ZookeeperSaslUser, O.ZookeeperSaslPassword, "SASL DIGEST-MD5")
+          .map { case (user, password) => ZooKeeperSasl.Digest(user, password) },
+        both(O.ZookeeperSaslKerberosPrincipal, O.ZookeeperSaslKerberosKeytab, "Kerberos")
+          .map { case (principal, keytab) => ZooKeeperSasl.Kerberos(principal, keytab) }
+      ).flatten
+      if (ways.size > 1) {
+        throw new IllegalArgumentException(
+          s"Options '${ways(0).options.head}' and '${ways(1).options.head}' are both set: " +
+            "set one way to log in with SASL.")
+      }
+      ways.headOption
+    }
+
+    /** Two options set together or not at all, each checked. */
+    private def both(
+        first: OptionSpec,
+        second: OptionSpec,
+        what: String): Option[(String, String)] =
+      (optional(first), optional(second)) match {
         case (None, None) => None
-        case (Some(user), Some(password)) =>
-          Some(ZooKeeperAuth(checked(O.ZookeeperAuthUser, user), password))
-        case (user, _) =>
-          val (given, missing) =
-            if (user.isDefined) (O.ZookeeperAuthUser, O.ZookeeperAuthPassword)
-            else (O.ZookeeperAuthPassword, O.ZookeeperAuthUser)
+        case (Some(a), Some(b)) => Some(a -> b)
+        case (a, _) =>
+          val (given, missing) = if (a.isDefined) (first, second) else (second, first)
           throw new IllegalArgumentException(
-            s"Option '${given.key}' is set but '${missing.key}' is not: set both for ZooKeeper " +
-              "digest authentication, or neither.")
+            s"Option '${given.key}' is set but '${missing.key}' is not: set both for $what, " +
+              "or neither.")
       }
 
     /**

@@ -18,6 +18,7 @@ import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
 import org.slf4j.LoggerFactory
 
+import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
 import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.plan.Looked
 import com.hx.spark.sql.connector.aof.protocol.{
@@ -41,7 +42,7 @@ final class Coordinator(
     metaStore: String,
     runId: String,
     runKey: String,
-    restricted: Boolean) {
+    security: ZooKeeperSecurity = ZooKeeperSecurity()) {
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
@@ -57,7 +58,9 @@ final class Coordinator(
     new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
 
   def start(): Unit = {
-    if (restricted) ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets))
+    if (security.authenticated) {
+      ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets), security)
+    }
     removeFinishedRuns()
     // `reports` made here, so that `status` asks for reports by writing it, never making znodes.
     Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports)

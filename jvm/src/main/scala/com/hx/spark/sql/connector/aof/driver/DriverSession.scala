@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.driver
 
 import org.apache.curator.framework.CuratorFramework
 
-import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
 import com.hx.spark.sql.connector.aof.endpoint.EndpointLauncher
 import com.hx.spark.sql.connector.aof.protocol.ZkPaths
 import com.hx.spark.sql.connector.aof.zookeeper.{EmbeddedZooKeeper, ZkAccess, ZkClients}
@@ -43,18 +43,18 @@ object DriverSession {
       address: Option[String],
       bindHost: String,
       sessionTimeoutMs: Int,
-      auth: Option[ZooKeeperAuth],
+      security: ZooKeeperSecurity,
       metaStore: String,
       runId: String,
       runKey: String,
       kill: (Long, String) => Unit): DriverSession = {
     val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
     try {
-      val access =
-        ZkAccess(address.getOrElse(lease.get.connectString), sessionTimeoutMs, auth, lease.nonEmpty)
+      val connectString = address.getOrElse(lease.get.connectString)
+      val access = ZkAccess(connectString, sessionTimeoutMs, security, lease.nonEmpty)
       val client = ZkClients.open(access, metaStore)
       try {
-        val coordinator = new Coordinator(client, metaStore, runId, runKey, auth.isDefined)
+        val coordinator = new Coordinator(client, metaStore, runId, runKey, security)
         coordinator.start()
         val misplaced = new MisplacedTaskWatch(client, ZkPaths(metaStore, runId), runKey)
         misplaced.start(kill)

@@ -36,7 +36,7 @@ final class ZooKeeperRun(
         options.zookeeperAddress,
         bindHost,
         options.zookeeperSessionTimeoutMs,
-        options.zookeeperAuth,
+        options.zookeeperSecurity,
         options.metaStore,
         runId,
         runKey,

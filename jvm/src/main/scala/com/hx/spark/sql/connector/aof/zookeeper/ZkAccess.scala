@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
-import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
 
 /**
  * What the driver and every endpoint need to open a ZooKeeper client of the query; `embedded`
@@ -9,5 +9,5 @@ import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
 final case class ZkAccess(
     connectString: String,
     sessionTimeoutMs: Int,
-    auth: Option[ZooKeeperAuth],
+    security: ZooKeeperSecurity = ZooKeeperSecurity(),
     embedded: Boolean = false)

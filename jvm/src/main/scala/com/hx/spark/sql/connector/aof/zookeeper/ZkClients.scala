@@ -5,6 +5,7 @@ import java.net.{InetSocketAddress, Socket}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.{List => JList}
 import java.util.concurrent.TimeUnit
+import javax.net.ssl.SSLContext
 
 import scala.collection.JavaConverters._
 
@@ -16,12 +17,15 @@ import org.apache.zookeeper.{ClientCnxnSocketNetty, KeeperException, Watcher, Zo
 import org.apache.zookeeper.client.{ConnectStringParser, ZKClientConfig}
 import org.apache.zookeeper.data.ACL
 
+import com.hx.spark.sql.connector.aof.config.{ZooKeeperSecurity, ZooKeeperTls}
+
 object ZkClients {
   private val ConnectWaitSeconds = 20
 
   /**
-   * Znodes under `root` can be read and changed only by the digest user that made them; parents
-   * above it stay open, since other queries with other users keep their own roots beside it.
+   * Znodes under `root` can be read and changed only by the identities that made them (digest
+   * user, SASL login: ZooKeeper's `auth` scheme); parents above it stay open, since other
+   * queries with other users keep their own roots beside it.
    */
   private final class CreatorOnlyUnder(root: String) extends ACLProvider {
     override def getDefaultAcl: JList[ACL] = ZooDefs.Ids.CREATOR_ALL_ACL
@@ -31,55 +35,93 @@ object ZkClients {
   }
 
   /**
-   * Clients on ZooKeeper's Netty socket. Closing a client on the default NIO socket takes 100 ms
-   * (measured with ZooKeeper 3.6 against a local server): at every query stop, once for the
-   * driver and once for each endpoint. The Netty socket closes in a few milliseconds.
+   * Clients on ZooKeeper's Netty socket, with the query's TLS and SASL properties. Closing a
+   * client on the default NIO socket takes 100 ms (measured with ZooKeeper 3.6 against a local
+   * server): at every query stop, once for the driver and once for each endpoint. The Netty
+   * socket closes in a few milliseconds, and it is the one ZooKeeper's TLS needs.
    */
-  private object NettyClients extends ZookeeperFactory {
+  private final class NettyClients(properties: Map[String, String]) extends ZookeeperFactory {
     override def newZooKeeper(
         connectString: String,
         sessionTimeout: Int,
         watcher: Watcher,
-        canBeReadOnly: Boolean): ZooKeeper = {
-      val config = new ZKClientConfig()
-      config.setProperty(
-        ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
-        classOf[ClientCnxnSocketNetty].getName)
-      new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config)
-    }
+        canBeReadOnly: Boolean): ZooKeeper =
+      new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config(properties))
+  }
+
+  private def config(properties: Map[String, String]): ZKClientConfig = {
+    val config = new ZKClientConfig()
+    config.setProperty(
+      ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+      classOf[ClientCnxnSocketNetty].getName)
+    properties.foreach { case (k, v) => config.setProperty(k, v) }
+    config
   }
 
   /**
-   * A started client, connected, or a clear error naming the option to check.
+   * A started client, connected and let in, or a clear error naming the option to check.
    *
    * @param metaStore the source's root: with credentials, every znode made under it gets ACLs
    */
   def open(access: ZkAccess, metaStore: String): CuratorFramework = {
+    val security = access.security
+    val properties = security.tls.map(ClientTls.properties).getOrElse(Map.empty) ++
+      security.sasl.map(ClientSasl.properties).getOrElse(Map.empty)
+    val tls = security.tls.map(t => t -> ClientTls.context(t, config(properties)))
     // The embedded server is up, and logs a stack trace for each connection closed unspoken.
-    if (!access.embedded) awaitListening(access.connectString)
+    if (!access.embedded) awaitListening(access.connectString, tls)
     val builder = CuratorFrameworkFactory
       .builder()
       .connectString(access.connectString)
-      .zookeeperFactory(NettyClients)
+      .zookeeperFactory(new NettyClients(properties))
       .retryPolicy(new ExponentialBackoffRetry(100, 5, 1000))
       .sessionTimeoutMs(access.sessionTimeoutMs)
       .connectionTimeoutMs(math.min(access.sessionTimeoutMs, 10000))
       .defaultData(Array.emptyByteArray) // not this host's address in every parent znode
-    access.auth.foreach { a =>
+    security.digest.foreach { a =>
       builder.authorization("digest", s"${a.user}:${a.password}".getBytes(UTF_8))
-      builder.aclProvider(new CreatorOnlyUnder(metaStore))
     }
+    if (security.authenticated) builder.aclProvider(new CreatorOnlyUnder(metaStore))
     ZooKeeperLogs.quiet
     val client = builder.build()
     client.getConnectionStateListenable.addListener(
       ZooKeeperLogs.connectionStates(access.connectString))
     client.start()
-    if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
-      client.close()
-      throw unreachable(access.connectString)
+    try {
+      if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
+        throw tls
+          .flatMap { case (t, context) =>
+            refusals(access.connectString, t, context, readWait = 3000).headOption
+          }
+          .getOrElse(unreachable(access.connectString))
+      }
+      if (!access.embedded) awaitLetIn(client, access)
+    } catch {
+      case e: Throwable =>
+        client.close()
+        throw e
     }
     client
   }
+
+  /**
+   * Waits for an answer to a first request: the client's SASL login, if any, is done by then,
+   * and a server that lets no one in without one says so.
+   */
+  private def awaitLetIn(client: CuratorFramework, access: ZkAccess): Unit =
+    try client.checkExists().forPath("/")
+    catch {
+      case e: KeeperException
+          if e.code == KeeperException.Code.AUTHFAILED || e.code.intValue == -124 =>
+        // -124: SESSIONCLOSEDREQUIRESASLAUTH, which ZooKeeper 3.6 has and 3.9 names otherwise.
+        val options = access.security.sasl.fold(
+          "it requires SASL: set 'zookeeper.sasl.user' or 'zookeeper.sasl.kerberos.principal' " +
+            "or 'zookeeper.sasl.section'")(s =>
+          "check the options " + s.options.map(o => s"'$o'").mkString(" and "))
+        throw new IllegalStateException(
+          s"aof: ZooKeeper at '${access.connectString}' refused this client's login " +
+            s"(${e.code}); $options.")
+    }
 
   private def unreachable(connectString: String): IllegalStateException =
     new IllegalStateException(
@@ -87,44 +129,77 @@ object ZkClients {
         "the option 'zookeeper.address', or leave it unset to use the embedded server.")
 
   /**
-   * Waits until a server of `connectString` accepts connections. ZooKeeper's client logs a
-   * warning with a stack trace at every failed attempt, some 300 lines before a client gives up
-   * on an address where nothing listens: a plain socket says the same in silence.
+   * Waits until a server of `connectString` accepts connections (and, with TLS, this client).
+   * ZooKeeper's client logs a warning with a stack trace at every failed attempt, some 300 lines
+   * before a client gives up on an address where nothing listens, and it retries a handshake
+   * that can never pass: a socket of its own says the same in silence, and says why.
    */
-  private def awaitListening(connectString: String): Unit = {
-    // Its form was checked with the options; the parser is ZooKeeper's own.
-    val servers = new ConnectStringParser(connectString).getServerAddresses.asScala.toList
+  private def awaitListening(
+      connectString: String,
+      tls: Option[(ZooKeeperTls, SSLContext)]): Unit = {
     val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ConnectWaitSeconds)
     def listening(server: InetSocketAddress): Boolean = {
       val socket = new Socket()
       try {
-        val resolved = new InetSocketAddress(server.getHostString, server.getPort)
-        socket.connect(resolved, 1000)
+        socket.connect(server, 1000)
         true
       } catch { case _: IOException => false }
       finally socket.close()
     }
-    while (!servers.exists(listening)) {
+    def ready: Boolean = tls match {
+      case None => servers(connectString).exists(listening)
+      case Some((t, context)) =>
+        val found = servers(connectString).map(ClientTls.handshake(context, t, _, 250))
+        found.contains(ClientTls.Accepted) || {
+          refused(connectString, found).foreach(e => throw e)
+          false
+        }
+    }
+    while (!ready) {
       if (System.nanoTime() > deadline) throw unreachable(connectString)
       Thread.sleep(200)
     }
   }
 
+  // Its form was checked with the options; the parser is ZooKeeper's own.
+  private def servers(connectString: String): Seq[InetSocketAddress] =
+    new ConnectStringParser(connectString).getServerAddresses.asScala.toList.map { server =>
+      new InetSocketAddress(server.getHostString, server.getPort)
+    }
+
+  private def refusals(
+      connectString: String,
+      tls: ZooKeeperTls,
+      context: SSLContext,
+      readWait: Int): Option[IllegalStateException] =
+    refused(
+      connectString,
+      servers(connectString).map(ClientTls.handshake(context, tls, _, readWait)))
+
+  private def refused(
+      connectString: String,
+      found: Seq[ClientTls.Handshake]): Option[IllegalStateException] =
+    found.collectFirst { case ClientTls.Refused(reason) =>
+      new IllegalStateException(s"aof: ZooKeeper at '$connectString' over TLS: $reason.")
+    }
+
   /**
-   * Restricts existing znodes (made before credentials were set) to the client's digest user.
+   * Restricts existing znodes (made before credentials were set) to the client's identities.
    *
    * @throws IllegalStateException naming the option when another user owns one of them
    */
-  def restrict(client: CuratorFramework, paths: Seq[String]): Unit = paths.foreach { path =>
-    try client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path)
-    catch {
-      case _: KeeperException.NoNodeException => ()
-      case _: KeeperException.NoAuthException =>
-        throw new IllegalStateException(
-          s"aof: the znode $path belongs to another ZooKeeper user; use that user's " +
-            "'zookeeper.auth.user' and 'zookeeper.auth.password', or another 'meta.store'.")
+  def restrict(client: CuratorFramework, paths: Seq[String], security: ZooKeeperSecurity): Unit =
+    paths.foreach { path =>
+      try client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path)
+      catch {
+        case _: KeeperException.NoNodeException => ()
+        case _: KeeperException.NoAuthException =>
+          val options = security.identityOptions.map(o => s"'$o'").mkString(", ")
+          throw new IllegalStateException(
+            s"aof: the znode $path belongs to another ZooKeeper identity than this client's " +
+              s"($options); log in as its owner, or use another 'meta.store'.")
+      }
     }
-  }
 
   def ensure(client: CuratorFramework, path: String): Unit =
     try client.create().creatingParentsIfNeeded().forPath(path)

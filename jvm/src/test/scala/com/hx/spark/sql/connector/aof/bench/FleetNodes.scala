@@ -19,7 +19,7 @@ object FleetNodes {
     val endpoints = (first.toInt until first.toInt + count.toInt).map { i =>
       val spec = EndpointSpec(
         runId,
-        ZkAccess(connect, 60000, None),
+        ZkAccess(connect, 60000),
         metaStore,
         SourceFiles(Paths.get(s"$root/node-$i"), FleetPlanning.FileNames),
         1024,

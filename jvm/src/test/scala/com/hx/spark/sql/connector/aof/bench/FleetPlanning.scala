@@ -118,7 +118,7 @@ object FleetPlanning {
     val heapBefore = heapUsed()
     val (metaStore, runId, runKey) = ("/fleet", UUID.randomUUID().toString, MessageSeal.newKey())
     val client = ZkClients.open(zk.access, metaStore)
-    val coordinator = new Coordinator(client, metaStore, runId, runKey, restricted = false)
+    val coordinator = new Coordinator(client, metaStore, runId, runKey)
     coordinator.start()
     val children = (0 until nodes by NodesPerJvm).map { first =>
       val count = math.min(NodesPerJvm, nodes - first).toString

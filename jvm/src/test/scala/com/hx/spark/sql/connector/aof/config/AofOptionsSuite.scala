@@ -95,9 +95,9 @@ class AofOptionsSuite extends AnyFunSuite {
 
   test("ZooKeeper credentials are kept together and never printed") {
     val o = parse(path, "zookeeper.auth.user" -> "aof", "zookeeper.auth.password" -> "s3cret")()
-    assert(o.zookeeperAuth === Some(ZooKeeperAuth("aof", "s3cret")))
+    assert(o.zookeeperSecurity.digest === Some(ZooKeeperAuth("aof", "s3cret")))
     assert(!o.toString.contains("s3cret"))
-    assert(parse(path)().zookeeperAuth === None)
+    assert(parse(path)().zookeeperSecurity === ZooKeeperSecurity())
   }
 
   test("a valid connect string with a chroot is accepted") {

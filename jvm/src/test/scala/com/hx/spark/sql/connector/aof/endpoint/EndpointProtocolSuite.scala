@@ -57,7 +57,7 @@ class EndpointProtocolSuite
     val dir = Files.createDirectories(root.resolve(s"logs-$runs"))
     files.foreach { case (name, text) => Files.write(dir.resolve(name), text.getBytes(UTF_8)) }
     val metaStore = s"/protocol/$runs"
-    val coordinator = new Coordinator(client, metaStore, s"run-$runs", key, false)
+    val coordinator = new Coordinator(client, metaStore, s"run-$runs", key)
     coordinator.start()
     (
       coordinator,
@@ -204,9 +204,9 @@ class EndpointProtocolSuite
   test("a run whose driver died is cleaned up by the next driver") {
     val dead = ZkClients.open(zk.access, "/protocol")
     val metaStore = "/protocol/dead-driver"
-    new Coordinator(dead, metaStore, "dead-run", key, false).start()
+    new Coordinator(dead, metaStore, "dead-run", key).start()
     dead.close() // its session ends, as when the driver's JVM dies; its driver node goes
-    val next = new Coordinator(client, metaStore, "next-run", key, false)
+    val next = new Coordinator(client, metaStore, "next-run", key)
     next.start()
     assert(children(s"$metaStore/runs") === Seq("next-run"))
     next.stop()
@@ -229,7 +229,7 @@ class EndpointProtocolSuite
     eventually("earlier tests' endpoints stopped")(NodeEndpoints.runningCount == 0)
     NodeEndpoints.ensureRunning(spec, "host-f")
     eventually("the endpoint without a driver ended")(NodeEndpoints.runningCount == 0)
-    val coordinator = new Coordinator(client, metaStore, spec.runId, key, false)
+    val coordinator = new Coordinator(client, metaStore, spec.runId, key)
     coordinator.start()
     NodeEndpoints.ensureRunning(spec, "host-f")
     awaitHosts(coordinator, Set("host-f"), 10000)

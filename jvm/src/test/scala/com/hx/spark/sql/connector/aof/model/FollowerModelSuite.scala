@@ -58,7 +58,7 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
     private val directory = s"$dir/**"
     private val spec = EndpointSpec(
       "run",
-      ZkAccess("127.0.0.1:1", 30000, None),
+      ZkAccess("127.0.0.1:1", 30000),
       "/unused",
       SourceFiles(Paths.get(directory), world.pattern.substring(directory.length + 1)),
       1024,

@@ -109,7 +109,7 @@ class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     val dir = Files.createDirectories(root.resolve("many"))
     (1 to 40000).foreach(n => Files.write(dir.resolve(f"app-$n%05d.log"), s"line $n\n".getBytes))
     val key = MessageSeal.newKey()
-    val coordinator = new Coordinator(client, "/values/many", "many-files", key, false)
+    val coordinator = new Coordinator(client, "/values/many", "many-files", key)
     coordinator.start()
     val spec =
       EndpointSpec("many-files", zk.access, "/values/many", SourceFiles(dir, "app.*"), 1024, key)

@@ -26,6 +26,7 @@ class PublicSparkApiSuite extends AnyFunSuite {
     "org.apache.spark.Partition",
     "org.apache.spark.SparkConf",
     "org.apache.spark.SparkContext",
+    "org.apache.spark.SparkFiles",
     "org.apache.spark.TaskContext",
     "org.apache.spark.TaskKilledException"
   )

@@ -49,7 +49,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     override def endpoint: EndpointSpec =
       EndpointSpec(
         "r",
-        ZkAccess("127.0.0.1:1", 1000, None),
+        ZkAccess("127.0.0.1:1", 1000),
         "/m",
         SourceFiles(Paths.get("/logs"), ".*"),
         1,

@@ -23,7 +23,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   private val spec =
     EndpointSpec(
       "r",
-      ZkAccess("127.0.0.1:1", 1000, None),
+      ZkAccess("127.0.0.1:1", 1000),
       "/m",
       SourceFiles(Paths.get("/etc"), ".*"),
       1,

@@ -43,7 +43,7 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
       reads: EndpointSpec => EndpointSpec = identity): HostFollower = {
     val spec = EndpointSpec(
       "run",
-      ZkAccess("127.0.0.1:1", 30000, None),
+      ZkAccess("127.0.0.1:1", 30000),
       "/unused",
       SourceFiles(dir, "app\\.log.*"),
       1024,

@@ -9,6 +9,7 @@ import org.apache.spark.{Success => TaskSucceeded, TaskKilled}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
 import com.hx.spark.sql.connector.aof.driver.{DriverSession, MisplacedTaskWatch}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, SourceFiles}
@@ -35,7 +36,7 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFix
       Some(zk.access.connectString),
       "127.0.0.1",
       10000,
-      None,
+      ZooKeeperSecurity(),
       "/misplaced",
       "misplaced-run",
       key,

@@ -47,6 +47,29 @@ object Queries {
     error.foreach(e => throw e)
   }
 
+  /**
+   * A query with `options` on `dir/app-*.log` while a writer appends, then stopped and started
+   * again on its checkpoint after more lines: every line is in `out` exactly once.
+   */
+  def assertOnceAcrossRestart(
+      spark: SparkSession,
+      dir: Path,
+      checkpoint: Path,
+      out: Path,
+      options: Map[String, String]): Unit = {
+    def run() = start(spark, s"$dir/app-.*\\.log", checkpoint, out, options)
+    val writer = new LogWriter(dir.resolve("app-a.log"), "a", 2000).start()
+    val query = run()
+    val ids = writer.join()
+    drain(query)
+    query.stop()
+    val more = LogWriter.append(dir.resolve("app-a.log"), (1 to 300).map(n => s"b-$n"))
+    val again = run()
+    drain(again)
+    again.stop()
+    assertExactlyOnce(spark, out, ids ++ more)
+  }
+
   def rows(spark: SparkSession, out: Path): Seq[Row] =
     spark.read.parquet(out.toString).select("value", "host", "path", "offset", "file_id").collect()
 

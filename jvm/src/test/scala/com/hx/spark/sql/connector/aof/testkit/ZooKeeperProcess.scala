@@ -8,34 +8,47 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 /**
  * A real ZooKeeper server in a process of its own, from the ZooKeeper JAR on the test classpath:
  * what an "external" ensemble looks like to the source, and something tests can kill.
+ *
+ * @param settings the server JVM's system properties (TLS stores, SASL providers, JAAS)
+ * @param secure   whether its one port is a `secureClientPort` (TLS on Netty), not a plain one
  */
-final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
+final class ZooKeeperProcess private (
+    val port: Int,
+    dataDir: Path,
+    settings: Map[String, String],
+    secure: Boolean) {
   private val log = dataDir.resolve("server.log")
   private val process: Process = {
     val java = Path.of(System.getProperty("java.home"), "bin", "java").toString
-    new ProcessBuilder(
+    val command = Seq(
       java,
       "-Xmx256m",
       "-Dzookeeper.admin.enableServer=false",
-      "-Dzookeeper.forceSync=no", // a test server: no fsync waits on a busy disk
+      "-Dzookeeper.forceSync=no" // a test server: no fsync waits on a busy disk
+    ) ++ settings.map { case (k, v) => s"-D$k=$v" } ++ Seq(
       "-cp",
       System.getProperty("java.class.path"),
       ZooKeeperProcessMain.getClass.getName.stripSuffix("$"),
       port.toString,
-      dataDir.toString
+      dataDir.toString,
+      if (secure) "secure" else "plain"
     )
+    new ProcessBuilder(command: _*)
       .redirectErrorStream(true)
       .redirectOutput(log.toFile)
       .start()
   }
 
   val connectString: String = s"127.0.0.1:$port"
-  val access: ZkAccess = ZkAccess(connectString, 30000, None)
+  val access: ZkAccess = ZkAccess(connectString, 30000)
 
   awaitServing()
 
   /** The server's process id, for what it costs. */
   def pid: Long = process.pid()
+
+  /** What the server logged so far. */
+  def output: String = Files.readString(log)
 
   def stop(): Unit = {
     process.destroy()
@@ -44,7 +57,6 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
 
   private def awaitServing(): Unit = {
     val deadline = System.currentTimeMillis() + 30000
-    def output: String = Files.readString(log)
     while (!output.linesIterator.contains(ZooKeeperProcessMain.Ready)) {
       if (!process.isAlive || System.currentTimeMillis() > deadline) {
         process.destroyForcibly()
@@ -56,7 +68,11 @@ final class ZooKeeperProcess private (val port: Int, dataDir: Path) {
 }
 
 object ZooKeeperProcess {
-  def start(dataDir: Path): ZooKeeperProcess = new ZooKeeperProcess(freePort(), dataDir)
+  def start(
+      dataDir: Path,
+      settings: Map[String, String] = Map.empty,
+      secure: Boolean = false): ZooKeeperProcess =
+    new ZooKeeperProcess(freePort(), dataDir, settings, secure)
 
   private def freePort(): Int = {
     val socket = new ServerSocket(0)

@@ -3,10 +3,11 @@ package com.hx.spark.sql.connector.aof.testkit
 import java.io.File
 import java.net.InetSocketAddress
 
-import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
+import org.apache.zookeeper.server.{NettyServerCnxnFactory, ServerCnxnFactory, ZooKeeperServer}
 
 /**
- * The main of a `ZooKeeperProcess`: a standalone server that prints "serving" once it serves.
+ * The main of a `ZooKeeperProcess`: a standalone server that prints "serving" once it serves,
+ * on a plain port or a secure one.
  * ZooKeeper's own `ZooKeeperServerMain` accepts connections before its database is loaded and
  * answers them "not running"; a client that came that early (a readiness probe, the suite's
  * first client) sometimes found the server unusable for the next 20 s (NPEs in its connection
@@ -16,10 +17,14 @@ object ZooKeeperProcessMain {
   val Ready: String = "serving"
 
   def main(args: Array[String]): Unit = {
-    val Array(port, dataDir) = args
+    val Array(port, dataDir, kind) = args
+    val secure = kind == "secure"
+    // TLS needs the Netty factory; its stores come from the system properties.
+    if (secure)
+      System.setProperty("zookeeper.serverCnxnFactory", classOf[NettyServerCnxnFactory].getName)
     val server = new ZooKeeperServer(new File(dataDir), new File(dataDir), 2000)
-    val factory =
-      ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port.toInt), 0)
+    val factory = ServerCnxnFactory.createFactory()
+    factory.configure(new InetSocketAddress("127.0.0.1", port.toInt), 0, -1, secure)
     factory.startup(server)
     println(Ready)
     System.out.flush()

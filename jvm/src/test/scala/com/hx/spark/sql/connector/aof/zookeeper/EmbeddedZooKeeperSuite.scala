@@ -19,7 +19,7 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
     val a = EmbeddedZooKeeper.acquire("127.0.0.1")
     val b = EmbeddedZooKeeper.acquire("127.0.0.1")
     assert(a.connectString === b.connectString)
-    val client = ZkClients.open(ZkAccess(a.connectString, 30000, None), "/aof")
+    val client = ZkClients.open(ZkAccess(a.connectString, 30000), "/aof")
     client.create().forPath("/probe", Array[Byte](1))
     assert(client.getData.forPath("/probe").toSeq === Seq[Byte](1))
     client.close()
@@ -33,7 +33,7 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
 
   test("an unreachable address fails with advice naming zookeeper.address") {
     val e =
-      intercept[IllegalStateException](ZkClients.open(ZkAccess("127.0.0.1:1", 30000, None), "/aof"))
+      intercept[IllegalStateException](ZkClients.open(ZkAccess("127.0.0.1:1", 30000), "/aof"))
     assert(e.getMessage.contains("zookeeper.address"))
   }
 }

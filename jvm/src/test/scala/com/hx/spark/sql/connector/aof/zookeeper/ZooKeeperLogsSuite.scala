@@ -32,7 +32,7 @@ class ZooKeeperLogsSuite extends AnyFunSuite {
   test("a connection lost is said in one line naming the address") {
     loggedDuring { seen =>
       val lease = EmbeddedZooKeeper.acquire("127.0.0.1")
-      val client = ZkClients.open(ZkAccess(lease.connectString, 30000, None), "/aof")
+      val client = ZkClients.open(ZkAccess(lease.connectString, 30000), "/aof")
       try {
         lease.release()
         eventually("a line on the lost connection") {

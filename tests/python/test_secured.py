@@ -1,0 +1,138 @@
+"""A ZooKeeper server as production ensembles run it: TLS only, SASL required of every session.
+
+The query (JVM) and ``pyspark-aof status`` (Python) both log in: PEM files made by ``openssl``,
+which ZooKeeper's Java client and Python's ``ssl`` module both read.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pyspark.sql import SparkSession
+
+import pyspark_aof as aof
+from pyspark_aof.testing import ZooKeeperServer
+from writers import append
+
+CLI = [sys.executable, "-m", "pyspark_aof"]
+
+
+def _key_and_certificate(directory: Path, name: str) -> Path:
+    """Make a key and a self-signed certificate naming 127.0.0.1; return their PEM file."""
+    key, cert = directory / f"{name}.key", directory / f"{name}.crt"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"),
+            *("-keyout", str(key), "-out", str(cert), "-subj", f"/CN={name}"),
+            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    both = directory / f"{name}.pem"  # ZooKeeper's PEM key store: the key, then its certificate
+    both.write_text(key.read_text() + cert.read_text())
+    return both
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ZooKeeperServer, Path]]:
+    """The server, and the directory of the PEM files (``server.crt``, ``client.pem``)."""
+    files = tmp_path_factory.mktemp("tls")
+    server_keys = _key_and_certificate(files, "server")
+    _key_and_certificate(files, "client")
+    jaas = files / "server.jaas"
+    jaas.write_text(
+        "Server {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n"
+        '  user_aof="s3cret";\n};\n'
+    )
+    settings = {
+        "ssl.keyStore.location": str(server_keys),
+        "ssl.keyStore.type": "PEM",
+        "ssl.trustStore.location": str(files / "client.crt"),
+        "ssl.trustStore.type": "PEM",
+        "authProvider.x509": "org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+        "authProvider.sasl": "org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+        "sessionRequireClientSASLAuth": "true",  # ZooKeeper 3.6's name; 3.7 and later's:
+        "enforce.auth.enabled": "true",
+        "enforce.auth.schemes": "sasl",
+        "fips-mode": "false",  # which DIGEST-MD5 needs from ZooKeeper 3.8 on
+    }
+    root = tmp_path_factory.mktemp("secured-zookeeper")
+    jvm = [f"-Djava.security.auth.login.config={jaas}"]
+    with ZooKeeperServer(root, secure=True, settings=settings, jvm_options=jvm) as server:
+        yield server, files
+
+
+def _status(server: ZooKeeperServer, store: str, *login: str) -> subprocess.CompletedProcess[str]:
+    args = ["status", "--zookeeper", server.address, "--meta-store", store, "--timeout", "10"]
+    return subprocess.run([*CLI, *args, *login], capture_output=True, text=True, timeout=60)
+
+
+def test_a_query_and_status_over_tls_and_sasl(
+    spark: SparkSession, secured: tuple[ZooKeeperServer, Path], tmp_path: Path
+) -> None:
+    server, files = secured
+    log = tmp_path / "app.log"
+    append(log, [f"line-{n}" for n in range(100)])
+    store = "/aof-secured"
+    rows = (
+        aof.read_stream(
+            spark,
+            f"{tmp_path}/app\\.log",
+            zookeeper_address=server.address,
+            meta_store=store,
+            zookeeper_ssl_keystore_location=str(files / "client.pem"),
+            zookeeper_ssl_truststore_location=str(files / "server.crt"),
+            zookeeper_sasl_user="aof",
+            zookeeper_sasl_password="s3cret",
+        )
+        .writeStream.format("memory")
+        .queryName("secured")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    assert rows.awaitTermination(120), rows.exception()
+    assert spark.table("secured").count() == 100
+    login = [
+        "--ssl-keystore-location",
+        str(files / "client.pem"),
+        "--ssl-truststore-location",
+        str(files / "server.crt"),
+        "--sasl-user",
+        "aof",
+    ]
+    result = _status(server, store, *login, "--sasl-password", "s3cret", "--json")
+    assert result.returncode == 0, result.stderr
+    (committed,) = json.loads(result.stdout)["offsets"]
+    assert committed["path"] == str(log) and committed["position"] == log.stat().st_size
+
+    wrong = _status(server, store, *login, "--sasl-password", "nope")
+    assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1, wrong.stderr
+    assert "refused the SASL login: check --sasl-user and --sasl-password" in wrong.stderr
+
+
+def test_status_names_the_argument_to_fix(
+    secured: tuple[ZooKeeperServer, Path], tmp_path: Path
+) -> None:
+    server, _ = secured
+    plain = _status(server, "/x", "--sasl-user", "aof", "--sasl-password", "s3cret")
+    assert plain.returncode == 1 and plain.stderr.count("\n") == 1, plain.stderr
+    assert "check --zookeeper and the --ssl-* arguments" in plain.stderr
+
+    jks = tmp_path / "trust.jks"
+    jks.write_bytes(b"\xfe\xed\xfe\xed not PEM")
+    stored = _status(server, "/x", "--ssl-truststore-location", str(jks))
+    assert stored.returncode == 1 and stored.stderr.count("\n") == 1, stored.stderr
+    assert (
+        "--ssl-truststore-location" in stored.stderr and "keytool -exportcert -rfc" in stored.stderr
+    )
+
+    alone = _status(server, "/x", "--sasl-user", "aof")
+    assert alone.returncode == 2, alone.stderr
+    assert "argument --sasl-user is set but --sasl-password is not" in alone.stderr
