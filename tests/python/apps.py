@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 from pyspark_aof.testing import Host, LocalCluster
 from pyspark_aof.testing._process import wait_until
-from sink import committed_rows
+from sink import assert_exactly_once, committed_rows
+from writers import LineWriter
 
 APP = Path(__file__).with_name("cluster_app.py")
 EXECUTORS = 4  # two hosts, two executors of one core each, on the cluster suites' cluster
@@ -181,3 +182,24 @@ def start_app(
         executors=EXECUTORS,
         **kwargs,  # type: ignore[arg-type]
     )
+
+
+def start_writers(
+    cluster: LocalCluster, name: str, count: int, pause: float = 0.0
+) -> list[LineWriter]:
+    """One writer per host, each appending ``count`` lines with ids of its host to ``app.log``."""
+    writers = [
+        LineWriter(d / "app.log", h.address, count, pause) for h, d in host_dirs(cluster, name)
+    ]
+    for w in writers:
+        w.start()
+    return writers
+
+
+def finish(app: App, writers: list[LineWriter]) -> None:
+    """Let the writers end, wait for every line, stop the query and check each arrived once."""
+    for w in writers:
+        w.join()
+    app.wait_rows(sum(w.count for w in writers))
+    app.stop()
+    assert_exactly_once(app.rows(), {w.prefix: w.ids for w in writers})

@@ -20,32 +20,11 @@ import pytest
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 
-from apps import App, host_dirs, start_app
+from apps import App, finish, host_dirs, start_app, start_writers
 from pyspark_aof.testing import Link, LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
 from sink import assert_exactly_once, line_ids
-from writers import LineWriter, append
-
-
-def start_writers(
-    cluster: LocalCluster, name: str, count: int, pause: float = 0.0
-) -> list[LineWriter]:
-    """One writer per host, each appending ``count`` lines with ids of its host to ``app.log``."""
-    writers = [
-        LineWriter(d / "app.log", h.address, count, pause) for h, d in host_dirs(cluster, name)
-    ]
-    for w in writers:
-        w.start()
-    return writers
-
-
-def finish(app: App, writers: list[LineWriter]) -> None:
-    """Let the writers end, wait for every line, stop the query and check each arrived once."""
-    for w in writers:
-        w.join()
-    app.wait_rows(sum(w.count for w in writers))
-    app.stop()
-    assert_exactly_once(app.rows(), {w.prefix: w.ids for w in writers})
+from writers import append
 
 
 def ids(prefix: str, first: int, count: int) -> list[str]:

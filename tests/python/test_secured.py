@@ -6,7 +6,9 @@ which ZooKeeper's Java client and Python's ``ssl`` module both read.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,7 +18,8 @@ import pytest
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
-from pyspark_aof.testing import ZooKeeperServer
+from apps import finish, start_app, start_writers
+from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 from writers import append
 
 CLI = [sys.executable, "-m", "pyspark_aof"]
@@ -68,6 +71,20 @@ def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ZooKeepe
         yield server, files
 
 
+def _login(files: Path, *, shipped: bool) -> dict[str, str]:
+    """The source's options for the client's stores and user; by file name when ``shipped``."""
+
+    def name(f: str) -> str:
+        return f if shipped else str(files / f)
+
+    return {
+        "zookeeper.ssl.keystore.location": name("client.pem"),
+        "zookeeper.ssl.truststore.location": name("server.crt"),
+        "zookeeper.sasl.user": "aof",
+        "zookeeper.sasl.password": "s3cret",
+    }
+
+
 def _status(server: ZooKeeperServer, store: str, *login: str) -> subprocess.CompletedProcess[str]:
     args = ["status", "--zookeeper", server.address, "--meta-store", store, "--timeout", "10"]
     return subprocess.run([*CLI, *args, *login], capture_output=True, text=True, timeout=60)
@@ -86,10 +103,7 @@ def test_a_query_and_status_over_tls_and_sasl(
             f"{tmp_path}/app\\.log",
             zookeeper_address=server.address,
             meta_store=store,
-            zookeeper_ssl_keystore_location=str(files / "client.pem"),
-            zookeeper_ssl_truststore_location=str(files / "server.crt"),
-            zookeeper_sasl_user="aof",
-            zookeeper_sasl_password="s3cret",
+            options=_login(files, shipped=False),
         )
         .writeStream.format("memory")
         .queryName("secured")
@@ -133,6 +147,42 @@ def test_status_names_the_argument_to_fix(
         "--ssl-truststore-location" in stored.stderr and "keytool -exportcert -rfc" in stored.stderr
     )
 
+    krb = ("--sasl-kerberos-principal", "aof@EXAMPLE.COM", "--sasl-kerberos-keytab", str(jks))
+    kerberos = _status(server, "/x", *krb)
+    assert kerberos.returncode == 1 and kerberos.stderr.count("\n") == 1, kerberos.stderr
+    if importlib.util.find_spec("kerberos") is None:  # as in this project's environments
+        assert "needs the package 'kerberos'" in kerberos.stderr
+
     alone = _status(server, "/x", "--sasl-user", "aof")
     assert alone.returncode == 2, alone.stderr
     assert "argument --sasl-user is set but --sasl-password is not" in alone.stderr
+
+
+def test_a_cluster_finds_the_stores_spark_ships(
+    cluster: LocalCluster, secured: tuple[ZooKeeperServer, Path], tmp_path: Path
+) -> None:
+    server, files = secured
+    shipped = {"spark.files": f"{files / 'client.pem'},{files / 'server.crt'}"}
+    options = _login(files, shipped=True)
+    app = start_app(cluster, tmp_path, "secured", server.address, options, conf=shipped)
+    finish(app, start_writers(cluster, "secured", 2000))
+
+
+def test_an_executor_without_a_store_fails_the_query_naming_it(
+    cluster: LocalCluster, secured: tuple[ZooKeeperServer, Path], tmp_path: Path
+) -> None:
+    server, files = secured
+    # The cluster's mount point as the driver sees it: no executor sees these files.
+    driver_only = cluster.mount / "tls-driver-only"
+    driver_only.mkdir(exist_ok=True)
+    for name in ("client.pem", "server.crt"):
+        shutil.copy(files / name, driver_only / name)
+    app = start_app(
+        cluster, tmp_path, "unshipped", server.address, _login(driver_only, shipped=False)
+    )
+    assert app.wait_exit() != 0
+    reason = (
+        "aof: an executor could not start its endpoint: option "
+        f"'zookeeper.ssl.keystore.location': no readable file '{driver_only}/client.pem'"
+    )
+    assert reason in app.text(), app.tail()

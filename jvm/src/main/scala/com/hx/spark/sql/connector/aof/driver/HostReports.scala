@@ -127,6 +127,13 @@ final class HostReports(
       if (toLaunch.isEmpty) None else startEndpoints(toLaunch, deadline, before.launching)
     val launching = started.orElse(before.launching)
     nodes.learn(launching)
+    launching
+      .flatMap(_.value)
+      .flatMap(_.failed.toOption)
+      .flatMap(HostReports.settingsError)
+      .foreach { e =>
+        throw e
+      }
     val wanted = byHost.keySet.flatMap(nodes.of)
     val answers = coordinator.answers(
       asked ++ ask(wanted -- asked.hosts),
@@ -166,6 +173,24 @@ final class HostReports(
 
 object HostReports {
   private type Launch = FutureAction[Seq[(String, String)]]
+
+  /**
+   * What failed a launch job, when the query's settings did (a key store missing on a host, a
+   * login refused): no later launch would start those endpoints, so the query fails with the
+   * reason rather than going on without those hosts. The source raises such errors as
+   * `IllegalArgumentException`s that begin "aof: ".
+   */
+  def settingsError(failure: Throwable): Option[IllegalArgumentException] =
+    Iterator
+      .iterate(failure)(_.getCause)
+      .takeWhile(_ != null)
+      .take(10)
+      .collectFirst {
+        case e: IllegalArgumentException if Option(e.getMessage).exists(_.startsWith("aof: ")) =>
+          new IllegalArgumentException(
+            "aof: an executor could not start its endpoint: " + e.getMessage.stripPrefix("aof: "),
+            failure)
+      }
 
   /**
    * What is kept between triggers.

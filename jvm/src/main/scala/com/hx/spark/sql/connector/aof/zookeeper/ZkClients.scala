@@ -118,7 +118,7 @@ object ZkClients {
           "it requires SASL: set 'zookeeper.sasl.user' or 'zookeeper.sasl.kerberos.principal' " +
             "or 'zookeeper.sasl.section'")(s =>
           "check the options " + s.options.map(o => s"'$o'").mkString(" and "))
-        throw new IllegalStateException(
+        throw new IllegalArgumentException(
           s"aof: ZooKeeper at '${access.connectString}' refused this client's login " +
             s"(${e.code}); $options.")
     }
@@ -171,16 +171,16 @@ object ZkClients {
       connectString: String,
       tls: ZooKeeperTls,
       context: SSLContext,
-      readWait: Int): Option[IllegalStateException] =
+      readWait: Int): Option[IllegalArgumentException] =
     refused(
       connectString,
       servers(connectString).map(ClientTls.handshake(context, tls, _, readWait)))
 
   private def refused(
       connectString: String,
-      found: Seq[ClientTls.Handshake]): Option[IllegalStateException] =
+      found: Seq[ClientTls.Handshake]): Option[IllegalArgumentException] =
     found.collectFirst { case ClientTls.Refused(reason) =>
-      new IllegalStateException(s"aof: ZooKeeper at '$connectString' over TLS: $reason.")
+      new IllegalArgumentException(s"aof: ZooKeeper at '$connectString' over TLS: $reason.")
     }
 
   /**
