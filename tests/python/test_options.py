@@ -67,6 +67,10 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     ({"multiline_start": ""}, "multiline.start"),
     ({"multiline_continuation": 5}, "multiline.continuation"),
     ({"multiline_bytes_max": 0}, "multiline.bytes.max"),
+    ({"zookeeper_sasl_user": "alone"}, "zookeeper.sasl.password"),
+    ({"zookeeper_sasl_kerberos_keytab": "aof.keytab"}, "zookeeper.sasl.kerberos.principal"),
+    ({"zookeeper_ssl_keystore_type": "p7b"}, "zookeeper.ssl.keystore.type"),
+    ({"zookeeper_ssl_hostname_verification": "no"}, "zookeeper.ssl.hostname.verification"),
 ]
 
 

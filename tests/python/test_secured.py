@@ -15,10 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kazoo.client import KazooClient
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
 from apps import finish, start_app, start_writers
+from pyspark_aof import AofOptions
+from pyspark_aof._zk_client import connected
 from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 from writers import append
 
@@ -166,6 +169,17 @@ def test_a_cluster_finds_the_stores_spark_ships(
     options = _login(files, shipped=True)
     app = start_app(cluster, tmp_path, "secured", server.address, options, conf=shipped)
     finish(app, start_writers(cluster, "secured", 2000))
+    # The password is neither in the driver's log nor in any znode the query left.
+    assert "s3cret" not in app.text()
+    login = AofOptions.from_strings(_login(files, shipped=False))
+    with connected(server.address, login, timeout=30) as zk:
+        values = [zk.get(path)[0] or b"" for path in _znodes(zk, "/aof-test/secured")]
+    assert values and not any(b"s3cret" in v for v in values)
+
+
+def _znodes(zk: KazooClient, path: str) -> list[str]:
+    """``path`` and every znode under it."""
+    return [path, *(z for c in zk.get_children(path) for z in _znodes(zk, f"{path}/{c}"))]
 
 
 def test_an_executor_without_a_store_fails_the_query_naming_it(

@@ -100,6 +100,51 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(parse(path)().zookeeperSecurity === ZooKeeperSecurity())
   }
 
+  test(
+    "TLS and SASL options: a store turns TLS on, one login, an external ZooKeeper, no secret shown") {
+    val zk = "zookeeper.address" -> "zk1:2281"
+    val o = parse(
+      path,
+      zk,
+      "zookeeper.ssl.truststore.location" -> "ca.pem",
+      "zookeeper.ssl.keystore.location" -> "client.p12",
+      "zookeeper.ssl.keystore.password" -> "k3y",
+      "zookeeper.ssl.keystore.type" -> "PKCS12",
+      "zookeeper.sasl.user" -> "aof",
+      "zookeeper.sasl.password" -> "s3cret"
+    )()
+    val tls = o.zookeeperSecurity.tls.get
+    assert(
+      tls.keyStore === Some(
+        StoreFile("zookeeper.ssl.keystore", "client.p12", Some("k3y"), Some("pkcs12"))))
+    assert(tls.trustStore.map(_.location) === Some("ca.pem") && tls.hostnameVerification)
+    assert(o.zookeeperSecurity.sasl === Some(ZooKeeperSasl.Digest("aof", "s3cret")))
+    assert(o.zookeeperSecurity.authenticated)
+    assert(!o.toString.contains("s3cret") && !o.toString.contains("k3y"), o.toString)
+    assert(parse(path, zk, "zookeeper.ssl.enabled" -> "true")().zookeeperSecurity.tls.nonEmpty)
+
+    def refused(options: (String, String)*): String =
+      intercept[IllegalArgumentException](parse(path +: options: _*)()).getMessage
+    assert(
+      refused("zookeeper.ssl.truststore.location" -> "ca.pem").contains(
+        "set 'zookeeper.address' too"))
+    assert(refused(zk, "zookeeper.sasl.user" -> "aof").contains("'zookeeper.sasl.password' is not"))
+    assert(
+      refused(zk, "zookeeper.ssl.keystore.password" -> "k3y")
+        .contains("'zookeeper.ssl.keystore.location' is not"))
+    assert(
+      refused(zk, "zookeeper.ssl.enabled" -> "false", "zookeeper.ssl.truststore.location" -> "a")
+        .contains("is false but a key or trust store is set"))
+    assert(
+      refused(
+        zk,
+        "zookeeper.sasl.section" -> "Client",
+        "zookeeper.sasl.kerberos.principal" -> "aof@EXAMPLE.COM",
+        "zookeeper.sasl.kerberos.keytab" -> "aof.keytab").contains("are both set"))
+    val store = "zookeeper.ssl.keystore.location" -> "a.p7b"
+    assert(refused(zk, store, "zookeeper.ssl.keystore.type" -> "p7b").contains("'jks' or 'pkcs12'"))
+  }
+
   test("a valid connect string with a chroot is accepted") {
     assert(parse(path, "zookeeper.address" -> "zk1:2181,zk2:2181/aof")().zookeeperAddress.nonEmpty)
   }
