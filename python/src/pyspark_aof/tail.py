@@ -133,7 +133,10 @@ def run(
         except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
             return INTERRUPTED
     if own_store and options.zookeeper_address:
-        _remove(options)
+        try:
+            _remove(options)
+        except CommandError as e:  # a login Python cannot make (a JKS store, say)
+            err.write(f"pyspark-aof tail: warning: left {options.meta_store} in ZooKeeper: {e}\n")
     return status
 
 

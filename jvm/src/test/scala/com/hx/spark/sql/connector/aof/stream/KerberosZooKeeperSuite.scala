@@ -71,4 +71,23 @@ class KerberosZooKeeperSuite extends AnyFunSuite with SparkTestKit {
     assert(unknown.getMessage.startsWith("aof: the SASL login failed ("), unknown.getMessage)
     assert(unknown.getMessage.contains("'zookeeper.sasl.kerberos.keytab'"), unknown.getMessage)
   }
+
+  test("the JVM's own JAAS configuration: a Kerberos section names the login") {
+    val jaas = java.nio.file.Files.writeString(
+      newDir("client-jaas").resolve("client.jaas"),
+      "AofKerberos {\n  com.sun.security.auth.module.Krb5LoginModule required\n" +
+        s"""  useKeyTab=true keyTab="${kerberos.clientKeytabs("aof")}" storeKey=true\n""" +
+        s"""  useTicketCache=false principal="aof@${kerberos.realm}";\n};\n"""
+    )
+    val previous = Option(System.getProperty("java.security.auth.login.config"))
+    System.setProperty("java.security.auth.login.config", jaas.toString)
+    try {
+      javax.security.auth.login.Configuration.getConfiguration.refresh()
+      val client = open(Map("zookeeper.sasl.section" -> "AofKerberos"), "/krb")
+      assert(client.getACL.forPath("/krb").asScala.map(_.getId.getId) === Seq("aof@EXAMPLE.COM"))
+    } finally {
+      previous.fold(System.clearProperty("java.security.auth.login.config"))(
+        System.setProperty("java.security.auth.login.config", _))
+    }
+  }
 }
