@@ -149,8 +149,12 @@ object ZkClients {
     def ready: Boolean = tls match {
       case None => servers(connectString).exists(listening)
       case Some((t, context)) =>
-        val found = servers(connectString).map(ClientTls.handshake(context, t, _, 250))
-        found.contains(ClientTls.Accepted) || {
+        // Up to the first server that accepts: each acceptance waits for a late alert.
+        val (before, accepted) = servers(connectString).iterator
+          .map(ClientTls.handshake(context, t, _, 250))
+          .span(_ != ClientTls.Accepted)
+        val found = before.toList
+        accepted.hasNext || {
           refused(connectString, found).foreach(e => throw e)
           false
         }
