@@ -228,7 +228,8 @@ def _status(args: argparse.Namespace) -> int:
             found = status.read_status(zk, args.meta_store, wait=min(5.0, args.timeout))
         except NoAuthError:
             raise CommandError(
-                f"ZooKeeper refused to show {args.meta_store}: it has ACLs, check --auth"
+                f"ZooKeeper refused to show {args.meta_store}: it has ACLs, check --auth or "
+                "the --sasl-* arguments"
             ) from None
         except KazooException as e:  # the connection lost while reading, for one
             raise CommandError(
