@@ -71,6 +71,16 @@ OPTIONS: list[tuple[str, dict[str, str]]] = [
     ("user without password", {"zookeeper.auth.user": "aof"}),
     ("password without user", {"zookeeper.auth.password": "p"}),
     ("bad user without password", {"zookeeper.auth.user": "a:b"}),
+    ("SASL user without password", {"zookeeper.sasl.user": "aof"}),
+    ("keytab without principal", {"zookeeper.sasl.kerberos.keytab": "aof.keytab"}),
+    (
+        "store type",
+        {
+            "zookeeper.address": "zk:2281",
+            "zookeeper.ssl.truststore.location": "ca.p7b",
+            "zookeeper.ssl.truststore.type": "p7b",
+        },
+    ),
     *[(f"regex {raw!r}", {"multiline.start": raw}) for raw in ("^\\d{4}-", " ", "^\\s", "")],
     *[
         (f"record bytes {raw!r}", {**_MULTILINE, "multiline.bytes.max": raw})

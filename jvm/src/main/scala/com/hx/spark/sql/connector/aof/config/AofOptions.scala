@@ -209,14 +209,14 @@ object AofOptions {
       ways.headOption
     }
 
-    /** Two options set together or not at all, each checked. */
+    /** Two options set together or not at all, each then checked. */
     private def both(
         first: OptionSpec,
         second: OptionSpec,
         what: String): Option[(String, String)] =
-      (optional(first), optional(second)) match {
+      (get(first), get(second)) match {
         case (None, None) => None
-        case (Some(a), Some(b)) => Some(a -> b)
+        case (Some(a), Some(b)) => Some(checked(first, a) -> checked(second, b))
         case (a, _) =>
           val (given, missing) = if (a.isDefined) (first, second) else (second, first)
           throw new IllegalArgumentException(
