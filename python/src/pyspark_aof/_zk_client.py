@@ -98,6 +98,9 @@ def connected(hosts: str, options: AofOptions, timeout: float) -> Iterator[Kazoo
                 zk.exists("/")
         except KazooTimeoutError:
             why = "; ".join(complaints.seen) or "no answer"
+            if login.get("sasl_options") and ("Sasl" in why or "AuthFailed" in why):
+                # The connection thread ended on the refusal before the client was up.
+                raise _sasl_refused(hosts, why) from None
             check = "--zookeeper"
             # A TLS port ends a plain connection so; a plain one, a TLS handshake.
             if any(word in why for word in ("SSL", "certificate", "EOF", "broken")):
@@ -108,10 +111,8 @@ def connected(hosts: str, options: AofOptions, timeout: float) -> Iterator[Kazoo
         except (AuthFailedError, ConnectionLoss):
             zk.stop()
             zk.close()
-            why = "; ".join(complaints.seen) or "the connection closed"
-            raise CommandError(
-                f"ZooKeeper at {hosts} refused the SASL login: check --sasl-user and "
-                f"--sasl-password, or --sasl-kerberos-principal and --sasl-kerberos-keytab ({why})"
+            raise _sasl_refused(
+                hosts, "; ".join(complaints.seen) or "the connection closed"
             ) from None
         try:
             yield zk
@@ -133,6 +134,13 @@ def _unresolved(hosts: str) -> list[str]:
             socket.getaddrinfo(name, None)
             return []
     return names
+
+
+def _sasl_refused(hosts: str, why: str) -> CommandError:
+    return CommandError(
+        f"ZooKeeper at {hosts} refused the SASL login: check --sasl-user and --sasl-password, "
+        f"or --sasl-kerberos-principal and --sasl-kerberos-keytab ({why})"
+    )
 
 
 def kazoo_login(options: AofOptions) -> dict[str, Any]:
