@@ -47,9 +47,15 @@ private[zookeeper] object ClientSasl {
       login.logout()
     } catch {
       case e: LoginException =>
+        // Java says only that it found no password: the usual cause is a lapsed kinit.
+        val cache =
+          if (readsTicketCacheOnly(name)) {
+            "the section logs in from a Kerberos ticket cache, whose ticket may be missing or " +
+              "expired: run kinit again, or log in from a keytab; "
+          } else ""
         throw new IllegalArgumentException(
-          s"aof: the SASL login failed (${ClientTls.causes(e)}); check the options " +
-            sasl.options.map(o => s"'$o'").mkString(" and ") + ".")
+          s"aof: the SASL login failed (${ClientTls.causes(e)}); $cache" +
+            "check the options " + sasl.options.map(o => s"'$o'").mkString(" and ") + ".")
     }
     val digest =
       configuration.getAppConfigurationEntry(name).exists(_.getLoginModuleName == Digest)
@@ -59,6 +65,14 @@ private[zookeeper] object ClientSasl {
       // ZooKeeper 3.8 and later refuse DIGEST-MD5 in their FIPS mode, on by default.
       (if (digest) Map("zookeeper.fips-mode" -> "false") else Map.empty)
   }
+
+  private def readsTicketCacheOnly(name: String): Boolean =
+    Option(configuration.getAppConfigurationEntry(name)).toSeq.flatten.exists { entry =>
+      val options = entry.getOptions.asScala.map { case (k, v) => k -> String.valueOf(v) }
+      entry.getLoginModuleName.endsWith(".Krb5LoginModule") &&
+      options.get("useTicketCache").exists(_.equalsIgnoreCase("true")) &&
+      !options.get("useKeyTab").exists(_.equalsIgnoreCase("true"))
+    }
 
   private def section(sasl: ZooKeeperSasl): String = sasl match {
     case ZooKeeperSasl.Section(name) =>

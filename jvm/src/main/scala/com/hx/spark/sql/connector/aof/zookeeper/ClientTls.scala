@@ -153,7 +153,10 @@ private[zookeeper] object ClientTls {
 
   /** The messages of `e`'s causes, outermost first, each one not already said. */
   def causes(e: Throwable): String =
-    chain(e).flatMap(c => Option(c.getMessage)).foldLeft("") { (said, message) =>
-      if (said.contains(message)) said else if (said.isEmpty) message else s"$said: $message"
-    }
+    // One line: some messages end with a line break (Krb5LoginModule's do).
+    chain(e)
+      .flatMap(c => Option(c.getMessage).map(_.trim.replaceAll("\\s+", " ")))
+      .foldLeft("") { (said, message) =>
+        if (said.contains(message)) said else if (said.isEmpty) message else s"$said: $message"
+      }
 }

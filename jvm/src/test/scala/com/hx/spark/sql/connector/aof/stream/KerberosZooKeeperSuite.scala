@@ -73,18 +73,44 @@ class KerberosZooKeeperSuite extends AnyFunSuite with SparkTestKit {
   }
 
   test("the JVM's own JAAS configuration: a Kerberos section names the login") {
+    val section = s"""useKeyTab=true keyTab="${kerberos.clientKeytabs("aof")}" storeKey=true"""
+    withJvmSection("AofKerberos", section) {
+      val client = open(Map("zookeeper.sasl.section" -> "AofKerberos"), "/krb")
+      assert(client.getACL.forPath("/krb").asScala.map(_.getId.getId) === Seq("aof@EXAMPLE.COM"))
+    }
+  }
+
+  test("a section that reads a ticket cache logs in; once the ticket expires, one line says so") {
+    val fresh = kerberos.ticketCache("aof", 3600)
+    withJvmSection("AofCache", s"""useTicketCache=true ticketCache="${fresh.file}"""") {
+      val client = open(Map("zookeeper.sasl.section" -> "AofCache"), "/krb")
+      assert(client.getACL.forPath("/krb").asScala.map(_.getId.getId) === Seq("aof@EXAMPLE.COM"))
+    }
+
+    val expiring = kerberos.ticketCache("aof", 1)
+    eventually("the ticket's end")(System.currentTimeMillis() > expiring.endsAtMs)
+    withJvmSection("AofExpired", s"""useTicketCache=true ticketCache="${expiring.file}"""") {
+      val e = intercept[IllegalArgumentException](
+        open(Map("zookeeper.sasl.section" -> "AofExpired"), "/krb"))
+      assert(e.getMessage.startsWith("aof: the SASL login failed ("), e.getMessage)
+      assert(e.getMessage.contains("missing or expired: run kinit again"), e.getMessage)
+      assert(e.getMessage.contains("'zookeeper.sasl.section'"), e.getMessage)
+      assert(!e.getMessage.contains("\n"), e.getMessage)
+    }
+  }
+
+  /** Runs `body` with the JVM's JAAS file holding one Kerberos section for `aof`. */
+  private def withJvmSection(name: String, settings: String)(body: => Unit): Unit = {
     val jaas = java.nio.file.Files.writeString(
       newDir("client-jaas").resolve("client.jaas"),
-      "AofKerberos {\n  com.sun.security.auth.module.Krb5LoginModule required\n" +
-        s"""  useKeyTab=true keyTab="${kerberos.clientKeytabs("aof")}" storeKey=true\n""" +
-        s"""  useTicketCache=false principal="aof@${kerberos.realm}";\n};\n"""
+      s"$name {\n  com.sun.security.auth.module.Krb5LoginModule required\n" +
+        s"""  $settings doNotPrompt=true principal="aof@${kerberos.realm}";\n};\n"""
     )
     val previous = Option(System.getProperty("java.security.auth.login.config"))
     System.setProperty("java.security.auth.login.config", jaas.toString)
     try {
       javax.security.auth.login.Configuration.getConfiguration.refresh()
-      val client = open(Map("zookeeper.sasl.section" -> "AofKerberos"), "/krb")
-      assert(client.getACL.forPath("/krb").asScala.map(_.getId.getId) === Seq("aof@EXAMPLE.COM"))
+      body
     } finally {
       previous.fold(System.clearProperty("java.security.auth.login.config"))(
         System.setProperty("java.security.auth.login.config", _))

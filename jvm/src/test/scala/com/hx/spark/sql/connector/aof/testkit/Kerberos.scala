@@ -3,7 +3,9 @@ package com.hx.spark.sql.connector.aof.testkit
 import java.net.ServerSocket
 import java.nio.file.{Files, Path}
 
-import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer
+import org.apache.kerby.KOptions
+import org.apache.kerby.kerberos.kerb.client.KrbOption
+import org.apache.kerby.kerberos.kerb.server.{KdcConfigKey, SimpleKdcServer}
 
 /**
  * A Kerberos KDC in the test JVM (Apache Kerby's, as Hadoop's MiniKdc), its realm EXAMPLE.COM,
@@ -16,6 +18,8 @@ final class Kerberos(dir: Path, clients: Seq[String]) {
   kdc.setKdcHost("localhost")
   kdc.setKdcRealm(realm)
   kdc.setAllowUdp(false)
+  // So that a test can be given a ticket that expires within a second (the default is an hour).
+  kdc.getKdcConfig.setLong(KdcConfigKey.MINIMUM_TICKET_LIFETIME, 0L)
   kdc.setKdcTcpPort {
     val socket = new ServerSocket(0)
     try socket.getLocalPort
@@ -40,6 +44,22 @@ final class Kerberos(dir: Path, clients: Seq[String]) {
     file
   }
 
+  /**
+   * A ticket cache, as `kinit` writes, holding a ticket of `name`'s that lives `seconds` seconds.
+   */
+  def ticketCache(name: String, seconds: Int): TicketCache = {
+    val options = new KOptions()
+    options.add(KrbOption.CLIENT_PRINCIPAL, s"$name@$realm")
+    options.add(KrbOption.USE_KEYTAB, true)
+    options.add(KrbOption.KEYTAB_FILE, clientKeytabs(name).toFile)
+    options.add(KrbOption.LIFE_TIME, seconds)
+    val client = kdc.getKrbClient
+    val ticket = client.requestTgt(options)
+    val file = Files.createTempFile(dir, s"$name-", ".ccache")
+    client.storeTicket(ticket, file.toFile)
+    TicketCache(file, ticket.getEncKdcRepPart.getEndTime.getTime)
+  }
+
   /** The ZooKeeper server's side: its JVM's system properties for a Kerberos login. */
   def serverSettings(jaasDir: Path): Map[String, String] = {
     val jaas = Files.writeString(
@@ -61,3 +81,6 @@ final class Kerberos(dir: Path, clients: Seq[String]) {
 
   def stop(): Unit = kdc.stop()
 }
+
+/** A ticket cache file and the time its ticket ends, in milliseconds since the epoch. */
+final case class TicketCache(file: Path, endsAtMs: Long)
