@@ -18,7 +18,8 @@ final class Kerberos(dir: Path, clients: Seq[String]) {
   kdc.setKdcHost("localhost")
   kdc.setKdcRealm(realm)
   kdc.setAllowUdp(false)
-  // So that a test can be given a ticket that expires within a second (the default is an hour).
+  // So that a test can be given a ticket that lives one second: Kerby compares its default
+  // minimum, 3600, with a lifetime in milliseconds, and would refuse it.
   kdc.getKdcConfig.setLong(KdcConfigKey.MINIMUM_TICKET_LIFETIME, 0L)
   kdc.setKdcTcpPort {
     val socket = new ServerSocket(0)
