@@ -116,7 +116,13 @@ lazy val aof: Project = (project in file("jvm"))
       "org.scalatest" %% "scalatest" % "3.2.19" % Test,
       // A Kerberos KDC in the test JVM, as Hadoop's MiniKdc runs one.
       "org.apache.kerby" % "kerb-simplekdc" % "2.1.0" % Test
-    ),
+    ) ++ {
+      // Kubernetes' API server as Spark's own Kubernetes suites mock it, at the fabric8 version
+      // PySpark 4.3 ships; on the Spark 4 line only (src/test/scala-2.13): what is asked of the
+      // server does not differ by Spark line.
+      if (scalaBinaryVersion.value == "2.12") Nil
+      else Seq("io.fabric8" % "kubernetes-server-mock" % "7.6.1" % Test)
+    },
     Compile / packageDoc / publishArtifact := false,
     sparkTests,
     // The JAR is built where the Python package ships it from (`publishM2` takes it from there).

@@ -232,7 +232,7 @@ def test_status_reads_the_znodes_the_jvm_writes(spark: SparkSession) -> None:
     jvm = _connector(spark).protocol.ZkPaths("/aof/app", "run-7")
     assert _znodes.offsets("/aof/app") == jvm.offsets()
     assert _znodes.runs("/aof/app") == jvm.runs()
-    for znode in ("run", "driver", "latches", "endpoints", "reports"):
+    for znode in ("run", "driver", "latches", "endpoints", "reports", "nodes"):
         assert getattr(python, znode) == getattr(jvm, znode)(), znode
     for host in HOSTS:
         for parent, znode in [

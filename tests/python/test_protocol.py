@@ -53,3 +53,8 @@ def test_a_parts_manifest_names_generation_count_and_length() -> None:
     assert named is not None
     assert list(named) == golden_json("manifest.json")
     assert status.manifest(b"\x01not a manifest") is None
+
+
+def test_status_reads_the_nodes_to_read_and_those_unread() -> None:
+    nodes = golden_json("nodes.json")
+    assert nodes == {"expected": 3, "unread": ["node-2", "node-3"]}

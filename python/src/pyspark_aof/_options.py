@@ -145,6 +145,19 @@ class AofOptions:
     node_name_env : str, optional
         Environment variable holding each executor's node name (on Kubernetes, set from
         ``spec.nodeName``); the executors of one node then share one endpoint.
+    nodes : str or sequence of str, optional
+        The nodes whose files must be read: a list of names as the ``host`` column shows them,
+        or ``"standalone"``, ``"yarn"`` or ``"kubernetes"`` to ask the cluster manager. One
+        that no executor reads is named in the metrics, in ``status`` and in a warning.
+    nodes_selector : str, optional
+        With ``nodes="yarn"``, a node label; with ``nodes="kubernetes"``, a label selector.
+    nodes_url : str, optional
+        The standalone master's web UI or the Kubernetes API server, where the session's
+        master does not tell.
+    nodes_refresh_interval : str or datetime.timedelta, optional
+        How often the cluster manager is asked again (``"1m"``).
+    nodes_await_timeout : int, optional
+        Milliseconds ``AvailableNow`` and ``Once`` wait for every node of ``nodes``.
     meta_store : str, optional
         ZooKeeper root of the source's znodes, an absolute path.
     meta_await_timeout : int, optional
@@ -217,6 +230,11 @@ class AofOptions:
     bytes_max: int | None = None
     batch_bytes_max: int | None = None
     node_name_env: str | None = None
+    nodes: str | Sequence[str] | None = None
+    nodes_selector: str | None = None
+    nodes_url: str | None = None
+    nodes_refresh_interval: str | timedelta | None = None
+    nodes_await_timeout: int | None = None
     meta_store: str | None = None
     meta_await_timeout: int | None = None
     start_await_timeout: int | None = None

@@ -53,6 +53,8 @@ class RunZnodes:
     latches, endpoints, reports : str
         Parents of each host's leader latch, serving endpoint and files in full; ``status``
         writes ``reports`` itself to ask the endpoints for those. See :func:`of_host`.
+    nodes : str
+        The nodes the query must read (option ``nodes``) and those unread, as JSON.
 
     """
 
@@ -61,12 +63,20 @@ class RunZnodes:
     latches: str
     endpoints: str
     reports: str
+    nodes: str
 
     @classmethod
     def of(cls, meta_store: str, run_id: str) -> RunZnodes:
         """Return the znodes of run ``run_id`` of the query whose store is ``meta_store``."""
         run = f"{runs(meta_store)}/{run_id}"
-        return cls(run, f"{run}/driver", f"{run}/latches", f"{run}/endpoints", f"{run}/reports")
+        return cls(
+            run,
+            f"{run}/driver",
+            f"{run}/latches",
+            f"{run}/endpoints",
+            f"{run}/reports",
+            f"{run}/nodes",
+        )
 
 
 def of_host(parent: str, host: str) -> str:

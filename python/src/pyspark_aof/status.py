@@ -148,8 +148,9 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
     Returns
     -------
     dict or None
-        ``runs`` (per run: whether its driver lives, and per host the serving endpoint, the
-        number of stand-bys and why its directory could not be listed, if it could not),
+        ``runs`` (per run: whether its driver lives, per host the serving endpoint, the
+        number of stand-bys and why its directory could not be listed, if it could not, and
+        with the option ``nodes`` the number of nodes to read and those unread),
         ``offsets`` (the backup: per host, per file id, path and position) and ``files`` (per
         host, what its endpoint reported when asked, as of its last trigger, with bytes behind
         the backup and why the file could not be read, if it could not);
@@ -205,7 +206,16 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                         }
                     )
         driver = zk.exists(znodes.driver) is not None
-        runs.append({"run": run, "driverAlive": driver, "hosts": hosts})
+        nodes = _value(zk, znodes.nodes)
+        runs.append(
+            {
+                "run": run,
+                "driverAlive": driver,
+                "hosts": hosts,
+                # Option nodes: how many the query must read, and those no endpoint serves.
+                "nodes": json.loads(nodes) if nodes else None,
+            }
+        )
     committed = [
         {"host": host, "fileId": file_id, "path": f["path"], "position": f["pos"]}
         for host, h in sorted(offsets.items())
@@ -232,8 +242,18 @@ def format_status(status: dict[str, Any]) -> str:
             [h["host"], h["endpoint"] or "-", h["standBys"], h["ignored"], h["unlisted"] or ""]
             for h in run["hosts"]
         ]
+        nodes = run.get("nodes")
+        if nodes is not None:
+            rows += [[n, "-", 0, 0, "unread: no executor reads it"] for n in nodes["unread"]]
         header = ["host", "serving endpoint", "stand-bys", "files ignored", "problem"]
         parts.append(_table(header, rows))
+        if nodes is not None:
+            expected = nodes.get("expected")
+            parts.append(
+                "  nodes to read: not known yet (the cluster manager has not answered)"
+                if expected is None
+                else f"  nodes to read: {expected}, unread: {len(nodes['unread'])}"
+            )
     if not status["runs"]:
         parts.append("\nno query is running on this store")
     parts.append("\ncommitted offsets (ZooKeeper backup)")

@@ -12,7 +12,8 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import com.hx.spark.sql.connector.aof.config.{AofOptions, PathMistakes}
+import com.hx.spark.sql.connector.aof.cluster.NodeDiscovery
+import com.hx.spark.sql.connector.aof.config.{AofOptions, Nodes, PathMistakes}
 
 /**
  * `format("aof")`, and `format("com.hx.spark.sql.connector.aof")` as the original connector was
@@ -27,9 +28,16 @@ class DefaultSource extends TableProvider with DataSourceRegister {
       schema: StructType,
       partitioning: Array[Transform],
       properties: util.Map[String, String]): Table = {
-    val sessionConf = SparkSession.getActiveSession.fold(Map.empty[String, String])(_.conf.getAll)
+    val session = SparkSession.getActiveSession
+    val sessionConf = session.fold(Map.empty[String, String])(_.conf.getAll)
     val options = AofOptions.parse(properties.asScala.toMap, sessionConf)
     options.files.paths.foreach(p => PathMistakes.check(Paths.get(p.directory), p.fileNameRegex))
+    // Where the cluster manager answers, found now: a session that cannot tell is refused here.
+    (options.nodes, session) match {
+      case (Some(d: Nodes.Discovered), Some(s)) =>
+        NodeDiscovery.of(d, s.sparkContext.master, () => s.sparkContext.hadoopConfiguration)
+      case _ => ()
+    }
     new AofTable(options)
   }
 }

@@ -7,15 +7,14 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.connector.read.streaming.{PartitionOffset, SupportsRealTimeRead}
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
 
-import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints, NodeName}
-import com.hx.spark.sql.connector.aof.plan.PlanLimits
-import com.hx.spark.sql.connector.aof.stream.{
-  FileWrites,
-  HostFollower,
+import com.hx.spark.sql.connector.aof.endpoint.{
+  EndpointSpec,
   MisplacedTask,
-  ReadCounters,
-  ZkPlanJournal
+  NodeEndpoints,
+  NodeName
 }
+import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.stream.{FileWrites, HostFollower, ReadCounters, ZkPlanJournal}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /**

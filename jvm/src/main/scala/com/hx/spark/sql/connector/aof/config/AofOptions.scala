@@ -21,6 +21,8 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param files        the files read: each `path` (its directory part, which may hold
  *                     wildcards, and its file-name regex), less those `exclude` leaves out
  * @param nodeNameEnv  the environment variable naming an executor's node, if nodes are not hosts
+ * @param nodes        the nodes that must be read (`nodes`), if stated
+ * @param nodesAwaitTimeoutMs how long `AvailableNow` and `Once` wait for an unread one of them
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                     its end rather than read (`ignore.older`)
  * @param records      how lines group into multi-line records, when they do
@@ -45,7 +47,9 @@ final case class AofOptions(
     lineLengthMax: Int,
     failOnDataLoss: Boolean,
     records: Option[RecordRule] = None,
-    lineFilter: Option[LineFilter] = None) {
+    lineFilter: Option[LineFilter] = None,
+    nodes: Option[Nodes] = None,
+    nodesAwaitTimeoutMs: Long = 300000L) {
 
   /** Where a node may end a batch early: reported only when a byte limit bounds batches. */
   def batchCuts: Option[BatchCuts] =
@@ -72,6 +76,7 @@ object AofOptions {
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
     val lineLengthMax = reader.int(O.LineLengthMax)
+    val nodeNameEnv = reader.optional(O.NodeNameEnv)
     AofOptions(
       files = SourceFiles(paths, reader.many(O.Exclude)),
       zookeeperAddress = reader.optional(O.ZookeeperAddress),
@@ -81,7 +86,7 @@ object AofOptions {
       ignoreOlderMs = reader.optional(O.IgnoreOlder).map(_.toLong),
       bytesMax = bytesMax,
       batchBytesMax = batchBytesMax,
-      nodeNameEnv = reader.optional(O.NodeNameEnv),
+      nodeNameEnv = nodeNameEnv,
       metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(paths.head.directory)),
       metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
       startAwaitTimeoutMs = reader.long(O.StartAwaitTimeout),
@@ -91,7 +96,9 @@ object AofOptions {
       lineLengthMax = lineLengthMax,
       failOnDataLoss = reader.boolean(O.FailOnDataLoss),
       records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _)),
-      lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
+      lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
+      nodes = reader.nodes(nodeNameEnv),
+      nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout)
     )
   }
 
@@ -252,6 +259,53 @@ object AofOptions {
           long(O.MultilineFlushTimeout),
           lineLengthMax,
           limit.filter(_ < Long.MaxValue / 4).map(_ * 4))
+      }
+    }
+
+    /**
+     * `nodes`: a JSON array of names, or the cluster manager to ask. A single name is refused,
+     * so that a misspelt manager (`yran`) is not taken for a node.
+     */
+    def nodes(nodeNameEnv: Option[String]): Option[Nodes] = {
+      val tuning = Seq(O.NodesSelector, O.NodesUrl, O.NodesRefreshInterval, O.NodesAwaitTimeout)
+      def refuse(spec: OptionSpec, applies: String): Nothing =
+        throw new IllegalArgumentException(s"Option '${spec.key}' applies $applies.")
+      get(O.Nodes) match {
+        case None =>
+          tuning.find(get(_).nonEmpty).foreach { t =>
+            refuse(t, s"with '${O.Nodes.key}' only: set '${O.Nodes.key}' too, or remove it")
+          }
+          None
+        case Some(raw) if raw.startsWith("[") =>
+          val names = O.Nodes.values(raw)
+          if (names == Seq(raw)) fail(O.Nodes, raw, O.Nodes.expected.get)
+          tuning.init.find(get(_).nonEmpty).foreach { t =>
+            refuse(t, s"to nodes a cluster manager gives, not to a list of names: remove it")
+          }
+          Some(Nodes.Listed(names.map(n => checked(O.Nodes, n.trim)).toSet))
+        case Some(raw) =>
+          val manager =
+            ClusterManager.named(raw).getOrElse(fail(O.Nodes, raw, O.Nodes.expected.get))
+          val selector = optional(O.NodesSelector)
+          val url = optional(O.NodesUrl)
+          manager match {
+            case ClusterManager.Standalone if selector.nonEmpty =>
+              refuse(O.NodesSelector, s"to '${O.Nodes.key}' = yarn or kubernetes: remove it")
+            case ClusterManager.Yarn if url.nonEmpty =>
+              refuse(
+                O.NodesUrl,
+                s"to '${O.Nodes.key}' = standalone or kubernetes; YARN's ResourceManager is " +
+                  "found from the Hadoop configuration (yarn-site.xml): remove it"
+              )
+            case ClusterManager.Kubernetes if nodeNameEnv.isEmpty =>
+              throw new IllegalArgumentException(
+                s"Option '${O.Nodes.key}' = kubernetes names nodes as Kubernetes does, but " +
+                  "without 'node.name.env' each executor pod reads as a host of its own " +
+                  "address: set 'node.name.env' to a variable that the pod template sets from " +
+                  "spec.nodeName (see docs/deploying.md).")
+            case _ => ()
+          }
+          Some(Nodes.Discovered(manager, selector, url, long(O.NodesRefreshInterval)))
       }
     }
 

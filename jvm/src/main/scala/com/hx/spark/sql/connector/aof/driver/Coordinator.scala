@@ -25,6 +25,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
   Delta,
   Exchange,
   Messages,
+  NodesValue,
   Request,
   Response,
   ZkPaths,
@@ -79,6 +80,15 @@ final class Coordinator(
     endpoints.start(PathChildrenCache.StartMode.NORMAL)
     responses.start(PathChildrenCache.StartMode.NORMAL)
   }
+
+  /** Keeps what `status` shows of the nodes to read; a failure is said, not thrown. */
+  def publish(nodes: NodesRead): Unit =
+    try {
+      val value = NodesValue.encode(nodes.expected.map(_.size), nodes.unread.toSeq)
+      ZnodeValues.put(client, paths.nodes, value)
+    } catch {
+      case e: Exception => log.warn(s"aof: could not write ${paths.nodes} for status: $e")
+    }
 
   def liveHosts(): Set[String] =
     endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet

@@ -25,6 +25,8 @@ import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
  * @param executors the executors Spark has now, by host
  * @param launch    starts endpoints on executors (host, id); yields (host, node) of each started
  * @param nodeNamed whether nodes are named by `node.name.env`, to be learned from the launches
+ * @param coverage  the nodes the query must read (`nodes`), if stated: under `AvailableNow` (and
+ *                  `Once`) the first trigger waits up to `nodesAwaitMs` for every one of them
  */
 final class HostReports(
     executors: () => Map[String, Seq[String]],
@@ -32,7 +34,9 @@ final class HostReports(
     nodeNamed: Boolean,
     startAwaitMs: Long,
     metaAwaitMs: Long,
-    warnings: ReportWarnings) {
+    warnings: ReportWarnings,
+    coverage: Option[NodeCoverage] = None,
+    nodesAwaitMs: Long = 0L) {
   import HostReports.{Launch, State}
 
   private val log = LoggerFactory.getLogger(getClass)
@@ -53,9 +57,12 @@ final class HostReports(
       case Some(first) =>
         val (fresh, after) = collect(coordinator, start, everyHost = false, before)
         (withCutsOf(fresh, first), after)
-      case None =>
-        val (now, after) = collect(coordinator, start, everyHost = before.availableNow, before)
-        (now, if (before.availableNow) after.copy(frozen = Some(now)) else after)
+      case None if before.availableNow =>
+        val waited = coverage.fold(before)(awaitNodes(coordinator, start, before, _))
+        val (now, after) = collect(coordinator, start, everyHost = true, waited)
+        coverage.foreach(failIfMissing(_, now))
+        (now, after.copy(frozen = Some(now)))
+      case None => collect(coordinator, start, everyHost = false, before)
     }
     state = after.copy(last = reports)
     reports
@@ -72,8 +79,49 @@ final class HostReports(
       host -> files.map(m => cuts.get((m.key, m.fingerprint)).fold(m)(c => m.copy(cuts = c)))
     })
 
+  /**
+   * Triggers again until every node to read has answered, or `nodesAwaitMs` have passed: an
+   * executor may be on its way there (a placement, a worker starting). The state after them.
+   */
+  private def awaitNodes(
+      coordinator: Coordinator,
+      start: AofOffset,
+      before: State,
+      nodes: NodeCoverage): State = {
+    val deadline = System.nanoTime() + nodesAwaitMs * 1000000L
+    var (reports, after) = collect(coordinator, start, everyHost = false, before)
+    while (!nodes.missing(reports.answered).contains(Set.empty) && System.nanoTime() < deadline) {
+      Thread.sleep(HostReports.NodesPollMs) // executors starting are awaited
+      val (again, next) = collect(coordinator, start, everyHost = false, after)
+      reports = again
+      after = next
+    }
+    after
+  }
+
+  private def failIfMissing(nodes: NodeCoverage, reports: Reports): Unit = {
+    val wait = s"within $nodesAwaitMs ms (nodes.await.timeout)"
+    val fix = "raise nodes.await.timeout, or leave the nodes that hold no logs out of 'nodes'."
+    nodes.missing(reports.answered) match {
+      case Some(none) if none.isEmpty => ()
+      case Some(unread) =>
+        throw new IllegalStateException(
+          s"aof: ${NodesRead.named(unread)} of 'nodes' did not answer $wait. Trigger.AvailableNow " +
+            "and Trigger.Once read what every node to read holds, so the query stops rather " +
+            s"than finish without them. ${nodes.advice} Or $fix")
+      case None =>
+        throw new IllegalStateException(
+          s"aof: ${nodes.source} did not name the nodes to read $wait, so Trigger.AvailableNow " +
+            "and Trigger.Once cannot tell that they read every one: see the warning above " +
+            s"for why, or list the nodes in 'nodes'. Or $fix")
+    }
+  }
+
   /** What the last trigger planned with. */
   def lastReports: Reports = state.last
+
+  /** The nodes to read and those unread at the last trigger, when `nodes` is stated. */
+  def nodesRead: Option[NodesRead] = coverage.map(_.state)
 
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
   def hostsWithoutEndpoint: Set[String] = state.withoutEndpoint
@@ -81,7 +129,10 @@ final class HostReports(
   /** Spark's hosts of each node, for the hosts given. */
   def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] = nodes.hostsByNode(hosts)
 
-  def stop(): Unit = state.launching.foreach(_.cancel())
+  def stop(): Unit = {
+    state.launching.foreach(_.cancel())
+    coverage.foreach(_.stop())
+  }
 
   /**
    * Starts endpoints on `toLaunch` unless a launch job still runs; the job started, if any. The
@@ -149,6 +200,7 @@ final class HostReports(
     if (census.withoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${census.withoutEndpoint.mkString(", ")}; their files wait")
     }
+    coverage.foreach(_.update(wanted, census.live))
     val after = before.copy(
       launching = launching,
       launched = if (started.isEmpty) before.launched else before.launched ++ toLaunch,
@@ -167,12 +219,16 @@ final class HostReports(
         s"aof: ${census.silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
           "planning without them")
     }
-    (Reports(reports, answers.looked, answers.ignored), after)
+    val answered = reports.keySet ++ answers.unlisted.keySet
+    (Reports(reports, answers.looked, answers.ignored, answered), after)
   }
 }
 
 object HostReports {
   private type Launch = FutureAction[Seq[(String, String)]]
+
+  /** How often `AvailableNow` looks again for the nodes to read that have not answered. */
+  private val NodesPollMs = 1000L
 
   /**
    * What failed a launch job, when the query's settings did (a key store missing on a host, a

@@ -33,6 +33,9 @@ trait QueryRun {
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
   def hostsWithoutEndpoint: Set[String]
 
+  /** The nodes to read and those unread at the last trigger, when `nodes` is stated. */
+  def nodesRead: Option[NodesRead] = None
+
   /** Spark's hosts of each node, for the hosts given. */
   def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]]
 

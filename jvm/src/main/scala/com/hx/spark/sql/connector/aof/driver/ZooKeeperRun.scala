@@ -1,12 +1,14 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import java.time.Clock
 import java.util.UUID
 
 import org.apache.spark.SparkContext
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.config.AofOptions
-import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec}
+import com.hx.spark.sql.connector.aof.cluster.NodeDiscovery
+import com.hx.spark.sql.connector.aof.config.{AofOptions, Nodes}
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec, NodePlacement}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
@@ -59,9 +61,40 @@ final class ZooKeeperRun(
     options.startAwaitTimeoutMs,
     options.metaAwaitTimeoutMs,
     // What a node found missing: for a pattern, where its wildcards start.
-    new ReportWarnings(options.files.roots.map(_.toString), log.warn(_), log.info(_))
+    new ReportWarnings(options.files.roots.map(_.toString), log.warn(_), log.info(_)),
+    options.nodes.map(coverage),
+    options.nodesAwaitTimeoutMs
   )
   private val backup = new CommittedBackup(committed)
+
+  /** The nodes to read (`nodes`), and an executor asked for on those unread where it can be. */
+  private def coverage(nodes: Nodes): NodeCoverage = {
+    val dynamic = sc.getConf.getBoolean("spark.dynamicAllocation.enabled", false)
+    val named = options.nodeNameEnv.isDefined
+    val expected = nodes match {
+      case Nodes.Listed(names) => ExpectedNodes.listed(names)
+      case d: Nodes.Discovered =>
+        val discovery = NodeDiscovery.of(d, sc.master, () => sc.hadoopConfiguration)
+        ExpectedNodes.discovered(
+          discovery,
+          d.refreshMs,
+          Clock.systemUTC(),
+          log.warn(_),
+          log.info(_))
+    }
+    val placement = Placement
+      .possible(sc.master, dynamic, named)
+      .toOption
+      .map(_ => new Placement(NodePlacement.place(sc, _, endpoint)))
+    val advice = Placement.advice(sc.master, dynamic, named)
+    new NodeCoverage(
+      expected,
+      new UnreadNodes(ZooKeeperRun.WarnAfterTriggers, advice, log.warn(_), log.info(_)),
+      placement,
+      advice,
+      read => opened.foreach(_.coordinator.publish(read))
+    )
+  }
 
   override def backedUp(): Option[String] = session.backup.read()
 
@@ -75,6 +108,8 @@ final class ZooKeeperRun(
   override def lastReports: Reports = hosts.lastReports
 
   override def hostsWithoutEndpoint: Set[String] = hosts.hostsWithoutEndpoint
+
+  override def nodesRead: Option[NodesRead] = hosts.nodesRead
 
   override def hostsByNode(all: Iterable[String]): Map[String, Seq[String]] =
     hosts.hostsByNode(all)
@@ -105,4 +140,10 @@ final class ZooKeeperRun(
     }
     opened = None
   }
+}
+
+object ZooKeeperRun {
+
+  /** Triggers in a row a node to read goes unread before it is warned about. */
+  val WarnAfterTriggers: Int = 3
 }

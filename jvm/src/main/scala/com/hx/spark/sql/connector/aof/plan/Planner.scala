@@ -32,7 +32,9 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *    a copy of a tracked file;
  *  - an empty file waits until it has bytes: it may be a copy about to be written;
  *  - on a host this query has offsets for (C2): created since, read from byte 0;
- *  - on a host seen for the first time (not C2): `starting.offsets`.
+ *  - on a host seen for the first time (not C2): `starting.offsets`. A node the query had to
+ *    read from its first plan on (`nodes`) is tracked from then, with no file: its files are
+ *    read from byte 0 when it is first seen later.
  *
  * A tracked file that is gone, or replaced, and not continued by a copy, is retired
  * ([[RetiredFile]]): a copy of it that a node shows only later (a listing that missed it, a look
@@ -68,20 +70,30 @@ object Planner {
    * With `batchBytesMax`, planned twice: once to learn what each file would read, then with the
    * batch's bytes shared over them ([[FairShare]]).
    *
-   * @param looked the retired files each host's answer looked for copies of
+   * @param looked   the retired files each host's answer looked for copies of
+   * @param expected the nodes the query must read (`nodes`): on its first plan (`start` tracks
+   *                 no host) those that did not answer get empty offsets, so that their files,
+   *                 first seen later, are read from byte 0, as files created since are: no line
+   *                 written after the query began is skipped there
    */
   def plan(
       start: AofOffset,
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
-      looked: Map[String, Looked] = Map.empty): Plan = {
+      looked: Map[String, Looked] = Map.empty,
+      expected: Set[String] = Set.empty): Plan = {
     val unshared = planWith(start, reports, limits, looked, None)
-    limits.batchBytesMax.fold(unshared) { max =>
+    val plan = limits.batchBytesMax.fold(unshared) { max =>
       val wants =
         Ranges
           .between(start, unshared.end)
           .map(r => (r.host, r.key) -> (r.until - r.from))
       planWith(start, reports, limits, looked, Some(FairShare.of(wants, max)))
+    }
+    if (start.hosts.nonEmpty || expected.isEmpty) plan
+    else {
+      val waiting = expected.map(_ -> HostOffsets.Empty).toMap
+      plan.copy(end = plan.end.copy(hosts = waiting ++ plan.end.hosts))
     }
   }
 

@@ -5,12 +5,14 @@ import com.hx.spark.sql.connector.aof.files.FileMeta
 /**
  * What the hosts answered for one trigger: each host's files, which of the retired files the
  * driver asked about each one looked for copies of ([[Looked]]), and how many files each left
- * unread for `ignore.older`.
+ * unread for `ignore.older`; and the hosts that answered, those that could not list their
+ * directory included.
  */
 final case class Reports(
     files: Map[String, Seq[FileMeta]],
     looked: Map[String, Looked] = Map.empty,
-    ignored: Map[String, Int] = Map.empty)
+    ignored: Map[String, Int] = Map.empty,
+    answered: Set[String] = Set.empty)
 
 /**
  * The retired files (by file id) that a host's answer to the request `answer` looked for copies

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/reports          written by `status` to ask for the hosts' reports
  * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, written while asked
  * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
+ * <metaStore>/runs/<runId>/nodes            the nodes to read (`nodes`) and those unread, for `status`
  * }}}
  */
 final case class ZkPaths(metaStore: String, runId: String) {
@@ -30,6 +31,7 @@ final case class ZkPaths(metaStore: String, runId: String) {
   def responses: String = s"$run/responses"
   def reports: String = s"$run/reports"
   def misplaced: String = s"$run/misplaced"
+  def nodes: String = s"$run/nodes"
   def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
   def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
   def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"

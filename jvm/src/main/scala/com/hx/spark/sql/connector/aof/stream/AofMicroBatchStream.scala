@@ -66,9 +66,12 @@ class AofMicroBatchStream(
       offset
   }
 
+  // With `nodes`, a limit of the source's own even when unbounded: Spark replaces it with
+  // ReadAllAvailable under Trigger.Once alone, which must then read every node, as AvailableNow.
   override def getDefaultReadLimit: ReadLimit =
-    if (options.bytesMax.isEmpty && options.batchBytesMax.isEmpty) ReadLimit.allAvailable()
-    else ReadMaxBytes(options.bytesMax, options.batchBytesMax)
+    if (options.bytesMax.isEmpty && options.batchBytesMax.isEmpty && options.nodes.isEmpty) {
+      ReadLimit.allAvailable()
+    } else ReadMaxBytes(options.bytesMax, options.batchBytesMax)
 
   override def latestOffset(): Offset = throw new UnsupportedOperationException(
     "aof: latestOffset(start, limit) is the entry point of this source")
@@ -76,17 +79,21 @@ class AofMicroBatchStream(
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
     run.backUpSoon()
     val start = offsetOf(startOffset)
-    val reports = run.reports(start)
     val (perFile, perBatch) = limit match {
-      case _: ReadAllAvailable => (None, None)
+      case _: ReadAllAvailable =>
+        if (options.nodes.nonEmpty) run.freezeAtNextTrigger() // Trigger.Once
+        (None, None)
       case ReadMaxBytes(file, batch) => (file, batch)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
+    val reports = run.reports(start)
     val plan = Planner.plan(
       start,
       reports.files,
       PlanLimits(perFile, options.startingOffsets, options.identity, perBatch),
-      reports.looked)
+      reports.looked,
+      run.nodesRead.flatMap(_.expected).getOrElse(Set.empty)
+    )
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
@@ -135,10 +142,11 @@ class AofMicroBatchStream(
     // Where `pyspark-aof status` finds the query: the embedded server's address is known only here.
     val whereStored = Map("metaStore" -> options.metaStore) ++
       run.zookeeperAddress.map("zookeeperAddress" -> _)
-    (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ whereStored ++ Map(
-      "bytesLost" -> lost.toString,
-      "linesTruncated" -> counters.linesTruncated.value.toString,
-      "linesFiltered" -> counters.linesFiltered.value.toString)).asJava
+    (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ whereStored ++
+      run.nodesRead.fold(Map.empty[String, String])(_.metrics) ++ Map(
+        "bytesLost" -> lost.toString,
+        "linesTruncated" -> counters.linesTruncated.value.toString,
+        "linesFiltered" -> counters.linesFiltered.value.toString)).asJava
   }
 
   protected def offsetOf(offset: Offset): AofOffset = offset match {

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.stream
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeName}
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, MisplacedTask, NodeName}
 
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(

@@ -56,7 +56,21 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("multiline.start" -> "^a", "multiline.continuation" -> "^b") -> "multiline.continuation",
     Seq("multiline.start" -> "^a", "multiline.bytes.max" -> "0") -> "multiline.bytes.max",
     Seq("multiline.flush.timeout" -> "500") -> "multiline.start",
-    Seq("multiline.bytes.max" -> "4096") -> "multiline.continuation"
+    Seq("multiline.bytes.max" -> "4096") -> "multiline.continuation",
+    // A single name is refused: a misspelt manager must not be taken for a node.
+    Seq("nodes" -> "yran") -> "nodes",
+    Seq("nodes" -> "[]") -> "nodes",
+    Seq("nodes" -> "[\"a\", 1]") -> "nodes",
+    Seq("nodes" -> "[\"a b\"]") -> "nodes",
+    Seq("nodes.selector" -> "logs=true") -> "nodes",
+    Seq("nodes.await.timeout" -> "1000") -> "nodes",
+    Seq("nodes" -> "[\"a\"]", "nodes.url" -> "http://m:8080") -> "nodes.url",
+    Seq("nodes" -> "standalone", "nodes.selector" -> "x") -> "nodes.selector",
+    Seq("nodes" -> "yarn", "nodes.url" -> "http://rm:8088") -> "nodes.url",
+    Seq("nodes" -> "kubernetes") -> "node.name.env",
+    Seq("nodes" -> "standalone", "nodes.url" -> "master:8080") -> "nodes.url",
+    Seq("nodes" -> "yarn", "nodes.refresh.interval" -> "60") -> "nodes.refresh.interval",
+    Seq("nodes" -> "[\"a\"]", "nodes.await.timeout" -> "0") -> "nodes.await.timeout"
   )
 
   invalid.foreach { case (options, key) =>
@@ -76,6 +90,25 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(
       start.records.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
         Some((true, 50L, None)))
+  }
+
+  test("nodes: a list of names, or a cluster manager to ask with its selector and period") {
+    assert(parse(path)().nodes === None)
+    val listed = parse(path, "nodes" -> "[\"10.0.0.7\", \"node-2\"]")()
+    assert(listed.nodes === Some(Nodes.Listed(Set("10.0.0.7", "node-2"))))
+    assert(listed.nodesAwaitTimeoutMs === 300000L)
+    val yarn = parse(path, "nodes" -> "YARN", "nodes.selector" -> "logs")()
+    assert(yarn.nodes === Some(Nodes.Discovered(ClusterManager.Yarn, Some("logs"), None, 60000L)))
+    val kubernetes = parse(
+      path,
+      "nodes" -> "kubernetes",
+      "node.name.env" -> "NODE_NAME",
+      "nodes.refresh.interval" -> "30s",
+      "nodes.url" -> "https://10.0.0.1:6443")("spark.aof.nodes.await.timeout" -> "5000")
+    assert(
+      kubernetes.nodes === Some(
+        Nodes.Discovered(ClusterManager.Kubernetes, None, Some("https://10.0.0.1:6443"), 30000L)))
+    assert(kubernetes.nodesAwaitTimeoutMs === 5000L)
   }
 
   test("path must be given, absolute, and end in a valid regex") {

@@ -354,6 +354,31 @@ class PlannerSuite extends AnyFunSuite {
     assert(end.hosts(host) === start.hosts(host))
   }
 
+  test("nodes to read that did not answer the query's first plan are tracked from it, empty") {
+    val first = Planner.plan(
+      noHosts,
+      Map(host -> Seq(meta(500, 400))),
+      limits(),
+      Map.empty,
+      expected = Set(host, "node-2"))
+    assert(first.end.hosts("node-2") === HostOffsets.Empty)
+    assert(first.end.hosts(host).files.values.map(_.pos).toSeq === Seq(400L))
+    // Later (with latest), node-2's files are read from byte 0, as files created since are.
+    val later = Planner.plan(
+      first.end,
+      Map("node-2" -> Seq(meta(500, 400))),
+      limits(starting = Latest),
+      Map.empty,
+      expected = Set(host, "node-2", "node-3"))
+    assert(
+      later.end.hosts("node-2").files.values.map(f => (f.first, f.pos)).toSeq === Seq((0L, 400L)))
+    assert(!later.end.hosts.contains("node-3"), "a node expected only later: starting.offsets")
+    // A node seen first without having been expected from the start: starting.offsets.
+    val stranger =
+      Planner.plan(first.end, Map("node-4" -> Seq(meta(500, 400))), limits(starting = Latest))
+    assert(stranger.end.hosts("node-4").files.values.map(_.first).toSeq === Seq(400L))
+  }
+
   test("an inode reused by a new file gets a new id, never an old one") {
     val afterDelete = plan(tracked(file(100, serial = 4))).end
     val end = plan(afterDelete, meta(50, 50, Fingerprint(50, "new"))).end

@@ -174,4 +174,10 @@ class GoldenFilesSuite extends AnyFunSuite {
     assert(ZnodeValues.parsed(Messages.encode(request, key)) === None)
   }
 
+  test("the nodes to read and those unread, for status") {
+    val value = golden("nodes.json", NodesValue.encode(Some(3), Seq("node-3", "node-2")))
+    assert(NodesValue.decode(value) === ((Some(3), Seq("node-2", "node-3"))))
+    assert(NodesValue.decode(NodesValue.encode(None, Nil)) === ((None, Nil)))
+  }
+
 }

@@ -1,11 +1,10 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.endpoint
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.{TaskContext, TaskKilledException}
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.protocol.{MisplacedTasks, ZkPaths}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
