@@ -71,7 +71,7 @@ def spark_home() -> Path:
 
 
 def start(
-    command: Sequence[str], log: Path, env: dict[str, str] | None = None
+    command: Sequence[str], log: Path, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.Popen[bytes]:
     """Start ``command`` in a process group of its own, its output going to ``log``."""
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -81,6 +81,7 @@ def start(
             stdout=out,
             stderr=subprocess.STDOUT,
             env={**os.environ, **(env or {})},
+            cwd=cwd,
             start_new_session=True,
         )
 

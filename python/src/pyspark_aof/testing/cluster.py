@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 
 from pyspark_aof.testing import _process
 
+# The master's log line that gives its web UI's address: where it lists its workers (/json/).
+_WEB_UI = re.compile(r"MasterWebUI.* started at (http://\S+)")
 # Mounts the host's own directory over the shared path, then runs the worker in that namespace.
 _IN_OWN_MOUNT = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
 
@@ -84,6 +87,17 @@ class LocalCluster(_process.Managed):
     node_name_env : str, optional
         An environment variable set to the host's node name in its worker and executors, as
         Kubernetes sets one from ``spec.nodeName``.
+    workers : int, optional
+        How many of the hosts get their worker at :meth:`start`, the first ones; every host by
+        default. The others' files are there, but nothing runs on them until
+        :meth:`start_worker`.
+
+    Attributes
+    ----------
+    master_url : str
+        ``spark://...``, for ``SparkSession.builder.master``, once started.
+    master_web_url : str
+        The master's web UI, ``http://127.0.0.1:<port>``, once started.
 
     Examples
     --------
@@ -102,6 +116,7 @@ class LocalCluster(_process.Managed):
         mount: Path | None = None,
         hosts_per_node: int = 1,
         node_name_env: str | None = None,
+        workers: int | None = None,
     ) -> None:
         self.root = root
         self.mount = mount or root / "data"
@@ -111,28 +126,28 @@ class LocalCluster(_process.Managed):
             node = address if hosts_per_node == 1 else f"node-{i // hosts_per_node}"
             self.hosts.append(Host(address, root / "hosts" / node, node))
         self._node_name_env = node_name_env
+        self._workers = len(self.hosts) if workers is None else workers
         self.master_url = ""
+        self.master_web_url = ""
         self._cores = cores
         self._memory = memory
         self._processes: list[subprocess.Popen[bytes]] = []
+        self._started: set[str] = set()
 
     def start(self) -> LocalCluster:
-        """Start the master and the workers; return once every worker has registered."""
+        """Start the master and the first hosts' workers; return once each has registered."""
         if shutil.which("unshare") is None or os.geteuid() != 0:
             raise RuntimeError("LocalCluster needs root and the 'unshare' command (util-linux)")
         self.mount.mkdir(parents=True, exist_ok=True)
-        home = _process.spark_home()
-        spark_class = str(home / "bin" / "spark-class")
+        for host in self.hosts:
+            host.files.mkdir(parents=True, exist_ok=True)
         port = _process.free_port()
         self.master_url = f"spark://127.0.0.1:{port}"
-        env = {"SPARK_HOME": str(home), "SPARK_CONF_DIR": str(self._conf_dir())}
-        master_log = self.root / "logs" / "master.log"
         try:
             self._processes.append(
                 _process.start(
                     [
-                        spark_class,
-                        "org.apache.spark.deploy.master.Master",
+                        *self._spark_class("org.apache.spark.deploy.master.Master"),
                         "--host",
                         "127.0.0.1",
                         "--port",
@@ -140,66 +155,90 @@ class LocalCluster(_process.Managed):
                         "--webui-port",
                         "0",
                     ],
-                    master_log,
-                    {**env, "SPARK_LOCAL_IP": "127.0.0.1"},
+                    self._master_log,
+                    {**self._env(), "SPARK_LOCAL_IP": "127.0.0.1"},
                 )
             )
-            for host in self.hosts:
-                host.files.mkdir(parents=True, exist_ok=True)
-                work = self.root / "work" / host.address
-                work.mkdir(parents=True, exist_ok=True)
-                self._processes.append(
-                    _process.start(
-                        [
-                            "unshare",
-                            "--mount",
-                            "--propagation",
-                            "private",
-                            "sh",
-                            "-c",
-                            _IN_OWN_MOUNT,
-                            "sh",
-                            str(host.files),
-                            str(self.mount),
-                            spark_class,
-                            "org.apache.spark.deploy.worker.Worker",
-                            "--host",
-                            host.address,
-                            "--webui-port",
-                            "0",
-                            "--cores",
-                            str(self._cores),
-                            "--memory",
-                            self._memory,
-                            "--work-dir",
-                            str(work),
-                            self.master_url,
-                        ],
-                        self.root / "logs" / f"worker-{host.address}.log",
-                        {
-                            **env,
-                            "SPARK_LOCAL_IP": host.address,
-                            "SPARK_LOCAL_DIRS": str(work),
-                            **({self._node_name_env: host.node} if self._node_name_env else {}),
-                        },
-                    )
-                )
-            registered = [f"Registering worker {h.address}:" for h in self.hosts]
             _process.wait_until(
-                lambda: all(r in _read(master_log) for r in registered),
+                lambda: bool(_WEB_UI.search(_read(self._master_log))),
                 120,
-                f"the workers to register (see {self.root / 'logs'})",
+                f"the master's web UI (see {self._master_log})",
             )
+            self.master_web_url = _WEB_UI.findall(_read(self._master_log))[0]
+            for host in self.hosts[: self._workers]:
+                self.start_worker(host)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def start_worker(self, host: Host) -> None:
+        """Start ``host``'s worker, in its own mount namespace; return once it has registered.
+
+        A host whose worker was started already is left as it is.
+        """
+        if host.address in self._started:
+            return
+        self._started.add(host.address)
+        work = self.root / "work" / host.address
+        work.mkdir(parents=True, exist_ok=True)
+        self._processes.append(
+            _process.start(
+                [
+                    "unshare",
+                    "--mount",
+                    "--propagation",
+                    "private",
+                    "sh",
+                    "-c",
+                    _IN_OWN_MOUNT,
+                    "sh",
+                    str(host.files),
+                    str(self.mount),
+                    *self._spark_class("org.apache.spark.deploy.worker.Worker"),
+                    "--host",
+                    host.address,
+                    "--webui-port",
+                    "0",
+                    "--cores",
+                    str(self._cores),
+                    "--memory",
+                    self._memory,
+                    "--work-dir",
+                    str(work),
+                    self.master_url,
+                ],
+                self.root / "logs" / f"worker-{host.address}.log",
+                {
+                    **self._env(),
+                    "SPARK_LOCAL_IP": host.address,
+                    "SPARK_LOCAL_DIRS": str(work),
+                    **({self._node_name_env: host.node} if self._node_name_env else {}),
+                },
+            )
+        )
+        _process.wait_until(
+            lambda: f"Registering worker {host.address}:" in _read(self._master_log),
+            120,
+            f"the worker of {host.address} to register (see {self.root / 'logs'})",
+        )
 
     def stop(self) -> None:
         """Stop the workers, their executors and the master."""
         for process in reversed(self._processes):
             _process.stop(process)
         self._processes.clear()
+        self._started.clear()
+
+    @property
+    def _master_log(self) -> Path:
+        return self.root / "logs" / "master.log"
+
+    def _spark_class(self, main: str) -> list[str]:
+        return [str(_process.spark_home() / "bin" / "spark-class"), main]
+
+    def _env(self) -> dict[str, str]:
+        return {"SPARK_HOME": str(_process.spark_home()), "SPARK_CONF_DIR": str(self._conf_dir())}
 
     def _conf_dir(self) -> Path:
         # An empty configuration: nothing from the machine's own Spark settings leaks in.

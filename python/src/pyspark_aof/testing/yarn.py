@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from pyspark import SparkConf
@@ -45,6 +46,8 @@ class YarnCluster(_process.Managed):
         Node managers, each offering ``memory_mb`` to containers.
     memory_mb : int
         Memory of each node manager.
+    labels : dict of int to str, optional
+        Node labels, by node manager index (non-exclusive: they take any application too).
 
     Examples
     --------
@@ -53,11 +56,18 @@ class YarnCluster(_process.Managed):
 
     """
 
-    def __init__(self, root: Path, node_managers: int = 1, memory_mb: int = 4096) -> None:
+    def __init__(
+        self,
+        root: Path,
+        node_managers: int = 1,
+        memory_mb: int = 4096,
+        labels: dict[int, str] | None = None,
+    ) -> None:
         self.root = root
         self.conf_dir = root / "conf"
         self.node_managers = node_managers
         self.memory_mb = memory_mb
+        self.labels = labels or {}
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> YarnCluster:
@@ -73,8 +83,12 @@ class YarnCluster(_process.Managed):
             str(self.conf_dir),
             str(self.node_managers),
             str(self.memory_mb),
+            *(f"{i}={label}" for i, label in self.labels.items()),
         ]
-        self._process = _process.start(command, self.root / "yarn.log", env=_java_home())
+        # Its working directory holds the nodes' directories, the containers' logs among them.
+        self._process = _process.start(
+            command, self.root / "yarn.log", env=_java_home(), cwd=self.root
+        )
         _process.wait_until(self._ready, 300, "the YARN cluster")
         return self
 
@@ -83,6 +97,10 @@ class YarnCluster(_process.Managed):
         if self._process is not None:
             _process.stop(self._process)
             self._process = None
+
+    def container_logs(self, name: str = "stderr") -> list[Path]:
+        """Return the log ``name`` of every container run so far, the application masters' too."""
+        return sorted(self.root.glob(f"target/**/container_*/{name}"))
 
     def environment(self) -> dict[str, str]:
         """Return the environment for ``spark-submit --master yarn`` to this cluster."""
@@ -130,7 +148,7 @@ def _minicluster_classpath() -> str:
     return ":".join(urlparse(j).path for j in jars.split(","))
 
 
-def _serve(conf_dir: Path, node_managers: int, memory_mb: int) -> None:
+def _serve(conf_dir: Path, node_managers: int, memory_mb: int, labels: dict[int, str]) -> None:
     """Run the cluster until this process is stopped; write its configuration once it runs."""
     gateway = launch_gateway(  # type: ignore[no-untyped-call]
         SparkConf().set("spark.driver.extraClassPath", _minicluster_classpath())
@@ -153,12 +171,16 @@ def _serve(conf_dir: Path, node_managers: int, memory_mb: int) -> None:
         "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage": "100.0",
         "yarn.nodemanager.vmem-check-enabled": "false",
         "yarn.nodemanager.pmem-check-enabled": "false",
+        # Labels kept by the resource manager, given to nodes once they run (see below).
+        "yarn.node-labels.enabled": "true",
+        "yarn.node-labels.fs-store.root-dir": (conf_dir.parent / "node-labels").as_uri(),
     }
     for key, value in settings.items():
         yarn.set(key, value)
     cluster = jvm.org.apache.hadoop.yarn.server.MiniYARNCluster("aof", node_managers, 1, 1)
     cluster.init(yarn)
     cluster.start()
+    _label(jvm, cluster, labels)
     config = cluster.getConfig()
     # start() may return before the resource manager has put its port in the configuration.
     _process.wait_until(
@@ -174,5 +196,26 @@ def _serve(conf_dir: Path, node_managers: int, memory_mb: int) -> None:
     threading.Event().wait()  # until stopped: the JVM goes with this process's group
 
 
+def _label(jvm: Any, cluster: Any, labels: dict[int, str]) -> None:
+    """Give node manager ``i`` the label ``labels[i]``, as ``yarn rmadmin`` would."""
+    manager = cluster.getResourceManager().getRMContext().getNodeLabelManager()
+    known = jvm.java.util.ArrayList()
+    for label in sorted(set(labels.values())):
+        known.add(jvm.org.apache.hadoop.yarn.api.records.NodeLabel.newInstance(label, False))
+    manager.addToCluserNodeLabels(known)  # Hadoop's spelling
+    placed = jvm.java.util.HashMap()
+    for i, label in labels.items():
+        names = jvm.java.util.HashSet()
+        names.add(label)
+        placed.put(cluster.getNodeManager(i).getNMContext().getNodeId(), names)
+    if labels:
+        manager.replaceLabelsOnNode(placed)
+
+
 if __name__ == "__main__":
-    _serve(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    _serve(
+        Path(sys.argv[1]),
+        int(sys.argv[2]),
+        int(sys.argv[3]),
+        dict((int(i), label) for i, label in (a.split("=", 1) for a in sys.argv[4:])),
+    )

@@ -11,7 +11,7 @@ import scala.collection.JavaConverters._
 import org.apache.hadoop.conf.Configuration
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.driver.Coordinator
+import com.hx.spark.sql.connector.aof.driver.{Coordinator, ExpectedNodes, NodeCoverage, UnreadNodes}
 import com.hx.spark.sql.connector.aof.files.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
@@ -62,7 +62,8 @@ object FleetPlanning {
       reportBytes: Long,
       offsetBytes: Long,
       wholeBytes: Long,
-      heapMb: Long)
+      heapMb: Long,
+      nodesP50Us: Long)
 
   def main(args: Array[String]): Unit = {
     val out = Paths.get(args.head)
@@ -83,7 +84,8 @@ object FleetPlanning {
           "and ZooKeeper. Times are p50 over the triggers; ZooKeeper bytes are the last " +
           "trigger's requests and answers; a `status` makes every node write its files in " +
           "full (then each change, at most once a second, for a minute), measured once after " +
-          "the triggers.\n\n"
+          "the triggers. The last column is what the option `nodes`, listing every node, adds " +
+          "to a trigger's driver: telling which of them no endpoint serves, and its metrics.\n\n"
       Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
       print(table(figures.toSeq))
     } finally zk.stop()
@@ -93,13 +95,13 @@ object FleetPlanning {
     ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | " +
       "answers p50 (ms) | planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
       "ZooKeeper CPU p50 (ms) | ZooKeeper bytes a trigger | a `status`: reports, bytes | checkpoint offset bytes, most a trigger (a file) | " +
-      "offsets whole, bytes (a file) | driver heap (MB) |\n" +
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
+      "offsets whole, bytes (a file) | driver heap (MB) | `nodes` p50 (ms) |\n" +
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
       figures.map { f =>
         s"| ${f.nodes} | ${f.files} | ${f.changing} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
           s"${f.answersP50Ms} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | " +
           s"${f.zkCpuMs} | ${f.zkBytes} | ${f.reportBytes} | ${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
-          s"(${f.wholeBytes / f.files}) | ${f.heapMb} |\n"
+          s"(${f.wholeBytes / f.files}) | ${f.heapMb} | ${f.nodesP50Us / 1000.0} |\n"
       }.mkString
 
   private def heapUsed(): Long = {
@@ -148,6 +150,13 @@ object FleetPlanning {
         Thread.sleep(100) // polling the registry with a deadline
       }
       val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
+      // The option `nodes` listing every node, as a driver with it checks them at each trigger.
+      val coverage = new NodeCoverage(
+        ExpectedNodes.listed(hosts),
+        new UnreadNodes(3, "", _ => (), _ => ()),
+        None,
+        "",
+        coordinator.publish)
       val paths = ZkPaths(metaStore, runId)
       var start = AofOffset.Empty
       // As Spark's offset log with spark.sql.streaming.minBatchesToRetain=1: the last commit.
@@ -172,6 +181,11 @@ object FleetPlanning {
         val sent = System.nanoTime()
         val answers = coordinator.answers(asked, 120000L)
         require(answers.files.size == nodes, s"${answers.files.size} of $nodes nodes answered")
+        val live = coordinator.liveHosts() // the driver knows them anyway (`HostCensus`)
+        val checking = System.nanoTime()
+        val read = coverage.update(hosts, live)
+        require(read.metrics("nodesUnread") == "0", read.metrics)
+        val checked = (System.nanoTime() - checking) / 1000L
         val planning = System.nanoTime()
         // With the JSON Spark writes to the checkpoint's offset log at each trigger.
         val end = snapshots.rebase(start, Planner.plan(start, answers.files, limits).end)
@@ -187,7 +201,7 @@ object FleetPlanning {
           ended - planning,
           os.getProcessCpuTime - cpu)
           .map(_ / 1000000L) :+ (nodesCpuMs() - nodesCpu) :+ checkpointed :+
-          (cpuMs(zk.pid) - zkCpu)
+          (cpuMs(zk.pid) - zkCpu) :+ checked
       }
       trigger() // every file is new: the nodes' first answers are in full
       val timings = (1 to WarmUpTriggers + Triggers)
@@ -239,7 +253,8 @@ object FleetPlanning {
         reportBytes,
         timings.map(_(6)).max,
         start.whole.json().length.toLong,
-        heap
+        heap,
+        p50(8)
       )
     } finally {
       children.foreach { child =>
