@@ -119,9 +119,20 @@ lazy val aof: Project = (project in file("jvm"))
     ) ++ {
       // Kubernetes' API server as Spark's own Kubernetes suites mock it, at the fabric8 version
       // PySpark 4.3 ships; on the Spark 4 line only (src/test/scala-2.13): what is asked of the
-      // server does not differ by Spark line.
+      // server does not differ by Spark line. What Spark ships too is left to Spark's copy: an
+      // older Netty first on the classpath breaks Spark.
+      val shipped = Seq("io.netty", "com.fasterxml.jackson.core", "org.slf4j").map(ExclusionRule(_)) ++
+        Seq(
+          "io.vertx" -> "vertx-core",
+          "io.vertx" -> "vertx-web-common",
+          "io.vertx" -> "vertx-auth-common",
+          "io.fabric8" -> "kubernetes-client",
+          "io.fabric8" -> "kubernetes-client-api",
+          "io.fabric8" -> "zjsonpatch",
+          "org.yaml" -> "snakeyaml"
+        ).map { case (org, name) => ExclusionRule(org, name) }
       if (scalaBinaryVersion.value == "2.12") Nil
-      else Seq("io.fabric8" % "kubernetes-server-mock" % "7.6.1" % Test)
+      else Seq(("io.fabric8" % "kubernetes-server-mock" % "7.6.1" % Test).excludeAll(shipped: _*))
     },
     Compile / packageDoc / publishArtifact := false,
     sparkTests,

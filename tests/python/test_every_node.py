@@ -69,7 +69,7 @@ def test_a_node_without_an_executor_is_named_then_read_once_a_worker_starts_ther
     options = {"nodes": names, "starting.offsets": "latest"}
     started = time.monotonic()
     app = start(nodes, tmp_path, "late", zookeeper, options, executors=4)
-    warning = f"have had no endpoint for 3 triggers: {third.address}."
+    warning = f"have had no endpoint for 10 s: {third.address}."
     wait_until(lambda: warning in app.text(), 120, "the warning naming the third node")
     figures.record(
         "every node: seconds to name a node unread, driver start included",
@@ -119,7 +119,7 @@ def test_the_standalone_master_names_its_alive_workers_and_the_one_without_an_ex
     app.wait_rows(sum(map(len, read.values())))
     app.stop()
     assert_exactly_once(app.rows(), read)
-    assert f"have had no endpoint for 3 triggers: {left_out}." in app.text()
+    assert f"have had no endpoint for 10 s: {left_out}." in app.text()
     assert "run a worker on each of these nodes" in app.text()
 
 

@@ -19,8 +19,13 @@ final class YarnNodes(hadoop: () => Configuration, label: Option[String]) extend
     "YARN's ResourceManager" + label.fold("")(l => s" (nodes labelled $l)")
 
   override def nodes(): Set[String] = {
+    val conf = new YarnConfiguration(hadoop())
+    // YARN's client retries a ResourceManager out of reach for 15 minutes by default: a trigger
+    // waits for it, so it gives up sooner and asks again at the next refresh.
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, 10000L)
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 1000L)
     val client = YarnClient.createYarnClient()
-    client.init(new YarnConfiguration(hadoop()))
+    client.init(conf)
     client.start()
     try {
       client

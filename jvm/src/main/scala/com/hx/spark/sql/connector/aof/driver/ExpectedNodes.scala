@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import java.net.UnknownHostException
 import java.time.Clock
 
 import scala.util.{Failure, Success, Try}
@@ -43,7 +44,10 @@ final class ExpectedNodes private (
         if (!known.contains(nodes)) info(ExpectedNodes.change(d.source, known, nodes))
         known = Some(nodes)
       case Failure(e) =>
-        val why = String.valueOf(e.getMessage).replaceAll("\\s+", " ")
+        val why = (e match {
+          case _: UnknownHostException => s"unknown host ${e.getMessage}"
+          case _ => Option(e.getMessage).getOrElse(e.toString)
+        }).replaceAll("\\s+", " ")
         if (!failing.contains(why)) {
           val meanwhile = known.fold("no node to read is known yet")(k =>
             s"the ${k.size} nodes it named before stay those to read")

@@ -1,19 +1,26 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import java.time.Clock
+
 /**
  * Which of the nodes a query must read have no endpoint, trigger after trigger, and what is said
- * of them: a warning naming those unread for `warnAfter` triggers in a row, once each time that
- * set grows, and a line when one of them is read again. A node is read while an endpoint serves
- * it: its files wait for the next trigger at most.
+ * of them: a warning naming those unread for `warnAfter` triggers and `warnAfterMs` by the clock
+ * in a row, once each time that set grows, and a line when one of them is read again. A node is
+ * read while an endpoint serves it: its files wait for the next trigger at most. Both bounds,
+ * as a query with nothing to read triggers every few milliseconds, and a node's endpoint takes
+ * seconds to come back with a new executor.
  *
  * @param advice what to do about nodes unread, where this deployment can (see [[Placement]])
  */
 final class UnreadNodes(
     warnAfter: Int,
+    warnAfterMs: Long,
+    clock: Clock,
     advice: String,
     warn: String => Unit,
     info: String => Unit) {
-  private var streaks = Map.empty[String, Int]
+  // Per node unread: the triggers in a row, and when the first of them ran.
+  private var streaks = Map.empty[String, (Int, Long)]
   private var warned = Set.empty[String]
 
   /**
@@ -22,8 +29,13 @@ final class UnreadNodes(
    */
   def update(expected: Option[Set[String]], read: Set[String]): NodesRead = {
     val unread = expected.fold(Set.empty[String])(_ -- read)
-    streaks = unread.map(n => n -> (streaks.getOrElse(n, 0) + 1)).toMap
-    val long = streaks.collect { case (n, s) if s >= warnAfter => n }.toSet
+    val now = clock.millis()
+    streaks = unread.map { n =>
+      n -> streaks.get(n).fold((1, now)) { case (triggers, since) => (triggers + 1, since) }
+    }.toMap
+    val long = streaks.collect {
+      case (n, (triggers, since)) if triggers >= warnAfter && now - since >= warnAfterMs => n
+    }.toSet
     if ((long -- warned).nonEmpty) warn(warning(expected.get, long, read))
     val back = (warned -- long).filter(read)
     if (back.nonEmpty) info(s"aof: ${NodesRead.named(back)} read again")
@@ -41,7 +53,7 @@ final class UnreadNodes(
         s" Nodes are named as the host column shows them; read but not named in 'nodes': " +
           s"${NodesRead.named(strangers, 5)}."
     s"aof: ${unread.size} of the ${expected.size} nodes to read ('nodes') have had no " +
-      s"endpoint for $warnAfter triggers: ${NodesRead.named(unread)}. Their files wait for an " +
-      "executor there, and what logrotate deletes meanwhile is lost. " + advice + names
+      s"endpoint for ${warnAfterMs / 1000} s: ${NodesRead.named(unread)}. Their files wait for " +
+      "an executor there, and what logrotate deletes meanwhile is lost. " + advice + names
   }
 }

@@ -89,7 +89,13 @@ final class ZooKeeperRun(
     val advice = Placement.advice(sc.master, dynamic, named)
     new NodeCoverage(
       expected,
-      new UnreadNodes(ZooKeeperRun.WarnAfterTriggers, advice, log.warn(_), log.info(_)),
+      new UnreadNodes(
+        ZooKeeperRun.WarnAfterTriggers,
+        ZooKeeperRun.WarnAfterMs,
+        Clock.systemUTC(),
+        advice,
+        log.warn(_),
+        log.info(_)),
       placement,
       advice,
       read => opened.foreach(_.coordinator.publish(read))
@@ -144,6 +150,7 @@ final class ZooKeeperRun(
 
 object ZooKeeperRun {
 
-  /** Triggers in a row a node to read goes unread before it is warned about. */
+  /** Triggers in a row, and milliseconds, a node to read goes unread before it is warned about. */
   val WarnAfterTriggers: Int = 3
+  val WarnAfterMs: Long = 10000L
 }

@@ -2,7 +2,6 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import org.apache.spark.{FutureAction, Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
-import org.apache.spark.storage.StorageLevel
 
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 
@@ -34,7 +33,7 @@ object NodePlacement {
 
   /** Submits the placement job for `nodes` and returns at once. */
   def place(sc: SparkContext, nodes: Set[String], spec: EndpointSpec): Placing = {
-    val rdd = new PlacementRDD(sc, nodes.toSeq.sorted, spec).persist(StorageLevel.MEMORY_ONLY)
+    val rdd = new PlacementRDD(sc, nodes.toSeq.sorted, spec).cache()
     sc.setJobDescription(s"aof: an executor on ${nodes.toSeq.sorted.mkString(", ")}")
     try new Placing(nodes, rdd.collectAsync(), rdd)
     finally sc.setJobDescription(null)

@@ -7,4 +7,8 @@ import org.apache.spark.sql.connector.read.streaming.ReadLimit
  * own: Spark's row and file limits mean other things, and Spark 3 has no byte limit. Spark passes
  * it back under `AvailableNow` too; `Trigger.Once` replaces it with `ReadAllAvailable`.
  */
-final case class ReadMaxBytes(perFile: Option[Long], perBatch: Option[Long]) extends ReadLimit
+final case class ReadMaxBytes(perFile: Option[Long], perBatch: Option[Long]) extends ReadLimit {
+  // Spark names it in its warning that Trigger.Once ignores it.
+  override def toString: String =
+    s"bytes.max=${perFile.getOrElse("none")}, batch.bytes.max=${perBatch.getOrElse("none")}"
+}

@@ -153,7 +153,7 @@ object FleetPlanning {
       // The option `nodes` listing every node, as a driver with it checks them at each trigger.
       val coverage = new NodeCoverage(
         ExpectedNodes.listed(hosts),
-        new UnreadNodes(3, "", _ => (), _ => ()),
+        new UnreadNodes(3, 10000L, java.time.Clock.systemUTC(), "", _ => (), _ => ()),
         None,
         "",
         coordinator.publish)

@@ -2,35 +2,54 @@ package com.hx.spark.sql.connector.aof.driver
 
 import scala.collection.mutable
 
+import com.hx.spark.sql.connector.aof.testkit.MovingClock
+
 import org.scalatest.OneInstancePerTest
 import org.scalatest.funsuite.AnyFunSuite
 
 class UnreadNodesSuite extends AnyFunSuite with OneInstancePerTest {
   private val said = mutable.ArrayBuffer.empty[String]
+  private val clock = new MovingClock
   private val unread =
-    new UnreadNodes(3, "Do this.", m => said += s"WARN $m", m => said += s"INFO $m")
+    new UnreadNodes(3, 10000L, clock, "Do this.", m => said += s"WARN $m", m => said += s"INFO $m")
 
-  /** The triggers given (expected, read), and what was said over them. */
+  /** The triggers given (expected, read), five seconds apart, and what was said over them. */
   private def triggers(seen: (Set[String], Set[String])*): (NodesRead, Seq[String]) = {
     said.clear()
-    val last = seen.map { case (expected, read) => unread.update(Some(expected), read) }.last
+    val last = seen.map { case (expected, read) =>
+      clock.advance(5000L)
+      unread.update(Some(expected), read)
+    }.last
     (last, said.toList)
   }
 
   private val abc = Set("a", "b", "c")
 
-  test("a node unread for three triggers is warned about once, then once read again") {
+  test("a node unread for three triggers and ten seconds: warned about once, then read again") {
     val (read, warned) = triggers((abc, Set("a")), (abc, Set("a", "b")), (abc, Set("a", "b")))
     assert(read === NodesRead(Some(abc), Set("c")))
     assert(
       warned === Seq(
-        "WARN aof: 1 of the 3 nodes to read ('nodes') have had no endpoint for 3 triggers: c. " +
+        "WARN aof: 1 of the 3 nodes to read ('nodes') have had no endpoint for 10 s: c. " +
           "Their files wait for an executor there, and what logrotate deletes meanwhile is " +
           "lost. Do this."))
     assert(triggers((abc, Set("a", "b")), (abc, Set("a", "b")))._2 === Nil, "said once")
     val (again, back) = triggers((abc, abc))
     assert(again.unread === Set.empty)
     assert(back === Seq("INFO aof: c read again"))
+  }
+
+  test("three quick triggers are not enough: a query with nothing to read triggers at once") {
+    val quick = (1 to 10).flatMap { _ =>
+      said.clear()
+      clock.advance(500L)
+      unread.update(Some(abc), Set("a", "b"))
+      said.toList
+    }
+    assert(quick === Nil)
+    clock.advance(5500L) // ten seconds since the first of them
+    assert(unread.update(Some(abc), Set("a", "b")).unread === Set("c"))
+    assert(said.size === 1, "ten seconds, and more triggers")
   }
 
   test("a node that joins those unread long is warned about with the others; a blip is not") {
