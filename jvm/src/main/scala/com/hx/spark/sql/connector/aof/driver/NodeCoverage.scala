@@ -13,7 +13,8 @@ final class NodeCoverage(
     placement: Option[Placement],
     val advice: String,
     publish: NodesRead => Unit) {
-  @volatile private var last = NodesRead(None, Set.empty)
+  // None before the first trigger: its state is published whatever it is.
+  @volatile private var last: Option[NodesRead] = None
 
   /**
    * After a trigger's answers.
@@ -24,8 +25,8 @@ final class NodeCoverage(
   def update(withExecutor: Set[String], serving: Set[String]): NodesRead = {
     val now = unread.update(expected.now(), serving)
     placement.foreach(_.request(now.unread -- withExecutor))
-    if (now != last) publish(now)
-    last = now
+    if (!last.contains(now)) publish(now)
+    last = Some(now)
     now
   }
 
@@ -36,7 +37,7 @@ final class NodeCoverage(
   def source: String = expected.source
 
   /** What the last trigger found. */
-  def state: NodesRead = last
+  def state: NodesRead = last.getOrElse(NodesRead(None, Set.empty))
 
   def stop(): Unit = placement.foreach(_.stop())
 }
