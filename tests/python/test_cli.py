@@ -6,6 +6,7 @@ import contextlib
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -48,8 +49,17 @@ def _tail_from_start(
     return tail, printed, reader
 
 
-def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
-    zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+@pytest.mark.parametrize(
+    "stop",
+    [
+        signal.SIGINT,  # Ctrl-C
+        # `kill`, a service manager's stop: Python's handling, the same on either Spark line.
+        pytest.param(signal.SIGTERM, marks=pytest.mark.spark4_only),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_tail_prints_each_line_once_and_stops_cleanly(
+    stop: signal.Signals, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
     log = tmp_path / "app.log"
     written = append(log, [f"before-{n}" for n in range(200)])
@@ -61,17 +71,17 @@ def test_tail_prints_each_line_once_and_stops_cleanly_on_ctrl_c(
         written += append(log, [f"after-{n}" for n in range(200)])
         wait_until(lambda: len(printed) >= 400, 60, "the lines appended since")
     finally:
-        tail.send_signal(signal.SIGINT)  # Ctrl-C
+        tail.send_signal(stop)
         code = tail.wait(60)
     reader.join(10)
     errors = tail.stderr.read() if tail.stderr else ""
     assert code == 0, errors
+    assert [p.name for p in temp.iterdir()] == [], "its checkpoint or log was left behind"
     # One line says it reads and from where; nothing of Spark's own output.
     assert errors.splitlines() == [
         f"pyspark-aof tail: reading {tmp_path}/app\\.log from the start of each file"
     ], errors
     assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
-    assert list(temp.glob("pyspark-aof-*.log")) == [], "the command's log was left behind"
     assert kazoo.exists("/aof-tail") is None  # its own meta store, removed at the end
 
 
@@ -237,6 +247,9 @@ def test_help_says_which_versions_work() -> None:
     assert SUPPORTED_TEXT in " ".join(result.stdout.split())
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
     assert "PySpark 3.4 to 4.3" in readme
+    pyproject = (Path(__file__).parents[2] / "python" / "pyproject.toml").read_text()
+    python = re.search(r'requires-python = ">=([\d.]+)"', pyproject)
+    assert python and f"Python {python[1]} or newer" in readme
 
 
 def test_the_console_script_is_installed() -> None:

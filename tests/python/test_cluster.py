@@ -257,13 +257,13 @@ def test_driver_killed_mid_batch_then_restarted_then_switched(
     figures.record("driver: seconds from the kill to 300 new lines", time.monotonic() - killed)
     restarted.stop()
 
-    # A new driver with a new checkpoint resumes from the offsets backed up in ZooKeeper.
+    # A new driver with a new checkpoint, told to, resumes from the offsets backed up in ZooKeeper.
     switched = start_app(
         cluster,
         tmp_path,
         "driver",
         zookeeper.address,
-        options,
+        {**options, "resume.from.backup": "true"},
         checkpoint="checkpoint2",
         output="output2",
     )

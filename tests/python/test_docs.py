@@ -1,8 +1,9 @@
 """The README and docs/: every relative link and anchor resolves, every runnable block runs.
 
 A block runs unless the line before its fence is ``<!-- not run: <why> -->``. Python blocks of a
-page run in order in one namespace holding ``spark`` (a local session with the connector) and
-``aof``; shell blocks run with ``bash``; data blocks (YAML, JSON, text, diagrams) never run.
+page run in order in one namespace holding ``spark`` (a local session with the connector, at
+Spark's defaults: ``user_session.py``) and ``aof``; shell blocks run with ``bash``; data blocks
+(YAML, JSON, text, diagrams) never run.
 """
 
 from __future__ import annotations
@@ -14,12 +15,8 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pyspark.sql import SparkSession
-
-import pyspark_aof as aof
 
 ROOT = Path(__file__).parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -109,21 +106,29 @@ def test_every_block_runs_or_says_why_not(page: Path) -> None:
     assert unknown == [], "a block in a language the suite cannot run needs <!-- not run: ... -->"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_the_python_blocks_run(
-    page: Path, spark: SparkSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    namespace: dict[str, Any] = {"spark": spark, "aof": aof, "__name__": "__docs__"}
-    for block in blocks(page):
-        if block.runs and block.language == "python":
-            try:
-                exec(compile(block.code, str(block), "exec"), namespace)
-            except Exception as e:
-                pytest.fail(f"{block}: {type(e).__name__}: {e}")
-    for query in spark.streams.active:  # a block that left a query running
-        query.stop()
-        pytest.fail(f"{page.name} left a query running")
+def test_the_python_blocks_run_and_a_session_at_spark_defaults_stays_quiet(tmp_path: Path) -> None:
+    """Run as a user runs them: one script, Spark's default log level, queries stopped mid-run.
+
+    Spark's own start-up warnings are Spark's; an INFO or ERROR line or a stack trace is not.
+    """
+    here = Path(__file__).parent
+    done = subprocess.run(
+        [sys.executable, str(here / "user_session.py"), *map(str, PAGES)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(here)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "FAILED" not in done.stdout, done.stdout
+    assert re.search(r"^ran [1-9]\d* blocks$", done.stdout, re.M), done.stdout
+    noisy = [
+        line
+        for line in done.stderr.splitlines()
+        if re.search(r" (INFO|ERROR) |^\s+at |Traceback|Exception", line)
+    ]
+    assert noisy == [], "\n".join(noisy[:40])
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -98,8 +98,12 @@ def test_changes_by_either_spelling_and_unknown_names() -> None:
         **{"bytes.max": 20, "starting_offsets": "latest", "meta_store": None}
     )
     assert changed == AofOptions(bytes_max=20, starting_offsets=StartingOffsets.LATEST)
-    with pytest.raises(ValueError, match=r"'bytes\.maxx'"):
+    with pytest.raises(ValueError) as typo:
         base.with_changes(bytes_maxx=1)
+    assert str(typo.value) == "Unknown option 'bytes.maxx': did you mean 'bytes.max'?"
+    with pytest.raises(ValueError, match=r"'colour'; known: .*'?bytes\.max") as far:
+        base.with_changes(colour=1)
+    assert "did you mean" not in str(far.value)
 
 
 def test_numbers_and_booleans_given_as_strings_are_read_as_the_jvm_reads_them() -> None:
@@ -159,6 +163,15 @@ def test_a_session_without_the_jar_says_how_to_add_it() -> None:
         "    aof.read_stream(spark, '/var/log/app\\\\.log')\n"
         "except RuntimeError as e:\n"
         "    print(e)\n"
+        # The usual next step: configure() adds the JAR to the session getOrCreate returns.
+        "spark = aof.configure(SparkSession.builder).getOrCreate()\n"
+        "import os, tempfile; logs = tempfile.mkdtemp()\n"
+        "open(os.path.join(logs, 'app.log'), 'w').write('a\\nb\\n')\n"
+        "q = aof.read_stream(spark, logs + '/app\\\\.log').writeStream.format('memory')"
+        ".queryName('t').option('checkpointLocation', tempfile.mkdtemp())"
+        ".trigger(availableNow=True).start()\n"
+        "q.awaitTermination()\n"
+        "print('read', sorted(r.value for r in spark.table('t').collect()))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=180, check=True
@@ -166,3 +179,4 @@ def test_a_session_without_the_jar_says_how_to_add_it() -> None:
     assert "configure(SparkSession.builder)" in out
     assert f"--jars {aof.jar_path()}" in out
     assert f"--packages {aof.maven_coordinates()}" in out
+    assert "read ['a', 'b']" in out

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from pyspark.errors import IllegalArgumentException
+from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
@@ -244,3 +244,44 @@ def test_a_line_carries_when_it_was_first_planned_and_a_watermark_can_use_it(
     windowed.processAllAvailable()
     windowed.stop()
     assert sum(r["lines"] for r in spark.table("per_minute").collect()) == 200
+
+
+def test_a_query_beside_a_running_one_is_refused_and_a_later_one_reads_everything(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    """The notebook case: another query on the same files, fresh checkpoint, default store."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    written = append(logs / "app.log", [f"x{n}" for n in range(100)])
+    path = f"{logs}/app\\.log.*"
+    first = (
+        aof.read_stream(spark, path)
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "first"))
+        .start()
+    )
+    try:
+        first.processAllAvailable()
+        beside = (
+            aof.read_stream(spark, path)
+            .writeStream.format("noop")
+            .option("checkpointLocation", str(tmp_path / "beside"))
+            .start()
+        )
+        with pytest.raises(StreamingQueryException, match=r"running with meta\.store '/aof/"):
+            beside.awaitTermination(120)
+        assert first.isActive
+    finally:
+        first.stop()
+    # The first query left its offsets in the store's backup: a new checkpoint does not take them.
+    later = (
+        aof.read_stream(spark, path)
+        .writeStream.format("memory")
+        .queryName("later")
+        .option("checkpointLocation", str(tmp_path / "later"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    later.awaitTermination(120)
+    read = [r.value.split()[0] for r in spark.table("later").collect()]
+    assert sorted(read) == sorted(written)

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pyspark
+from py4j.protocol import Py4JError
+from pyspark import SparkContext
 from pyspark.sql import SparkSession
 
 from pyspark_aof._versions import (
@@ -122,6 +124,9 @@ def maven_coordinates() -> str:
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     """Add the connector JAR to ``spark.jars`` of a session builder, keeping JARs already set.
 
+    A session already running (``getOrCreate`` returns it, and ``spark.jars`` applies only to a
+    new one) gets the JAR added as ``ADD JAR`` adds one: to its driver and its executors.
+
     Parameters
     ----------
     builder : SparkSession.Builder
@@ -135,7 +140,8 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     Raises
     ------
     RuntimeError
-        When this PySpark is not supported, or is a Spark Connect client without a JVM.
+        When this PySpark is not supported, or is a Spark Connect client without a JVM, or a
+        running session refuses the JAR (then stop it first, ``spark.stop()``).
 
     Examples
     --------
@@ -148,4 +154,31 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     jar = jar_path()
     if jar not in jars:
         jars.append(jar)
+    _add_to_running_session(jar)
     return builder.config("spark.jars", ",".join(jars))
+
+
+_SOURCE_CLASS = "com.hx.spark.sql.connector.aof.DefaultSource"
+
+
+def _add_to_running_session(jar: str) -> None:
+    """Add ``jar`` to the session this process runs, if one runs and cannot load the source."""
+    session = SparkSession.getActiveSession()
+    context = SparkContext._active_spark_context
+    if context is None or context._jvm is None:
+        return
+    jvm = context._jvm
+    try:
+        loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
+        jvm.java.lang.Class.forName(_SOURCE_CLASS, False, loader)
+        return
+    except Py4JError:
+        pass
+    try:
+        (session or SparkSession(context)).sql(f"ADD JAR '{jar}'")
+    except Exception as e:
+        raise RuntimeError(
+            "A Spark session is running without the aof source and did not take its JAR "
+            f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}). Stop it first "
+            "(spark.stop()), then build it with pyspark_aof.configure(SparkSession.builder)."
+        ) from e

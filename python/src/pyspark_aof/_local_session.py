@@ -19,7 +19,7 @@ from pyspark_aof._jar import configure
 
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[threading.Event]:
-    """Make Ctrl-C (SIGINT) only set the event yielded, for the ``with`` block.
+    """Make Ctrl-C (SIGINT) and SIGTERM only set the event yielded, for the ``with`` block.
 
     Raised inside a call into the JVM, a ``KeyboardInterrupt`` breaks that call; raised while
     the JVM starts, it ends Python before the JVM (which ignores SIGINT) has reported to it, and
@@ -30,18 +30,21 @@ def interrupts_deferred() -> Iterator[threading.Event]:
     Yields
     ------
     threading.Event
-        Set once Ctrl-C was pressed.
+        Set once Ctrl-C was pressed, or SIGTERM came.
 
     """
     asked = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield asked
         return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: asked.set())
+    # SIGTERM (``kill``, a service manager's stop) asks the same: a clean stop, nothing left.
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda signum, frame: asked.set()) for s in stops}
     try:
         yield asked
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 @contextlib.contextmanager

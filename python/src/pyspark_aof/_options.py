@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import json
 import re
@@ -159,7 +160,10 @@ class AofOptions:
     nodes_await_timeout : int, optional
         Milliseconds ``AvailableNow`` and ``Once`` wait for every node of ``nodes``.
     meta_store : str, optional
-        ZooKeeper root of the source's znodes, an absolute path.
+        ZooKeeper root of the source's znodes, an absolute path; one running query at a time.
+    resume_from_backup : bool, optional
+        Whether a query on a new checkpoint resumes from the offset backup in ``meta_store``
+        (a driver that lost its checkpoint); off, it starts where ``starting_offsets`` says.
     meta_await_timeout : int, optional
         Milliseconds the driver waits for a node's file metadata.
     start_await_timeout : int, optional
@@ -236,6 +240,7 @@ class AofOptions:
     nodes_refresh_interval: str | timedelta | None = None
     nodes_await_timeout: int | None = None
     meta_store: str | None = None
+    resume_from_backup: bool | None = None
     meta_await_timeout: int | None = None
     start_await_timeout: int | None = None
     md5_check_enabled: bool | None = None
@@ -306,11 +311,17 @@ class AofOptions:
         names = {name.replace(".", "_"): value for name, value in changes.items()}
         unknown = sorted(_key(n) for n in names if n not in known)
         if unknown:
-            raise ValueError(
-                f"Unknown option(s) {', '.join(map(repr, unknown))}; known: "
-                + ", ".join(sorted(_key(n) for n in known))
-            )
+            names_known = sorted(map(_key, known))
+            raise ValueError("; ".join(_unknown(name, names_known) for name in unknown))
         return dataclasses.replace(self, **{n: v for n, v in names.items() if v is not None})
+
+
+def _unknown(name: str, known: list[str]) -> str:
+    """Say that option ``name`` is unknown, with the closest known name, or all of them."""
+    closest = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    if closest:
+        return f"Unknown option {name!r}: did you mean {closest[0]!r}?"
+    return f"Unknown option {name!r}; known: {', '.join(known)}"
 
 
 def _checked(name: str, value: Any) -> Any:

@@ -100,8 +100,9 @@ def read_stream(
             ) from e
         raise RuntimeError(
             "This Spark session cannot find the aof source: its JAR is not on the classpath. "
-            "Build the session with pyspark_aof.configure(SparkSession.builder), or start it "
-            f"with --jars {jar_path()} or --packages {maven_coordinates()}."
+            "Get the session with pyspark_aof.configure(SparkSession.builder).getOrCreate() (it "
+            "adds the JAR to a session already running), or start it with "
+            f"--jars {jar_path()} or --packages {maven_coordinates()}."
         ) from e
 
 

@@ -86,7 +86,7 @@ def run(
 
     The query runs in local mode on this machine with a checkpoint of its own that is removed
     at the end, and with a ``meta.store`` of its own unless one is given, so it never touches
-    another query's offset backup. Ctrl-C stops it cleanly, even while Spark starts.
+    another query's offset backup. Ctrl-C or SIGTERM stops it cleanly, even while Spark starts.
 
     Parameters
     ----------

@@ -23,7 +23,12 @@ class AofScan(options: AofOptions) extends Scan {
     val offsetLog = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation)
     val snapshots =
       new OffsetSnapshots(sc.hadoopConfiguration, checkpointLocation, () => offsetLog.oldestJson())
-    val run = new ZooKeeperRun(options, sc, bindHost, () => offsetLog.latestWholeJson(snapshots))
+    val run = new ZooKeeperRun(
+      options,
+      sc,
+      bindHost,
+      () => offsetLog.latestWholeJson(snapshots),
+      checkpointLocation)
     if (!RealTimeMode.inSpark || !RealTimeMode.loads(AofScan.RealTimeStream)) {
       new AofMicroBatchStream(spark, options, run, snapshots)
     } else {

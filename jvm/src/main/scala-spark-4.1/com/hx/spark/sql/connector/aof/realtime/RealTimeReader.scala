@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.endpoint.{
   NodeName
 }
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.shim.StopWarnings
 import com.hx.spark.sql.connector.aof.stream.{FileWrites, HostFollower, ReadCounters, ZkPlanJournal}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
@@ -86,6 +87,7 @@ final class RealTimeReaderFactory(
     extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val task = partition.asInstanceOf[HostPartition]
+    StopWarnings.quiet // on an executor: its log, too, says nothing of a stop
     val node = NodeName.current(endpoint.nodeNameEnv)
     // The endpoint answers the driver's look at each batch's start, and `pyspark-aof status`.
     if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)

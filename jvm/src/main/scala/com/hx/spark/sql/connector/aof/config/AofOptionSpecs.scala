@@ -57,6 +57,7 @@ object AofOptionSpecs {
   val NodesRefreshInterval: OptionSpec = spec("nodes.refresh.interval")
   val NodesAwaitTimeout: OptionSpec = spec("nodes.await.timeout")
   val MetaStore: OptionSpec = spec("meta.store")
+  val ResumeFromBackup: OptionSpec = spec("resume.from.backup")
   val MetaAwaitTimeout: OptionSpec = spec("meta.await.timeout")
   val StartAwaitTimeout: OptionSpec = spec("start.await.timeout")
   val Md5CheckEnabled: OptionSpec = spec("md5.check.enabled")

@@ -27,6 +27,7 @@ import com.hx.spark.sql.connector.aof.files.{
  *                     its end rather than read (`ignore.older`)
  * @param records      how lines group into multi-line records, when they do
  * @param lineFilter   which lines (or records) are kept, when not all are
+ * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  */
 final case class AofOptions(
     files: SourceFiles,
@@ -49,7 +50,8 @@ final case class AofOptions(
     records: Option[RecordRule] = None,
     lineFilter: Option[LineFilter] = None,
     nodes: Option[Nodes] = None,
-    nodesAwaitTimeoutMs: Long = 300000L) {
+    nodesAwaitTimeoutMs: Long = 300000L,
+    resumeFromBackup: Boolean = false) {
 
   /** Where a node may end a batch early: reported only when a byte limit bounds batches. */
   def batchCuts: Option[BatchCuts] =
@@ -98,7 +100,8 @@ object AofOptions {
       records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _)),
       lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
       nodes = reader.nodes(nodeNameEnv),
-      nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout)
+      nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
+      resumeFromBackup = reader.boolean(O.ResumeFromBackup)
     )
   }
 

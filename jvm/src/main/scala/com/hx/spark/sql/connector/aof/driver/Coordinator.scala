@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import java.nio.charset.StandardCharsets.UTF_8
 import java.util.UUID
 import java.util.concurrent.TimeUnit
 
@@ -37,13 +38,17 @@ import com.hx.spark.sql.connector.aof.zookeeper.{ChildrenCaches, ZkClients}
  * The driver's side of the ZooKeeper exchange for one query run: owns the run's znodes, knows
  * which hosts have a live endpoint, and gathers the hosts' answers to a request within a timeout.
  * Waiting is driven by ZooKeeper watches, not by polling.
+ *
+ * @param checkpoint the query's checkpoint, kept in the run's driver znode: a run of another
+ *                   checkpoint alive on the same store is refused (both would keep one backup)
  */
 final class Coordinator(
     client: CuratorFramework,
     metaStore: String,
     runId: String,
     runKey: String,
-    security: ZooKeeperSecurity = ZooKeeperSecurity()) {
+    security: ZooKeeperSecurity = ZooKeeperSecurity(),
+    checkpoint: Option[String] = None) {
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
@@ -55,8 +60,12 @@ final class Coordinator(
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
   private val held = mutable.Map.empty[String, Exchange]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
-  private val driver =
-    new PersistentNode(client, CreateMode.EPHEMERAL, false, paths.driver, Array.emptyByteArray)
+  private val driver = new PersistentNode(
+    client,
+    CreateMode.EPHEMERAL,
+    false,
+    paths.driver,
+    checkpoint.getOrElse("").getBytes(UTF_8))
 
   def start(): Unit = {
     if (security.authenticated) {
@@ -70,6 +79,7 @@ final class Coordinator(
     if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
     }
+    checkpoint.foreach(refuseAnotherQuery)
     val wake = new PathChildrenCacheListener {
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
         changed.synchronized(changed.notifyAll())
@@ -256,12 +266,34 @@ final class Coordinator(
     }
   }
 
+  /**
+   * Checked once this run's driver znode exists, so that of two queries starting together at
+   * least the second is refused. A run of the same checkpoint is the query itself, restarted
+   * before ZooKeeper ended its crashed run.
+   */
+  private def refuseAnotherQuery(own: String): Unit = {
+    val others = otherRuns().flatMap { run =>
+      try Some(new String(client.getData.forPath(ZkPaths(metaStore, run).driver), UTF_8))
+      catch { case _: KeeperException.NoNodeException => None }
+    }
+    others.find(_ != own).foreach { other =>
+      driver.close()
+      val which = if (other.isEmpty) "" else s" (checkpoint $other)"
+      throw new IllegalStateException(
+        s"aof: another query$which is running with meta.store '$metaStore'. Two running queries " +
+          "on one meta.store would share its offset backup: give this one its own, " +
+          s""".option("meta.store", "$metaStore-2") for example. If that query's driver died, """ +
+          "its run ends within zookeeper.session.timeout.")
+    }
+  }
+
+  private def otherRuns(): Seq[String] =
+    try client.getChildren.forPath(paths.runs).asScala.filter(_ != runId).toSeq
+    catch { case _: KeeperException.NoNodeException => Nil }
+
   /** Runs of earlier drivers that died without cleaning up: their driver node is gone. */
   private def removeFinishedRuns(): Unit = {
-    val runs =
-      try client.getChildren.forPath(paths.runs).asScala
-      catch { case _: KeeperException.NoNodeException => Nil }
-    runs.filter(_ != runId).foreach { run =>
+    otherRuns().foreach { run =>
       val other = ZkPaths(metaStore, run)
       if (client.checkExists().forPath(other.driver) == null) {
         log.info(s"aof: removing the znodes of finished run $run")

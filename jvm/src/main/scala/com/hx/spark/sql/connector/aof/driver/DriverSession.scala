@@ -38,6 +38,7 @@ object DriverSession {
    * @param bindHost the driver's address, where an embedded server listens for the executors
    * @param runKey   the run's secret sealing requests and responses
    * @param kill     kills a task attempt (with the reason given) that ran on the wrong host
+   * @param checkpoint the query's checkpoint: another query's run on `metaStore` is refused
    */
   def open(
       address: Option[String],
@@ -47,14 +48,15 @@ object DriverSession {
       metaStore: String,
       runId: String,
       runKey: String,
-      kill: (Long, String) => Unit): DriverSession = {
+      kill: (Long, String) => Unit,
+      checkpoint: Option[String] = None): DriverSession = {
     val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
     try {
       val connectString = address.getOrElse(lease.get.connectString)
       val access = ZkAccess(connectString, sessionTimeoutMs, security, lease.nonEmpty)
       val client = ZkClients.open(access, metaStore)
       try {
-        val coordinator = new Coordinator(client, metaStore, runId, runKey, security)
+        val coordinator = new Coordinator(client, metaStore, runId, runKey, security, checkpoint)
         coordinator.start()
         val misplaced = new MisplacedTaskWatch(client, ZkPaths(metaStore, runId), runKey)
         misplaced.start(kill)

@@ -20,12 +20,14 @@ import com.hx.spark.sql.connector.aof.protocol.MessageSeal
  *
  * @param bindHost  the driver's address, where an embedded ZooKeeper listens for the executors
  * @param committed the checkpoint's last committed offsets as JSON, if any
+ * @param checkpoint the query's checkpoint location (of its source), which names the query
  */
 final class ZooKeeperRun(
     options: AofOptions,
     sc: SparkContext,
     bindHost: String,
-    committed: () => Option[String])
+    committed: () => Option[String],
+    checkpoint: String)
     extends QueryRun {
   private val log = LoggerFactory.getLogger(getClass)
   private val runId = UUID.randomUUID().toString
@@ -47,7 +49,8 @@ final class ZooKeeperRun(
           // from one whose report never came.
           if (!sc.killTaskAttempt(task, interruptThread = true, reason)) {
             log.warn(s"aof: task attempt $task is not running, so it was not killed: $reason")
-          }
+          },
+        Some(checkpoint)
       )
       opened = Some(s)
       s

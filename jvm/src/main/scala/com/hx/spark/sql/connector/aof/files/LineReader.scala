@@ -15,6 +15,9 @@ import java.nio.channels.FileChannel
  * shrank since; then `incomplete` is set, the partial line is not emitted, and `lineOffset` is
  * where a reader of a longer copy of the file would have to start again.
  *
+ * A UTF-8 byte order mark at the file's head (Windows editors and .NET loggers write one) is not
+ * part of the first line; the line still starts at offset 0, so its id does not change.
+ *
  * Written by hand because Hadoop's LineReader works on streams without positions and treats a
  * lone `\r` as a line end; here only `\n` ends a line.
  */
@@ -168,7 +171,15 @@ final class LineReader(
   private def endLine(): Unit = {
     cut = overflow > 1 || (overflow == 1 && lastOverflow != '\r')
     if (overflow == 0 && length > 0 && lineArray(lineFrom + length - 1) == '\r') length -= 1
+    if (offset == 0 && length >= 3 && startsWithByteOrderMark) {
+      lineFrom += 3
+      length -= 3
+    }
   }
+
+  private def startsWithByteOrderMark: Boolean =
+    lineArray(lineFrom) == 0xef.toByte && lineArray(lineFrom + 1) == 0xbb.toByte &&
+      lineArray(lineFrom + 2) == 0xbf.toByte
 
   private def append(start: Int, count: Int): Unit = {
     val take = math.min(lineLengthMax - length, count)

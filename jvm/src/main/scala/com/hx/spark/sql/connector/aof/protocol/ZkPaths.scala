@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets.UTF_8
  *
  * {{{
  * <metaStore>/offsets                       the offset backup
- * <metaStore>/runs/<runId>/driver           ephemeral: the run is alive while it exists
+ * <metaStore>/runs/<runId>/driver           ephemeral, holds the checkpoint: the run is alive
  * <metaStore>/runs/<runId>/latches/<host>   one leader among the endpoints of a host
  * <metaStore>/runs/<runId>/endpoints/<host> ephemeral: the host's serving endpoint
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/reports          written by `status` to ask for the hosts' reports
  * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, written while asked
  * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
- * <metaStore>/runs/<runId>/nodes            the nodes to read (`nodes`) and those unread, for `status`
+ * <metaStore>/runs/<runId>/nodes            the nodes to read and those unread, for `status`
  * }}}
  */
 final case class ZkPaths(metaStore: String, runId: String) {

@@ -1,48 +1,102 @@
 package com.hx.spark.sql.connector.aof.shim
 
+import scala.util.Try
 import scala.util.matching.Regex
 
 import org.apache.logging.log4j.LogManager
 import org.apache.logging.log4j.core.{Filter, LogEvent, LoggerContext}
-import org.apache.logging.log4j.core.config.LoggerConfig
 import org.apache.logging.log4j.core.filter.AbstractFilter
+import org.apache.spark.TaskContext
+import org.apache.spark.sql.SparkSession
 
 /**
- * Spark 4 warns twice at every stop of a streaming query, whatever its source: "Failed to cancel
- * job group <run id>. Cannot find active jobs for it." (the query cancels its run's job group
- * before and after interrupting its thread, and between batches the group has no job). It means
- * nothing, and a user of the source would take it for the source's. The driver's logger of
- * Spark's scheduler gets a filter that drops that one message, unless the user's log
- * configuration names that logger; everything else it says is left as it is.
+ * What Spark logs when a streaming query is stopped, as if something had failed, whatever the
+ * query's source. A user of the source would take it for the source's:
+ *  - Spark 4 warns twice at every stop: "Failed to cancel job group <run id>. Cannot find active
+ *    jobs for it." (the query cancels its run's job group before and after interrupting its
+ *    thread, and between batches the group has no job);
+ *  - a stop during a batch (always, in real-time mode, whose batch runs for minutes) kills its
+ *    tasks: the sink's writer logs its abort at ERROR, with the interrupted thread's stack, and
+ *    the driver the abort of the write and the task lost;
+ *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
+ *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's.
+ * These messages are dropped when they come of a stop (the run they name is of no query still
+ * active, or the task was killed); the same words of a query running are kept, and the rest.
+ *
+ * The filter goes on the root logger's configuration, not on a configuration of each logger:
+ * Spark's shell filter (the WARN default of `pyspark` and `spark-submit`) lets through every
+ * level of a logger that has a configuration of its own, so their INFO lines would flood every
+ * session.
  */
 private[aof] object StopWarnings {
   private[shim] val Logger = "org.apache.spark.scheduler.DAGScheduler"
-  private val Dropped: Regex =
-    """Failed to cancel job group \S+\. Cannot find active jobs for it\.""".r
+  private val WriteExec = "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec"
+  private val WritingTask = "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask"
+  private val TaskSetManager = "org.apache.spark.scheduler.TaskSetManager"
+  private val Utils = "org.apache.spark.util.Utils"
+  private val HadoopShell = "org.apache.hadoop.util.Shell"
+  private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
 
-  private final class DropMessage
+  private val RunId: Regex = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".r
+
+  /** A logger, words of its message, and when the message comes of a stop. */
+  private final case class Rule(logger: String, message: Regex, ofStop: LogEvent => Boolean)
+
+  private val NoJobs = """Failed to cancel job group \S+\. Cannot find active jobs for it\.$""".r
+
+  private val Rules: Seq[Rule] = Seq(
+    Rule(Logger, NoJobs, _ => true),
+    Rule(WriteExec, "Data source write support .* abort".r, e => runStopping(e.getThreadName)),
+    Rule(TaskSetManager, "Lost task .*TaskKilled".r, e => runStopping(message(e))),
+    Rule(Utils, "Aborting task".r, _ => taskKilled),
+    Rule(WritingTask, "Abort".r, _ => taskKilled),
+    // The query's thread, interrupted while it renamed a checkpoint file.
+    Rule(HadoopShell, "Interrupted while joining".r, e => runStopping(e.getThreadName)),
+    // A ZooKeeper client of the run closed while its background thread waited for a reply.
+    Rule(Curator, "Background exception".r, _.getThrown.isInstanceOf[InterruptedException])
+  )
+
+  private def message(event: LogEvent): String = event.getMessage.getFormattedMessage
+
+  private def taskKilled: Boolean = Option(TaskContext.get()).exists(_.isInterrupted())
+
+  /**
+   * Whether `text` names a run (its id) of no query still active: one stopped, being stopped, or
+   * failed (whose error Spark reports itself). A run still going keeps its messages.
+   */
+  private def runStopping(text: String): Boolean = {
+    val runs = RunId.findAllIn(text).toSet
+    val sessions = (SparkSession.getActiveSession ++ SparkSession.getDefaultSession).toSeq
+    runs.nonEmpty && Try {
+      !sessions.distinct.exists(_.streams.active.exists { q =>
+        runs.contains(q.runId.toString) && q.isActive
+      })
+    }.getOrElse(false)
+  }
+
+  private final class DropStopMessages
       extends AbstractFilter(Filter.Result.DENY, Filter.Result.NEUTRAL) {
     override def filter(event: LogEvent): Filter.Result = {
-      val message = event.getMessage.getFormattedMessage
-      if (Dropped.pattern.matcher(message).matches()) onMatch else onMismatch
+      val name = event.getLoggerName
+      val dropped = Rules.exists { r =>
+        r.logger == name && r.message.pattern.matcher(message(event)).find() &&
+        r.ofStop(event)
+      }
+      if (dropped) onMatch else onMismatch
     }
   }
 
-  /** Adds the filter once per JVM. */
+  /** Adds the filter once per JVM: the driver's, and an executor's when it reads. */
   lazy val quiet: Unit =
     try {
       LogManager.getContext(false) match {
         case context: LoggerContext =>
-          val config = context.getConfiguration
-          if (!config.getLoggers.containsKey(Logger)) {
-            // No level of its own: it keeps its parent's, whatever `setLogLevel` sets later.
-            val logger = new LoggerConfig(Logger, null, true)
-            val filter = new DropMessage
-            filter.start()
-            logger.addFilter(filter)
-            config.addLogger(Logger, logger)
-            context.updateLoggers()
-          }
+          // A configuration of one of these loggers, the user's, passes its events to the
+          // root's when additive: the filter drops the messages there too.
+          val filter = new DropStopMessages
+          filter.start()
+          context.getConfiguration.getRootLogger.addFilter(filter)
+          context.updateLoggers()
         case _ => () // another logging backend than Spark's: its configuration is the user's
       }
     } catch { case _: LinkageError => () }

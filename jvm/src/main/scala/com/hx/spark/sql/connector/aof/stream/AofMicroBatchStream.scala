@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.time.Clock
-import java.util.Optional
+import java.util.{Locale, Optional}
 
 import scala.collection.JavaConverters._
 
@@ -48,10 +48,18 @@ class AofMicroBatchStream(
   StopWarnings.quiet
   @volatile private var plannedLoss = 0L
 
+  // Only when asked: a backup may be another query's, whose offsets would skip what is there.
   override def initialOffset(): Offset = run.backedUp() match {
-    case Some(json) =>
+    case Some(json) if options.resumeFromBackup =>
       log.info(s"aof: no checkpointed offsets; resuming from the backup in ${options.metaStore}")
       AofOffset.fromJson(json)
+    case Some(_) =>
+      val start = options.startingOffsets.toString.toLowerCase(Locale.ROOT)
+      log.warn(
+        s"aof: a new checkpoint: files start where starting.offsets says ($start), not from " +
+          s"the offset backup in ${options.metaStore}. To resume from it (a driver that lost " +
+          "its checkpoint), set resume.from.backup=true.")
+      AofOffset.Empty
     case None => AofOffset.Empty
   }
 

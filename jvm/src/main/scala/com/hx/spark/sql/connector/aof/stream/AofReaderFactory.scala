@@ -5,6 +5,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints, NodeName}
+import com.hx.spark.sql.connector.aof.shim.StopWarnings
 
 /**
  * Readers of columnar batches only (see [[LineBatch]] for why).
@@ -21,6 +22,7 @@ final class AofReaderFactory(
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val task = partition.asInstanceOf[AofInputPartition]
+    StopWarnings.quiet // on an executor: its log, too, says nothing of a stop
     val node = NodeName.current(endpoint.nodeNameEnv)
     if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
     new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters, endpoint)

@@ -5,6 +5,7 @@ import java.nio.file.{Files, Path}
 import java.util.Comparator
 
 import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
+import org.apache.zookeeper.server.persistence.FileTxnLog
 
 /**
  * A real ZooKeeper server inside the driver, from the server classes in the ZooKeeper JAR that
@@ -12,7 +13,10 @@ import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
  */
 final class EmbeddedZooKeeper private (bindHost: String) {
   ZooKeeperLogs.quiet
-  private val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
+  // ZooKeeper grows its transaction log 64 MB at a time, in the temporary directory: a `tail`
+  // or a notebook's query would take that much of /tmp. A few MB hold a fleet's trigger.
+  FileTxnLog.setPreallocSize(EmbeddedZooKeeper.LogGrowthBytes)
+  private[zookeeper] val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
   private val server = new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000)
   private val factory = ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000)
   factory.startup(server)
@@ -30,6 +34,7 @@ final class EmbeddedZooKeeper private (bindHost: String) {
 }
 
 object EmbeddedZooKeeper {
+  private[zookeeper] val LogGrowthBytes: Long = 4L << 20
 
   /** One query's use of the JVM's embedded server; the last release stops it. */
   final class Lease private[EmbeddedZooKeeper] (val connectString: String) {
@@ -58,4 +63,6 @@ object EmbeddedZooKeeper {
   }
 
   private[zookeeper] def running: Boolean = synchronized(current.nonEmpty)
+
+  private[zookeeper] def dataDir: Option[Path] = synchronized(current.map(_.dataDir))
 }

@@ -53,6 +53,15 @@ class LineReaderSuite extends AnyFunSuite {
     }
   }
 
+  test("a byte order mark at the file's head is not part of its first line; elsewhere it stays") {
+    val bom = "\u00ef\u00bb\u00bf" // EF BB BF, as Latin-1 keeps them
+    assert(lines(s"${bom}a\r\n${bom}b\n") === Seq((0L, "a"), (6L, s"${bom}b")))
+    assert(lines(s"$bom\nc\n") === Seq((0L, ""), (4L, "c")))
+    withFile(s"${bom}abcdef\n") { f =>
+      assert(read(f, 0, 10, buffer = 2, max = 4).lines === Seq(Line(0, "a", truncated = true)))
+    }
+  }
+
   test("a line starting before a range is the previous range's; the last one runs past until") {
     assert(lines("aaaa\nbbbb\ncccc\n", 2, 6) === Seq((5L, "bbbb")))
     assert(lines("aaaa\nbbbb\ncccc\n", 4, 6) === Seq((5L, "bbbb")))
@@ -190,7 +199,8 @@ object LineReaderSuite {
     val ends = text.indices.filter(text(_) == '\n')
     ends.zip(-1 +: ends).map { case (end, previous) =>
       val line = text.substring(previous + 1, end)
-      (previous + 1L, if (line.endsWith("\r")) line.dropRight(1) else line)
+      val withoutCr = if (line.endsWith("\r")) line.dropRight(1) else line
+      (previous + 1L, if (previous < 0) withoutCr.stripPrefix("\u00ef\u00bb\u00bf") else withoutCr)
     }
   }
 

@@ -35,7 +35,13 @@ class PublicSparkApiSuite extends AnyFunSuite {
   private val declared = Map(
     "SparkExecutors.scala" ->
       Seq("org.apache.spark.SparkEnv", "org.apache.spark.status.api.v1.ExecutorSummary"),
-    "StopWarnings.scala" -> Seq("org.apache.spark.scheduler.DAGScheduler")
+    "StopWarnings.scala" -> Seq(
+      "org.apache.spark.scheduler.DAGScheduler",
+      "org.apache.spark.scheduler.TaskSetManager",
+      "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec",
+      "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask",
+      "org.apache.spark.util.Utils"
+    )
   )
 
   /** Every name of Spark's a file uses, with `import a.{B, C}` read as `a.B` and `a.C`. */

@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{Looked, Reports}
-import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**
@@ -117,13 +117,24 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     assert(next.plannedAtMs === Some(planned + 60000))
   }
 
-  test("a new checkpoint starts from the run's backup when there is one, else from nothing") {
+  test("a new checkpoint starts from the backup only when told to; else it warns of it, once") {
     val tracked = AofOffset(
       Map(host -> HostOffsets(1, Map("x" -> FileOffset("/logs/app.log", key, 0, 0, 120, head)))))
+    val resume = Map("resume.from.backup" -> "true")
     assert(
-      offset(stream(Map.empty, backup = Some(tracked.json()))._1.initialOffset())
+      offset(stream(Map.empty, resume, backup = Some(tracked.json()))._1.initialOffset())
         === tracked)
-    assert(offset(stream(Map.empty)._1.initialOffset()) === AofOffset.Empty)
+    assert(offset(stream(Map.empty, resume)._1.initialOffset()) === AofOffset.Empty)
+    val said = Logged.during(classOf[AofMicroBatchStream].getName) { seen =>
+      assert(
+        offset(stream(Map.empty, backup = Some(tracked.json()))._1.initialOffset())
+          === AofOffset.Empty)
+      assert(offset(stream(Map.empty)._1.initialOffset()) === AofOffset.Empty)
+      seen()
+    }
+    assert(said.size === 1)
+    assert(said.head.contains("not from the offset backup in /aof/logs"))
+    assert(said.head.contains("set resume.from.backup=true"))
   }
 
   test("bytes.max limits a trigger, and a read limit in rows is refused, naming it") {

@@ -5,6 +5,7 @@ import java.nio.file.Path
 import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.spark.sql.streaming.StreamingQueryException
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
@@ -15,13 +16,18 @@ import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFixture {
   private lazy val client: CuratorFramework = zkClient("/aof")
 
-  private def start(dir: Path, ckpt: Path, out: Path, metaStore: String) =
+  private def start(
+      dir: Path,
+      ckpt: Path,
+      out: Path,
+      metaStore: String,
+      options: Map[String, String] = Map.empty) =
     Queries.start(
       spark,
       s"$dir/app-.*\\.log",
       ckpt,
       out,
-      Map("zookeeper.address" -> zk.connectString, "meta.store" -> metaStore))
+      Map("zookeeper.address" -> zk.connectString, "meta.store" -> metaStore) ++ options)
 
   private def children(path: String): Seq[String] =
     if (client.checkExists().forPath(path) == null) Nil
@@ -53,7 +59,7 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeepe
     assertExactlyOnce(spark, out, ids ++ more)
   }
 
-  test("a new checkpoint resumes from the ZooKeeper backup; an existing checkpoint wins over it") {
+  test("a new checkpoint resumes from the backup when told to; an existing checkpoint wins") {
     val dir = newDir("logs")
     val (ckptA, outA, ckptB, outB) =
       (newDir("ckptA"), newDir("outA"), newDir("ckptB"), newDir("outB"))
@@ -65,10 +71,17 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeepe
 
     // The driver moved: same meta.store, no checkpoint. Only what came since is read.
     val second = LogWriter.append(dir.resolve("app-a.log"), (1 to 300).map(n => s"second-$n"))
-    val b = start(dir, ckptB, outB, "/it/switch")
+    val b = start(dir, ckptB, outB, "/it/switch", Map("resume.from.backup" -> "true"))
     drain(b)
     b.stop()
     assertExactlyOnce(spark, outB, second)
+
+    // Another query on a new checkpoint, not told to: everything, as starting.offsets says.
+    val (ckptC, outC) = (newDir("ckptC"), newDir("outC"))
+    val c = start(dir, ckptC, outC, "/it/switch")
+    drain(c)
+    c.stop()
+    assertExactlyOnce(spark, outC, first ++ second)
 
     // Query A's checkpoint is behind the backup B advanced: the checkpoint decides.
     val third = LogWriter.append(dir.resolve("app-a.log"), (1 to 200).map(n => s"third-$n"))
@@ -76,5 +89,20 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeepe
     drain(again)
     again.stop()
     assertExactlyOnce(spark, outA, first ++ second ++ third)
+  }
+
+  test("a second query on the meta.store of a running one is refused, naming meta.store") {
+    val dir = newDir("logs")
+    LogWriter.append(dir.resolve("app-a.log"), Seq("a", "b"))
+    val running = start(dir, newDir("ckpt1"), newDir("out1"), "/it/shared")
+    try {
+      drain(running)
+      val second = start(dir, newDir("ckpt2"), newDir("out2"), "/it/shared")
+      val refused = intercept[StreamingQueryException](second.awaitTermination(60000))
+      assert(refused.getMessage.contains("another query (checkpoint "))
+      assert(refused.getMessage.contains("is running with meta.store '/it/shared'"))
+      assert(refused.getMessage.contains(""".option("meta.store", "/it/shared-2")"""))
+      assert(running.isActive, "the running query goes on")
+    } finally running.stop()
   }
 }

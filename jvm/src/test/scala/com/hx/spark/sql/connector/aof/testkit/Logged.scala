@@ -27,4 +27,30 @@ object Logged {
     try body(() => seen.asScala.toSeq)
     finally target.removeAppender(appender)
   }
+
+  /** An event as the console prints it: its logger, level and message. */
+  final case class Printed(logger: String, level: String, message: String)
+
+  /**
+   * Runs `body` with a function returning what every logger printed so far through the root
+   * logger, after its filters: what a session's console shows, less its level threshold.
+   */
+  def printed[T](body: (() => Seq[Printed]) => T): T = {
+    val seen = new ConcurrentLinkedQueue[Printed]()
+    val appender =
+      new AbstractAppender("printed", null, null, true, Property.EMPTY_ARRAY) {
+        override def append(event: LogEvent): Unit =
+          seen.add(
+            Printed(event.getLoggerName, event.getLevel.name, event.getMessage.getFormattedMessage))
+      }
+    appender.start()
+    val root = context.getConfiguration.getRootLogger
+    root.addAppender(appender, null, null)
+    context.updateLoggers()
+    try body(() => seen.asScala.toSeq)
+    finally {
+      root.removeAppender(appender.getName)
+      context.updateLoggers()
+    }
+  }
 }

@@ -1,6 +1,9 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.net.{InetSocketAddress, Socket}
+import java.nio.file.Files
+
+import scala.collection.JavaConverters._
 
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -29,6 +32,22 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
     b.release()
     assert(!EmbeddedZooKeeper.running)
     assert(!accepts(b.connectString))
+  }
+
+  test("the server's transaction log grows by megabytes, not ZooKeeper's 64 MB") {
+    val lease = EmbeddedZooKeeper.acquire("127.0.0.1")
+    try {
+      val client = ZkClients.open(ZkAccess(lease.connectString, 30000), "/aof")
+      try client.create().forPath("/logged", Array[Byte](1))
+      finally client.close()
+      val walk = Files.walk(EmbeddedZooKeeper.dataDir.get)
+      val logs =
+        try walk.iterator.asScala.filter(_.getFileName.toString.startsWith("log.")).toList
+        finally walk.close()
+      assert(logs.nonEmpty, "no transaction log written")
+      // One growth and the log's header; ZooKeeper's own default would be 64 MB.
+      assert(logs.map(Files.size).max < 2 * EmbeddedZooKeeper.LogGrowthBytes)
+    } finally lease.release()
   }
 
   test("an unreachable address fails with advice naming zookeeper.address") {
