@@ -49,9 +49,11 @@ final class ZooKeeperEnsemble(dir: Path, settings: Map[String, String], secure: 
         s"secureClientPort=${ports(id).head}\nsecureClientPortAddress=127.0.0.1\n" +
           "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n"
       } else s"clientPort=${ports(id).head}\nclientPortAddress=127.0.0.1\n"
+    // A follower slower than syncLimit ticks to answer leaves the quorum. With two servers left
+    // of three, that ends service for an election: 20 s, so that a loaded machine does not.
     val config = Files.writeString(
       dir.resolve(s"zoo-$id.cfg"),
-      "tickTime=500\ninitLimit=20\nsyncLimit=10\nadmin.enableServer=false\n" +
+      "tickTime=500\ninitLimit=40\nsyncLimit=40\nadmin.enableServer=false\n" +
         s"dataDir=$data\n$client" +
         ids.map(i => s"server.$i=127.0.0.1:${ports(i)(1)}:${ports(i)(2)}\n").mkString
     )
