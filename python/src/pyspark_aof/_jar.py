@@ -6,8 +6,6 @@ import os
 from pathlib import Path
 
 import pyspark
-from py4j.protocol import Py4JError
-from pyspark import SparkContext
 from pyspark.sql import SparkSession
 
 from pyspark_aof._versions import (
@@ -163,6 +161,10 @@ _SOURCE_CLASS = "com.hx.spark.sql.connector.aof.DefaultSource"
 
 def _add_to_running_session(jar: str) -> None:
     """Add ``jar`` to the session this process runs, if one runs and cannot load the source."""
+    # Here, not at the top: a Spark Connect client (pyspark-client) has neither.
+    from py4j.protocol import Py4JError
+    from pyspark import SparkContext
+
     session = SparkSession.getActiveSession()
     context = SparkContext._active_spark_context
     if context is None or context._jvm is None:
