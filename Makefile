@@ -77,12 +77,13 @@ test-python: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 # Every benchmark of bench/ on each Spark line; writes bench/results.md (about 25 minutes).
 # The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`
 # leaves it out. Then the latency of real-time mode against micro-batch mode, on the newest Spark
-# (bench/realtime.md, about 3 minutes).
+# (bench/realtime.md, about 3 minutes), and to Python by two sinks (bench/realtime-python.md).
 bench: setup $(VENV3)/.installed
 	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
 	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(PY) bench/kafka_reference.py $(SBT) \
 	  "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency $(CURDIR)/bench/realtime.md 60 {broker}"
+	$(PY) bench/python_sinks.py 30
 
 # The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, and one node
 # of 10,000 files, on a real ZooKeeper server; then the checkpoint's size over 10,000 batches;

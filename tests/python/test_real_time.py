@@ -2,7 +2,8 @@
 
 Python's ``foreach`` gets its rows through a buffered pipe, flushed when full or when the task
 ends: here lines arrive by the end of each batch. How soon a line reaches a JVM sink while its
-batch runs is the Scala suite's test (``RealTimeModeSuite``) and the latency benchmark's.
+batch runs is ``test_json_lines``'s, the Scala suite's (``RealTimeModeSuite``) and the latency
+benchmarks'.
 """
 
 from __future__ import annotations

@@ -40,14 +40,21 @@ def run_pages(spark: SparkSession, pages: list[Path]) -> int:
     return ran
 
 
-def stop_while_running(spark: SparkSession, real_time: bool) -> None:
-    """A query stopped while its lines are read: micro-batches, or one real-time batch."""
+def stop_while_running(spark: SparkSession, real_time: bool, jvm_sink: bool = False) -> None:
+    """A query stopped while its lines are read: micro-batches, or one real-time batch.
+
+    In real-time mode, to a Python ``foreach`` or (``jvm_sink``) the package's JSON lines.
+    """
     work = Path(tempfile.mkdtemp())
     log = work / "app.log"
     log.write_text("first\n")
     lines = aof.read_stream(spark, f"{work}/app\\.log")
     if real_time:
-        writer = lines.writeStream.outputMode("update").foreach(lambda row: None)
+        writer = lines.writeStream.outputMode("update")
+        if jvm_sink:
+            writer = aof.foreach_json_lines(writer, str(work / "out.jsonl"))
+        else:
+            writer = writer.foreach(lambda row: None)
         # PySpark 4.3's overloads of `trigger` leave `realTime` out; the method takes it.
         writer = writer.trigger(realTime="5 minutes")  # type: ignore[call-overload]
     else:
@@ -72,6 +79,7 @@ def main() -> None:
     stop_while_running(spark, real_time=False)
     if tuple(map(int, pyspark.__version__.split(".")[:2])) >= (4, 1):
         stop_while_running(spark, real_time=True)
+        stop_while_running(spark, real_time=True, jvm_sink=True)
     spark.stop()
     print(f"ran {ran} blocks")
 

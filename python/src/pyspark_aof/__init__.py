@@ -11,6 +11,7 @@ Examples
 from importlib.metadata import version
 
 from pyspark_aof._jar import configure, jar_path, maven_coordinates
+from pyspark_aof._json_lines import foreach_json_lines
 from pyspark_aof._options import AofOptions, OptionSpec, StartingOffsets, option_specs
 from pyspark_aof._stream import FORMAT, read_stream
 
@@ -20,6 +21,7 @@ __all__ = [
     "OptionSpec",
     "StartingOffsets",
     "configure",
+    "foreach_json_lines",
     "jar_path",
     "maven_coordinates",
     "option_specs",

@@ -111,7 +111,19 @@ final class DirectoryScanner(
       formats --= formats.keys.filterNot(lookedAt.contains).toList
       old.keepOnly(lookedAt.contains)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
-      metas
+      inWriteOrder(metas, last)
+    }
+
+  /**
+   * Oldest write first, a copy before a file written in the same tick of the file clock (the
+   * file copytruncate cut), then the listing's order. Files new to the planner get their serials
+   * in this order, and a batch reads a host's files by serial: in the order they were written.
+   */
+  private def inWriteOrder(metas: Seq[FileMeta], look: Look): Seq[FileMeta] =
+    metas.sortBy { m =>
+      (
+        look.stamps.get(m.key).fold(0L)(_.modifiedNanos),
+        m.copyOf.isEmpty && m.copyOfRetired.isEmpty)
     }
 
   /**

@@ -1,7 +1,8 @@
 package com.hx.spark.sql.connector.aof.plan
 
 /**
- * Deals a batch's ranges out as tasks, host by host. A host never gets more tasks than it has
+ * Deals a batch's ranges out as tasks, host by host, each host's in the order given: a host's
+ * tasks, read in turn, give its lines in the order [[Ranges]] puts them. A host never gets more tasks than it has
  * task slots: a task that waits for a slot on its own host past Spark's locality wait is sent to
  * another host, which cannot read its files. Within that bound a host's bytes are cut into equal
  * shares, so that its slots finish together, and no share is smaller than `bytesMin` (unless the
@@ -30,8 +31,7 @@ object Tasks {
     ranges.groupBy(_.host).toSeq.sortBy(_._1).flatMap { case (host, onHost) =>
       val weight = onHost.map(r => r.until - r.from + openCost).sum
       val count = math.max(1L, math.min(slots(host).toLong, ceilDiv(weight, bytesMin)))
-      val sorted = onHost.sortBy(r => (r.fileId, r.from))
-      cut(sorted, ceilDiv(weight, count), count.toInt, openCost, cuttable)
+      cut(onHost, ceilDiv(weight, count), count.toInt, openCost, cuttable)
     }
 
   /** `ranges` in order, cut into `count` tasks of about `share` each; the last takes the rest. */

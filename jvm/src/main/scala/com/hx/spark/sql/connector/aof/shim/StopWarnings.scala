@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.shim
 import scala.util.Try
 import scala.util.matching.Regex
 
+import org.apache.curator.framework.recipes.leader.LeaderLatch
 import org.apache.logging.log4j.LogManager
 import org.apache.logging.log4j.core.{Filter, LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.filter.AbstractFilter
@@ -19,7 +20,8 @@ import org.apache.spark.sql.SparkSession
  *    tasks: the sink's writer logs its abort at ERROR, with the interrupted thread's stack, and
  *    the driver the abort of the write and the task lost;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
- *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's.
+ *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
+ *    leader election among them).
  * These messages are dropped when they come of a stop (the run they name is of no query still
  * active, or the task was killed); the same words of a query running are kept, and the rest.
  *
@@ -36,6 +38,7 @@ private[aof] object StopWarnings {
   private val Utils = "org.apache.spark.util.Utils"
   private val HadoopShell = "org.apache.hadoop.util.Shell"
   private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
+  private[shim] val Latch: String = classOf[LeaderLatch].getName
 
   private val RunId: Regex = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".r
 
@@ -53,7 +56,13 @@ private[aof] object StopWarnings {
     // The query's thread, interrupted while it renamed a checkpoint file.
     Rule(HadoopShell, "Interrupted while joining".r, e => runStopping(e.getThreadName)),
     // A ZooKeeper client of the run closed while its background thread waited for a reply.
-    Rule(Curator, "Background exception".r, _.getThrown.isInstanceOf[InterruptedException])
+    Rule(Curator, "Background exception".r, _.getThrown.isInstanceOf[InterruptedException]),
+    // An endpoint's election, its client closed (rc -112) while a request of it was on the way:
+    // an endpoint stopped as it started. A session lost while running is said by its own line.
+    Rule(
+      Latch,
+      """^(creatingParentContainersIfNeeded|getChildren)\(\) failed.*-112\)?$""".r,
+      _ => true)
   )
 
   private def message(event: LogEvent): String = event.getMessage.getFormattedMessage

@@ -30,6 +30,19 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   private def known(meta: FileMeta): KnownFile =
     KnownFile(meta.key, meta.lineEnd, meta.fingerprint, meta.tailAtLineEnd)
 
+  test("files come oldest write first, whatever their names: a backlog in the order written") {
+    withDir { dir =>
+      val names = Seq("app.log", "app.log.2", "app.log.1")
+      names.zipWithIndex.foreach { case (name, age) =>
+        val file = write(dir.resolve(name), s"$name\n")
+        Files.setLastModifiedTime(file, FileTime.fromMillis(1000000000000L - age * 60000L))
+      }
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024)
+      val found = scanner.scan(Nil).map(m => dir.relativize(Paths.get(m.path)).toString)
+      assert(found === Seq("app.log.1", "app.log.2", "app.log"))
+    }
+  }
+
   test("a directory that is not there holds no files; one that cannot be listed is unknown") {
     withDir { dir =>
       val scanner = new DirectoryScanner(SourceFiles(dir.resolve("later"), "app.*"), 1024)
@@ -120,6 +133,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val names = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
         .scan(Nil)
         .map(m => Path.of(m.path).getFileName.toString)
+        .sorted
       assert(names === Seq("app.log", "app.log.1"))
     }
   }
@@ -451,6 +465,25 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   }
 
   private def lines(ns: Range) = ns.map(n => s"line $n\n").mkString
+
+  test("after copytruncate a batch reads the copy's rest before the lines written since") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log"), lines(1 to 300))
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
+      val start = planOn(scanner, planOn(scanner, AofOffset.Empty).end).end
+      write(file, lines(301 to 400))
+      run("cp", file.toString, s"$file.1")
+      Files.write(file, Array.emptyByteArray) // truncated
+      write(file, lines(1001 to 1010))
+      val ranges = Ranges.between(start, planOn(scanner, start).end)
+      val read = ranges.map(r => (dir.relativize(Paths.get(r.path)).toString, r.from, r.until))
+      val rest = lines(1 to 300).length.toLong
+      assert(
+        read === Seq(
+          ("app.log.1", rest, lines(1 to 400).length.toLong),
+          ("app.log", 0L, lines(1001 to 1010).length.toLong)))
+    }
+  }
 
   /**
    * Files given the key of another, freed one: ext4 hands a freed inode out again soon, but not

@@ -42,4 +42,22 @@ class RangesSuite extends AnyFunSuite {
     val big = 3L << 30
     assert(spans(offset(0, 0, big), offset(0, 0, big + 10)) === Seq((big, big + 10)))
   }
+
+  test("a host's files come in the order they were found: the rest of a rotated file first") {
+    // The new file's inode sorts before the old one's: its lines were written after.
+    val rotated = FileOffset("/l/a.1", FileKey(1L, 900L), 3, 0, 500, Fingerprint.Empty)
+    val current = FileOffset("/l/a", FileKey(1L, 100L), 4, 0, 70, Fingerprint.Empty)
+    val start =
+      AofOffset(Map("h" -> HostOffsets(4, Map(rotated.fileId -> rotated.copy(pos = 300)))))
+    val end =
+      AofOffset(Map("h" -> HostOffsets(5, Seq(current, rotated).map(f => f.fileId -> f).toMap)))
+    val ranges = Ranges.between(start, end)
+    assert(
+      ranges.map(r => (r.path, r.from, r.until)) === Seq(("/l/a.1", 300L, 500L), ("/l/a", 0L, 70L)))
+    val tasks = Tasks.deal(ranges ++ ranges.map(_.copy(host = "g")), _ => 1, 1L, 0L)
+    assert(
+      tasks.map(_.map(r => (r.host, r.path))) === Seq(
+        Seq("g" -> "/l/a.1", "g" -> "/l/a"),
+        Seq("h" -> "/l/a.1", "h" -> "/l/a")))
+  }
 }

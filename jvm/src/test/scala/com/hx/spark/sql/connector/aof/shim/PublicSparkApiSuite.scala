@@ -16,6 +16,8 @@ class PublicSparkApiSuite extends AnyFunSuite {
     "org.apache.spark.sql.vectorized.",
     "org.apache.spark.sql.util.CaseInsensitiveStringMap",
     "org.apache.spark.sql.SparkSession",
+    "org.apache.spark.sql.ForeachWriter",
+    "org.apache.spark.sql.Row",
     "org.apache.spark.sql.sources.DataSourceRegister",
     "org.apache.spark.sql.catalyst.InternalRow",
     "org.apache.spark.unsafe.types.UTF8String",

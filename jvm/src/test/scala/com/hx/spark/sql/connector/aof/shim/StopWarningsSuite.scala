@@ -23,6 +23,19 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
     assert(printed.map(_.message) === Seq("Failed to cancel job group x: other words"))
   }
 
+  test("an endpoint's election closed on the way says nothing; other failures of it are kept") {
+    StopWarnings.quiet
+    val printed = Logged.printed { seen =>
+      val latch = LogManager.getLogger(StopWarnings.Latch)
+      // What Curator logs when the client closes (rc -112) before the election's znode is made.
+      latch.error("creatingParentContainersIfNeeded() failed (rc = -112)")
+      latch.error("getChildren() failed. rc = -112")
+      latch.error("creatingParentContainersIfNeeded() failed (rc = -101)")
+      seen().filter(_.logger == StopWarnings.Latch).map(_.message)
+    }
+    assert(printed === Seq("creatingParentContainersIfNeeded() failed (rc = -101)"))
+  }
+
   test("no logger gets a configuration of its own, which Spark's WARN default would let through") {
     StopWarnings.quiet
     val configured = Logged.context.getConfiguration.getLoggers.keySet.asScala
