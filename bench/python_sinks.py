@@ -1,11 +1,13 @@
 """Latency from a write to a Python program in real-time mode, by the sink a Python user picks.
 
-``python bench/python_sinks.py [seconds]`` writes ``bench/realtime-python.md`` (newest Spark
-only, about two minutes). A writer appends 500 lines a second, each holding the time it was
-written; each sink's arrivals are noted by Python:
+``python bench/python_sinks.py [seconds] [--no-kafka]`` writes ``bench/realtime-python.md``
+(newest Spark only, about three minutes). A writer appends 500 lines a second, each holding the
+time it was written; each sink's arrivals are noted:
 
 - a Python ``foreach``: each row noted by the function, in Spark's Python worker;
-- :func:`pyspark_aof.foreach_json_lines` to a TCP socket this program reads.
+- :func:`pyspark_aof.foreach_json_lines` to a TCP socket this program reads;
+- Spark's Kafka sink on a local broker (``kafka_reference``), each record's time in the topic
+  (set as the sink sends it) taken for its arrival; left out with ``--no-kafka``.
 
 A line the Python ``foreach`` still holds when the writer stops comes at the batch's end (the
 query's stop here): counted, not timed.
@@ -21,12 +23,15 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
+import kafka_reference
 from pyspark.sql import Row, SparkSession
 from pyspark.sql.streaming.readwriter import DataStreamWriter
 
 import pyspark_aof as aof
+from pyspark_aof._versions import VERSIONS
 from session import local_session
 
 HERE = Path(__file__).parent
@@ -76,16 +81,45 @@ def _json_lines() -> tuple[Callable[[DataStreamWriter], DataStreamWriter], Arriv
     return (lambda writer: aof.foreach_json_lines(writer, target)), (lambda: list(noted))
 
 
+def _kafka(
+    spark: SparkSession, address: str, topic: str
+) -> tuple[Callable[[DataStreamWriter], DataStreamWriter], Arrivals]:
+    def attach(writer: DataStreamWriter) -> DataStreamWriter:
+        return (
+            writer.format("kafka")
+            .option("kafka.bootstrap.servers", address)
+            .option("kafka.linger.ms", "0")
+            .option("topic", topic)
+        )
+
+    def arrivals() -> list[tuple[int, str]]:
+        records = (
+            spark.read.format("kafka")
+            .option("kafka.bootstrap.servers", address)
+            .option("subscribe", topic)
+            .load()
+            .selectExpr("unix_micros(timestamp) AS at", "CAST(value AS STRING) AS value")
+            .collect()
+        )
+        return [(row.at * 1000, row.value) for row in records]
+
+    return attach, arrivals
+
+
 def measure(spark: SparkSession, directory: Path, sink: str, seconds: int) -> str:
     """One table row: lines written, timed arrivals' p50, p95 and p99, lines held to the end."""
     logs = directory / "logs"
     logs.mkdir(parents=True)
     log = logs / "app.log"
     log.write_text("0 warm\n")
-    attach, arrivals = (
-        _python_foreach(directory / "arrived") if sink == "foreach" else _json_lines()
-    )
-    writer = aof.read_stream(spark, f"{logs}/app\\.log").writeStream.outputMode("update")
+    if sink == "foreach":
+        attach, arrivals = _python_foreach(directory / "arrived")
+    elif sink == "json":
+        attach, arrivals = _json_lines()
+    else:
+        attach, arrivals = _kafka(spark, sink, f"arrivals-{directory.name}")
+    lines = aof.read_stream(spark, f"{logs}/app\\.log").select("value")
+    writer = lines.writeStream.outputMode("update")
     query = (
         attach(writer)
         .option("checkpointLocation", str(directory / "checkpoint"))
@@ -119,24 +153,35 @@ def _timed(arrived: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def main() -> None:
     """Measure both sinks, one after the other in one session, and write the table."""
-    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-    spark = local_session()
-    rows = []
-    for sink, name in (
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    seconds = int(numbers[0]) if numbers else 30
+    # Spark's Kafka sink of the newest Spark Maven has (it may follow a release later).
+    kafka = f"org.apache.spark:spark-sql-kafka-0-10_2.13:{VERSIONS['spark4.kafka.reference']}"
+    with_kafka = "--no-kafka" not in sys.argv
+    spark = local_session(packages=(kafka,) if with_kafka else ())
+    sinks = [
         ("foreach", "a Python `foreach` function"),
         ("json", '`aof.foreach_json_lines(writer, "tcp://...")`, read by Python'),
-    ):
-        with tempfile.TemporaryDirectory(prefix="aof-python-sinks-") as directory:
-            row = measure(spark, Path(directory), sink, seconds)
-        print(f"{name}: {row}")
-        rows.append(f"| {name} | {row} |\n")
+    ]
+    rows = []
+    with ExitStack() as stack:
+        if with_kafka:
+            home = HERE / "data" / "kafka-no-topic"
+            address = stack.enter_context(kafka_reference.broker(home, None))
+            name = f"Spark's Kafka sink {VERSIONS['spark4.kafka.reference']} (the record's time)"
+            sinks.append((address, name))
+        for sink, name in sinks:
+            with tempfile.TemporaryDirectory(prefix="aof-python-sinks-") as directory:
+                row = measure(spark, Path(directory), sink, seconds)
+            print(f"{name}: {row}")
+            rows.append(f"| {name} | {row} |\n")
     version = spark.version
     spark.stop()
     (HERE / "realtime-python.md").write_text(
         "# Latency from a write to Python, in real-time mode\n\n"
         "Written by `make bench` (`bench/python_sinks.py`); do not edit by hand. A writer appends "
         f"{RATE} lines a second for {seconds} s, each line a write of its own holding the time "
-        "it was written; Python notes each arrival. "
+        "it was written; Python notes each arrival (for Kafka, the time the sink gave the record). "
         f'Spark {version}, `local[2]`, `trigger(realTime="5 minutes")`, one sink after the '
         f"other in one session. A line not arrived {GRACE} s after the last write is held to "
         "the batch's end (here, the query's stop): counted as held, not timed.\n\n"

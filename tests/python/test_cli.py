@@ -20,6 +20,7 @@ from kazoo.client import KazooClient
 from pyspark.sql import DataFrame, SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof._since_start import sizes_now
 from pyspark_aof.tail import missing_directory
 from pyspark_aof.testing import ZooKeeperServer
 from pyspark_aof.testing._process import free_port, wait_until
@@ -443,11 +444,78 @@ def test_tail_warns_once_of_a_missing_directory_and_waits_for_it(
     assert sorted(p.split(" ", 1)[0] for p in printed) == sorted(written)
 
 
+def test_tail_prints_what_is_written_while_spark_starts_and_nothing_from_before(
+    zookeeper: ZooKeeperServer, tmp_path: Path
+) -> None:
+    """Lines written from the command's start on, in write order across a rotation."""
+    log = tmp_path / "app.log"
+    append(log, [f"before-{n}" for n in range(100)])
+    command = [*CLI, "tail", f"{tmp_path}/app\\.log.*", "--zookeeper", zookeeper.address]
+    tail = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    launched = time.monotonic()
+    printed: list[str] = []
+    reader = threading.Thread(target=lambda: printed.extend(tail.stdout or []), daemon=True)
+    reader.start()
+    written_at: dict[str, float] = {}
+    try:
+        with log.open("a") as out:  # a logger writing while Spark starts
+            while not printed and time.monotonic() - launched < 120:
+                n = len(written_at)
+                out.write(f"during-{n}\n")
+                out.flush()
+                written_at[f"during-{n}"] = time.monotonic() - launched
+                time.sleep(0.02)
+            out.write("rest-of-old\n")
+        # Rotated as logrotate's `create` does; the new file's line most likely read in the same
+        # batch as the rest of the old one, and the new file's inode may sort first.
+        log.rename(tmp_path / "app.log.1")
+        append(log, ["new-file"])
+        wait_until(lambda: "new-file whole end\n" in printed, 60, "the new file's line")
+    finally:
+        tail.send_signal(signal.SIGINT)
+        code = tail.wait(60)
+    reader.join(10)
+    assert code == 0, tail.stderr.read() if tail.stderr else ""
+    lines = [p.rstrip("\n") for p in printed]
+    during = [line for line in lines if line.startswith("during-")]
+    # Nothing from before; then every line written from the first one printed on, in order.
+    assert during and not any(line.startswith("before-") for line in lines), lines[:5]
+    first = int(during[0].split("-")[1])
+    assert during == [f"during-{n}" for n in range(first, len(written_at))]
+    assert lines[len(during) :] == ["rest-of-old", "new-file whole end"]
+    # Spark takes seconds to start: a line written then was printed.
+    assert written_at[during[0]] < 6, f"the first printed was written {written_at[during[0]]} s in"
+
+
 def test_a_pattern_is_watched_for_from_its_literal_start(tmp_path: Path) -> None:
     pattern = f"{tmp_path}/pods/*_*/{{app,side}}/0\\.log"
     assert missing_directory(pattern) == f"{tmp_path}/pods does not exist (yet)"
     (tmp_path / "pods").mkdir()
     assert missing_directory(pattern) is None  # no pod yet is no reason to warn
+
+
+def test_the_sizes_tail_notes_at_its_start_are_of_the_files_the_source_reads(
+    tmp_path: Path,
+) -> None:
+    def key(path: Path) -> str:
+        found = path.stat()
+        return f"{found.st_dev}:{found.st_ino}"
+
+    read = []
+    for pod, name in (("a_1", "0.log"), ("b_2", "0.log"), ("b_2", "0.log.1")):
+        (tmp_path / "pods" / pod / "app").mkdir(parents=True, exist_ok=True)
+        read.append(tmp_path / "pods" / pod / "app" / name)
+        read[-1].write_text("x" * len(read))
+    (tmp_path / "pods" / "a_1" / "app" / "other.txt").write_text("other")
+    (tmp_path / "pods" / "a_1" / "app" / "0.log.link").symlink_to(read[0])
+    rotated = tmp_path / "pods" / "b_2" / "app" / "0.log.2.gz"
+    rotated.write_bytes(gzip.compress(b"old lines\n" * 100))
+    sizes = sizes_now(f"{tmp_path}/pods/*_*/app/0\\.log.*")
+    # A gzip file's offsets are of what it decompresses to: all it holds is from before.
+    assert sizes == {key(path): n for n, path in enumerate(read, 1)} | {key(rotated): 1 << 62}
+    # What Python cannot match as the JVM does: no sizes, and tail starts at each file's end.
+    assert sizes_now(f"{tmp_path}/pods/{{a_1,b_2}}/app/0\\.log") is None
+    assert sizes_now(f"{tmp_path}/pods/(unclosed") is None
 
 
 def test_status_fails_at_once_when_no_host_resolves() -> None:

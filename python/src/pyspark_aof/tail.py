@@ -9,6 +9,7 @@ import select
 import sys
 import tempfile
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -21,6 +22,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
 from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._options import AofOptions
+from pyspark_aof._since_start import not_older_than, noted_at_start, sizes_now, written_since
 from pyspark_aof._stream import read_stream
 from pyspark_aof._zk_client import connected
 from pyspark_aof.demo import quiet_zookeeper
@@ -114,10 +116,15 @@ def run(
         When Spark does not start, or the query fails (with the JVM's message on one line).
 
     """
+    started = time.monotonic()
     own_store = options.meta_store is None
     if own_store:
         options = options.with_changes(meta_store=f"/aof-tail/{uuid.uuid4()}")
-    if options.starting_offsets is None:
+    # New lines only, including those written while Spark starts: see _since_start.
+    sizes = sizes_now(path) if noted_at_start(options) else None
+    if sizes is not None:  # and ignore.older once Spark has started
+        options = options.with_changes(starting_offsets="earliest")
+    elif options.starting_offsets is None:
         options = options.with_changes(starting_offsets="latest")
     missing = missing_directory(path) if path.startswith("/") else None
     if missing:
@@ -129,7 +136,10 @@ def run(
             with local_session("tail", verbose) as spark:
                 if stop.is_set():
                     return INTERRUPTED
-                status = _tail(spark, path, options, out, err, stop, verbose)
+                if sizes is not None:
+                    since = not_older_than(time.monotonic() - started)
+                    options = options.with_changes(ignore_older=since)
+                status = _tail(spark, path, options, sizes, out, err, stop, verbose)
         except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
             return INTERRUPTED
     if own_store and options.zookeeper_address:
@@ -144,6 +154,7 @@ def _tail(
     spark: SparkSession,
     path: str,
     options: AofOptions,
+    sizes: dict[str, int] | None,
     out: TextIO,
     err: TextIO,
     stop: threading.Event,
@@ -152,10 +163,13 @@ def _tail(
     """Run the query until ``stop`` is set; return the exit status."""
     quiet_zookeeper(spark)
     with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
-        query = _start(spark, path, options, checkpoint, out, stop)
+        query = _start(spark, path, options, sizes, checkpoint, out, stop)
         status = INTERRUPTED if stop.is_set() else 0
-        if options.starting_offsets == "latest":
-            start = "the end of each file (new lines only; --starting-offsets earliest for all)"
+        new_only = "(new lines only; --starting-offsets earliest for all)"
+        if sizes is not None:
+            start = f"where each file ended as the command started {new_only}"
+        elif options.starting_offsets == "latest":
+            start = f"the end of each file {new_only}"
         else:
             start = "the start of each file"
         auth = options.zookeeper_auth_user is not None
@@ -177,13 +191,19 @@ def _start(
     spark: SparkSession,
     path: str,
     options: AofOptions,
+    sizes: dict[str, int] | None,
     checkpoint: str,
     out: TextIO,
     stop: threading.Event,
 ) -> StreamingQuery:
-    """Start the query that prints each batch's lines to ``out``, until its reader goes."""
+    """Start the query that prints each batch's lines to ``out``, until its reader goes.
+
+    With ``sizes``, the first batch's lines of bytes the files held at the start are not.
+    """
 
     def show(batch: DataFrame, batch_id: int) -> None:
+        if sizes and batch_id == 0:
+            batch = written_since(batch, sizes, spark)
         try:
             for row in batch.select("value").toLocalIterator():
                 out.write(row["value"] + "\n")

@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.nio.file.attribute.FileTime
 import java.time.{Clock, Instant, ZoneOffset}
 
 import scala.collection.mutable
@@ -105,9 +106,11 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     val first = all(follower(dir, None, kept))
     assert(kept.ends.size === 1)
     // Rotated since, as logrotate's `create` does: the file read is app.log.1 now, and a new
-    // app.log, listed first, is the first new file a plan would give an id.
+    // app.log, written to before it (older), is the first new file a plan would give an id.
     Files.move(log, dir.resolve("app.log.1"))
     append(log, "b-1", "b-2")
+    val later = Files.getLastModifiedTime(log).toMillis + 60000
+    Files.setLastModifiedTime(dir.resolve("app.log.1"), FileTime.fromMillis(later))
     val again = all(follower(dir, None, kept))
     assert(again.take(5) === first)
     assert(again.drop(5).map(_._1) === Seq("b-1", "b-2"))
