@@ -218,17 +218,22 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
 
         run = run_path(kazoo, "outage")
         endpoints = f"{run}/endpoints"
-        stats = [kazoo.exists(f"{endpoints}/{h}") for h in children(kazoo, endpoints)]
-        owners = {s.ephemeralOwner for s in stats if s}
-        link.cut()
-        time.sleep(8)  # a partition twice the session timeout: ZooKeeper expires the sessions
+
+        def owners() -> set[int]:
+            stats = [kazoo.exists(f"{endpoints}/{h}") for h in children(kazoo, endpoints)]
+            return {s.ephemeralOwner for s in stats if s}
+
+        before = owners()
+        assert before, "no endpoint registered to cut off"
+        link.cut()  # a partition past the session timeout: ZooKeeper expires the sessions
+        wait_until(lambda: not owners() & before, 60, "ZooKeeper to expire the cut sessions")
         link.restore()
         restored = time.monotonic()
 
         def new_sessions() -> bool:
             hosts = children(kazoo, endpoints)
             now = {kazoo.exists(f"{endpoints}/{h}") for h in hosts}
-            return len(hosts) == 2 and all(s and s.ephemeralOwner not in owners for s in now)
+            return len(hosts) == 2 and all(s and s.ephemeralOwner not in before for s in now)
 
         wait_until(new_sessions, 120, "endpoints registered again on new sessions")
         figures.record("outage: seconds to register again", time.monotonic() - restored)

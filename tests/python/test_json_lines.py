@@ -7,23 +7,16 @@ import socket
 import statistics
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof.testing._process import wait_until
 from writers import append
 
 LINES = 1500
-
-
-def _eventually(what: str, condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out: {what}"
-        time.sleep(0.01)
 
 
 class _Arrivals(threading.Thread):
@@ -72,14 +65,14 @@ def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
         .start()
     )
     try:
-        _eventually("the first line", lambda: len(arrivals.rows) == 1)
+        wait_until(lambda: len(arrivals.rows) == 1, 60, "the first line")
         started = time.monotonic()
         with log.open("ab") as out:
             for n in range(LINES):  # 500 a second, each written and flushed on its own
                 time.sleep(max(0.0, started + n / 500 - time.monotonic()))
                 out.write(f"{time.time_ns()} line-{n}\n".encode())
                 out.flush()
-        _eventually("every line", lambda: len(arrivals.rows) == LINES + 1)
+        wait_until(lambda: len(arrivals.rows) == LINES + 1, 60, "every line")
     finally:
         query.stop()
         arrivals.server.close()

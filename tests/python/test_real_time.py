@@ -9,14 +9,13 @@ benchmarks'.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from pyspark.sql import Row, SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof.testing._process import wait_until
 from writers import append
 
 
@@ -27,13 +26,6 @@ def _delivered(out: Path) -> list[tuple[str, str, int]]:
             value, file_id, offset = line.split("\t")
             rows.append((value, file_id, int(offset)))
     return sorted(rows, key=lambda r: (r[1], r[2]))
-
-
-def _eventually(what: str, condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out: {what}"
-        time.sleep(0.05)
 
 
 @pytest.mark.spark4_only
@@ -61,12 +53,12 @@ def test_real_time_mode_reads_every_line_once_across_batches(
         .start()
     )
     try:
-        _eventually("the first line", lambda: len(_delivered(out)) == 1)
+        wait_until(lambda: len(_delivered(out)) == 1, 60, "the first line")
         for i in (1, 2, 3):
             append(log, [f"rt-{i}"])
             count = i + 1
-            _eventually(f"line {i}", lambda: len(_delivered(out)) == count)  # noqa: B023
-        _eventually("a batch ended", lambda: len(query.recentProgress) > 0)
+            wait_until(lambda: len(_delivered(out)) == count, 60, f"line {i}")  # noqa: B023
+        wait_until(lambda: len(query.recentProgress) > 0, 60, "a batch ended")
     finally:
         query.stop()
     assert [r[0] for r in _delivered(out)] == [f"rt-{i} whole end" for i in range(4)]
