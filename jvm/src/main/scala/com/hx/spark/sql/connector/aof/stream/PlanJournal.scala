@@ -29,16 +29,6 @@ trait PlanJournal extends Closeable {
   def keep(end: HostOffsets): Unit
 }
 
-object PlanJournal {
-
-  /** For a task that is never run again (tests of other things). */
-  object None extends PlanJournal {
-    override def planned: Seq[HostOffsets] = Nil
-    override def keep(end: HostOffsets): Unit = ()
-    override def close(): Unit = ()
-  }
-}
-
 /**
  * A host's [[PlanJournal]] in ZooKeeper, at `<metaStore>/realtime/<host>`: its start offsets in
  * the child `start`, and the plans kept since in the child `plans` ([[JournalPlans]]). The driver

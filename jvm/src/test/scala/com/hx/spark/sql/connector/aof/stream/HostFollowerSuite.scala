@@ -34,13 +34,20 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     override def close(): Unit = ()
   }
 
+  /** For a task that is never run again: the tests of other things than replays. */
+  private object NoJournal extends PlanJournal {
+    override def planned: Seq[HostOffsets] = Nil
+    override def keep(end: HostOffsets): Unit = ()
+    override def close(): Unit = ()
+  }
+
   // Later than any file's last write: every file is settled, every last record complete.
   private val later = Clock.fixed(Instant.now().plusSeconds(3600), ZoneOffset.UTC)
 
   private def follower(
       dir: Path,
       start: Option[HostOffsets],
-      journal: PlanJournal = PlanJournal.None,
+      journal: PlanJournal = NoJournal,
       reads: EndpointSpec => EndpointSpec = identity): HostFollower = {
     val spec = EndpointSpec(
       "run",
