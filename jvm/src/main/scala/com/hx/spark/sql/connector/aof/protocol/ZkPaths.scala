@@ -42,4 +42,7 @@ final case class ZkPaths(metaStore: String, runId: String) {
 object ZkPaths {
   def encode(host: String): String = URLEncoder.encode(host, UTF_8.name)
   def decode(node: String): String = URLDecoder.decode(node, UTF_8.name)
+
+  /** A host's real-time plans' journal: the store's, not a run's, as batches outlive runs. */
+  def journal(metaStore: String, host: String): String = s"$metaStore/realtime/${encode(host)}"
 }

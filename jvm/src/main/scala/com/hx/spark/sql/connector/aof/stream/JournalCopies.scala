@@ -28,7 +28,7 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
    */
   def save(client: CuratorFramework, hosts: Iterable[String]): Unit =
     hosts.foreach { host =>
-      val path = ZkPlanJournal.pathOf(metaStore, host)
+      val path = ZkPaths.journal(metaStore, host)
       ZkPlanJournal.fence(client, path)
       ZkPlanJournal.texts(client, path).foreach { case (start, plans) =>
         val out = fs.create(fileOf(host), true)
@@ -41,7 +41,7 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
   /** Puts back into ZooKeeper the journals of `hosts` that the checkpoint holds and it does not. */
   def restore(client: CuratorFramework, hosts: Iterable[String]): Unit =
     hosts.foreach { host =>
-      val path = ZkPlanJournal.pathOf(metaStore, host)
+      val path = ZkPaths.journal(metaStore, host)
       val file = fileOf(host)
       if (!ZkPlanJournal.exists(client, path) && fs.exists(file)) {
         val in = fs.open(file)

@@ -50,7 +50,7 @@ final class ZkPlanJournal(
     extends PlanJournal {
   import ZkPlanJournal._
 
-  private val path = pathOf(metaStore, host)
+  private val path = ZkPaths.journal(metaStore, host)
   private val text = new JournalPlans.Text(host, start)
   // The plans alone: they name the start they were kept for, which the task has.
   private var segments = ZnodeValues
@@ -87,10 +87,6 @@ object ZkPlanJournal {
   private val NewHost = "new host"
   private val Stopped = "stopped".getBytes(UTF_8)
 
-  /** Where the journal of `host` lives. */
-  def pathOf(metaStore: String, host: String): String =
-    s"$metaStore/realtime/${ZkPaths.encode(host)}"
-
   /**
    * Opens the journal of `host` for a batch that starts at `start`: the plans kept from that
    * start are kept (the same batch again), or those an earlier batch left to read past it are
@@ -101,7 +97,7 @@ object ZkPlanJournal {
       metaStore: String,
       host: String,
       start: Option[HostOffsets]): Int = {
-    val path = pathOf(metaStore, host)
+    val path = ZkPaths.journal(metaStore, host)
     val segments = stored(client, path).fold(Seq.empty[HostOffsets]) { case (from, plans) =>
       JournalPlans.reopened(host, start, from, plans)
     }

@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
+import com.hx.spark.sql.connector.aof.protocol.ZkPaths
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
 
 /**
@@ -49,7 +50,7 @@ class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
   test("once fenced, a task of that batch keeps no plan; the next batch's task does") {
     val stopped = opened("fenced", start)
     stopped.keep(plans.head)
-    ZkPlanJournal.fence(driver, ZkPlanJournal.pathOf(metaStore, "fenced"))
+    ZkPlanJournal.fence(driver, ZkPaths.journal(metaStore, "fenced"))
     val e = intercept[IllegalStateException](stopped.keep(plans.last))
     assert(e.getMessage.contains("host fenced was stopped"))
     val next = opened("fenced", start)
