@@ -2,11 +2,12 @@ package com.hx.spark.sql.connector.aof.plan
 
 /**
  * Deals a batch's ranges out as tasks, host by host, each host's in the order given: a host's
- * tasks, read in turn, give its lines in the order [[Ranges]] puts them. A host never gets more tasks than it has
- * task slots: a task that waits for a slot on its own host past Spark's locality wait is sent to
- * another host, which cannot read its files. Within that bound a host's bytes are cut into equal
- * shares, so that its slots finish together, and no share is smaller than `bytesMin` (unless the
- * host has less than that to read): a trickle is one task, not one per slot.
+ * tasks, read in turn, give its lines in the order [[Ranges]] puts them. A host never gets more
+ * tasks than it has task slots: a task that waits for a slot on its own host past Spark's
+ * locality wait is sent to another host, which cannot read its files. Within that bound a host's
+ * bytes are cut into equal shares, so that its slots finish together, and no share is smaller
+ * than `bytesMin` (unless the host has less than that to read): a trickle is one task, not one
+ * per slot.
  *
  * With multi-line records a range is never cut: only its own start and end are known to be
  * record starts.
