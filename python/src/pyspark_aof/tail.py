@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import posixpath
-import select
 import sys
 import tempfile
 import threading
@@ -22,6 +20,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
 from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._options import AofOptions
+from pyspark_aof._output import discard, reader_gone
 from pyspark_aof._since_start import not_older_than, noted_at_start, sizes_now, written_since
 from pyspark_aof._stream import read_stream
 from pyspark_aof._zk_client import connected
@@ -209,7 +208,7 @@ def _start(
                 out.write(row["value"] + "\n")
             out.flush()
         except BrokenPipeError:  # ``| head``: stop quietly, as tail -F does
-            _discard(out)
+            discard(out)
             stop.set()
 
     try:
@@ -225,17 +224,6 @@ def _start(
         )
     except _SPARK_ERRORS as e:
         raise CommandError(f"the query did not start: {spark_message(e)}") from None
-
-
-def _discard(out: TextIO) -> None:
-    """Send what is still written to ``out`` nowhere, its reader gone.
-
-    Python flushes standard output once more at exit, and would report the broken pipe then.
-    """
-    with contextlib.suppress(OSError, ValueError):  # not a file of the system's: nothing to do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-        os.close(devnull)
 
 
 def _follow(
@@ -266,8 +254,8 @@ def _follow(
                 err.write(reading(query.lastProgress))
                 err.flush()
                 said = True
-            if _reader_gone(out):  # ``| head -3`` has its lines: no write is needed to stop
-                _discard(out)
+            if reader_gone(out):  # ``| head -3`` has its lines: no write is needed to stop
+                discard(out)
                 stop.set()
             elif show_progress:
                 err.write("\r\033[K" + _lag(query.lastProgress))
@@ -281,17 +269,6 @@ def _follow(
             err.write("\n")
     if failure is not None:
         raise CommandError(f"the query failed: {spark_message(failure)}")
-
-
-def _reader_gone(out: TextIO) -> bool:
-    """Whether ``out`` is a pipe or terminal whose reader has gone (closed, hung up)."""
-    try:
-        fd = out.fileno()
-    except (OSError, ValueError):  # not a file of the system's
-        return False
-    poller = select.poll()
-    poller.register(fd, 0)  # errors and hang-ups are always reported
-    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def _remove(options: AofOptions) -> None:
