@@ -136,6 +136,14 @@ lazy val aof: Project = (project in file("jvm"))
     },
     Compile / packageDoc / publishArtifact := false,
     sparkTests,
+    // A suite the Spark line cannot change (`testkit.Spark4Only`) runs on the newest line only.
+    Test / testOptions ++= {
+      if (scalaBinaryVersion.value != "2.12") Nil
+      else {
+        val tag = "com.hx.spark.sql.connector.aof.testkit.Spark4Only"
+        Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", tag))
+      }
+    },
     // The JAR is built where the Python package ships it from (`publishM2` takes it from there).
     Compile / packageBin / artifactPath := (ThisBuild / baseDirectory).value /
       "python/src/pyspark_aof/jars" / (Compile / packageBin / artifactPath).value.getName,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 import uuid
 from pathlib import Path
@@ -69,6 +70,7 @@ def main() -> None:
         "spark.executor.memory": "512m",
         "spark.ui.enabled": "false",
         "spark.sql.shuffle.partitions": "2",
+        "spark.executor.defaultJavaOptions": os.environ.get("AOF_TEST_JVM_OPTIONS", ""),
         **_pairs(args.conf),
     }
     for key, value in settings.items():

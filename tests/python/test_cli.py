@@ -50,12 +50,12 @@ def _tail_from_start(
     return tail, printed, reader
 
 
+@pytest.mark.both_lines
 @pytest.mark.parametrize(
     "stop",
     [
         signal.SIGINT,  # Ctrl-C
-        # `kill`, a service manager's stop: Python's handling, the same on either Spark line.
-        pytest.param(signal.SIGTERM, marks=pytest.mark.spark4_only),
+        signal.SIGTERM,  # `kill`, a service manager's stop
     ],
     ids=["ctrl-c", "sigterm"],
 )
@@ -86,6 +86,7 @@ def test_tail_prints_each_line_once_and_stops_cleanly(
     assert kazoo.exists("/aof-tail") is None  # its own meta store, removed at the end
 
 
+@pytest.mark.both_lines
 def test_tail_verbose_shows_sparks_output_and_the_status_command_for_it(tmp_path: Path) -> None:
     log = tmp_path / "app.log"
     append(log, [f"line-{n}" for n in range(10)])
@@ -335,6 +336,7 @@ def test_a_bad_argument_is_one_line_with_status_2(args: list[str], words: list[s
             assert option not in result.stderr, "a flag's error names the source's option"
 
 
+@pytest.mark.both_lines
 def test_a_file_name_regex_spark_refuses_is_one_line_with_status_2(tmp_path: Path) -> None:
     # The regex is Java's, so only Spark can judge it: the JVM's message, without its stack.
     result = subprocess.run(
@@ -343,6 +345,7 @@ def test_a_file_name_regex_spark_refuses_is_one_line_with_status_2(tmp_path: Pat
     _one_line_error(result, 2, "pyspark-aof tail: error:", "regex", "Unclosed character class")
 
 
+@pytest.mark.both_lines
 def test_a_spark_that_cannot_start_is_one_line_with_status_1(tmp_path: Path) -> None:
     result = subprocess.run(
         [*CLI, "tail", f"{tmp_path}/app\\.log"],
@@ -575,6 +578,7 @@ def _is_java(pid: int) -> bool:
     return Path(command.decode()).name == "java"
 
 
+@pytest.mark.both_lines
 def test_ctrl_c_while_tail_starts_stops_its_jvm_too(tmp_path: Path) -> None:
     tail = subprocess.Popen(
         [*CLI, "tail", f"{tmp_path}/app\\.log"],
@@ -597,6 +601,7 @@ def test_ctrl_c_while_tail_starts_stops_its_jvm_too(tmp_path: Path) -> None:
     assert (code, errors) == (130, "")
 
 
+@pytest.mark.both_lines
 def test_spark_errors_come_down_to_the_jvm_message_on_one_line(
     spark: SparkSession, tmp_path: Path
 ) -> None:

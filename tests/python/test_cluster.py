@@ -56,6 +56,7 @@ def run_path(kazoo: KazooClient, name: str) -> str:
     return f"{runs}/{kazoo.get_children(runs)[0]}"
 
 
+@pytest.mark.both_lines
 def test_each_host_reads_only_its_own_files_exactly_once(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
@@ -111,6 +112,7 @@ def test_a_host_with_fifty_times_the_backlog_catches_up_with_no_failed_task(
     assert failed_tasks(app) == []
 
 
+@pytest.mark.both_lines
 def test_a_task_spark_runs_on_the_wrong_host_is_queued_again_not_failed(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
@@ -138,6 +140,7 @@ def test_a_task_spark_runs_on_the_wrong_host_is_queued_again_not_failed(
     assert not [line for line in failed_tasks(app) if "ExecutorLostFailure" not in line]
 
 
+@pytest.mark.both_lines
 def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
@@ -241,6 +244,7 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
         figures.record("outage: lines", sum(w.count for w in writers))
 
 
+@pytest.mark.both_lines
 def test_driver_killed_mid_batch_then_restarted_then_switched(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
@@ -319,7 +323,6 @@ def test_acls_keep_other_clients_out_of_the_source_znodes(
     assert_exactly_once(app.rows(), written)
 
 
-@pytest.mark.spark4_only  # the endpoint's seal and path checks are the same code on either line
 def test_a_forged_request_cannot_make_an_endpoint_look_elsewhere(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
@@ -365,6 +368,7 @@ def test_a_forged_request_cannot_make_an_endpoint_look_elsewhere(
     assert_exactly_once(app.rows(), written)
 
 
+@pytest.mark.both_lines
 def test_available_now_waits_for_a_slow_host_and_reads_what_it_held(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:

@@ -13,9 +13,6 @@ import pyspark_aof as aof
 from pyspark_aof.testing import ConnectServer
 from writers import append
 
-# Spark Connect sessions of this kind: Spark 4.
-pytestmark = pytest.mark.spark4_only
-
 
 @pytest.fixture(autouse=True)
 def environment_kept() -> Iterator[None]:

@@ -57,8 +57,6 @@ def unread(kazoo: KazooClient, name: str) -> dict[str, Any] | None:
     return runs[0]["nodes"] if runs else None
 
 
-# What the scheduler and the source do here is the same on both Spark lines: the newest only.
-@pytest.mark.spark4_only
 def test_a_node_without_an_executor_is_named_then_read_once_a_worker_starts_there(
     nodes: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
@@ -98,6 +96,7 @@ def test_a_node_without_an_executor_is_named_then_read_once_a_worker_starts_ther
 
 
 # On both lines: the master's JSON is the Spark line's own.
+@pytest.mark.both_lines
 def test_the_standalone_master_names_its_alive_workers_and_the_one_without_an_executor(
     nodes: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:

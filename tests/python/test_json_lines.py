@@ -42,7 +42,6 @@ class _Arrivals(threading.Thread):
                 self.rows.append((time.time_ns(), json.loads(line)))
 
 
-@pytest.mark.spark4_only
 def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -83,6 +82,7 @@ def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
     assert statistics.median(late) <= 10, sorted(late)[:: LINES // 10]
 
 
+@pytest.mark.both_lines
 def test_micro_batch_rows_are_appended_to_a_file_as_json_lines(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -101,6 +101,7 @@ def test_micro_batch_rows_are_appended_to_a_file_as_json_lines(
     assert rows == [{"value": "a whole end", "offset": 0}, {"value": "b whole end", "offset": 12}]
 
 
+@pytest.mark.both_lines
 @pytest.mark.parametrize("target", ["out.jsonl", "tcp://no-port", "http://host:9000"])
 def test_a_target_neither_a_socket_nor_an_absolute_path_is_refused(
     spark: SparkSession, target: str

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.functions import col
 from pyspark.sql.streaming.query import StreamingQuery
 
 import pyspark_aof as aof
+
+# Which filters Spark hands the source differs by Spark line.
+pytestmark = pytest.mark.both_lines
 
 
 def _start(lines: DataFrame, tmp: Path) -> StreamingQuery:

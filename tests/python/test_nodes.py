@@ -48,6 +48,7 @@ def ids(first: int, count: int) -> list[str]:
     return [f"node-0-{n}" for n in range(first, first + count)]
 
 
+@pytest.mark.both_lines
 def test_executors_of_one_node_read_its_files_once_as_that_node(
     node: LocalCluster, zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
 ) -> None:
@@ -83,7 +84,6 @@ def test_without_the_option_hosts_sharing_files_are_warned_about(
     assert app.text().count(warning) == 1, "said once"
 
 
-@pytest.mark.spark4_only
 def test_real_time_mode_follows_a_node_once_from_either_of_its_executors(
     node: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:

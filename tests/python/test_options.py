@@ -131,6 +131,7 @@ def test_docstring_examples_hold() -> None:
     assert doctest.testmod(_options).failed == 0
 
 
+@pytest.mark.both_lines
 def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) -> None:
     options = AofOptions(
         zookeeper_session_timeout=10000,
@@ -153,6 +154,7 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
     assert as_strings.isStreaming
 
 
+@pytest.mark.both_lines
 def test_a_session_without_the_jar_says_how_to_add_it() -> None:
     script = (
         "from pyspark.sql import SparkSession\n"

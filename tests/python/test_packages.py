@@ -8,9 +8,13 @@ import sys
 from pathlib import Path
 
 import pyspark
+import pytest
 
 import pyspark_aof as aof
 from writers import append
+
+# `--packages` resolves the coordinates of the running Spark's Scala line.
+pytestmark = pytest.mark.both_lines
 
 PYTHON_API_APP = """
 import sys

@@ -88,6 +88,7 @@ def test_only_the_spark_4_jar_holds_real_time_mode() -> None:
         assert bool(real_time) == holds, scala
 
 
+@pytest.mark.both_lines
 def test_the_jar_and_coordinates_are_the_running_pysparks() -> None:
     assert Path(aof.jar_path()).name == f"spark-aof_{SCALA}-{__version__}.jar"
     assert aof.maven_coordinates() == f"com.hx.spark:spark-aof_{SCALA}:{__version__}"
@@ -130,6 +131,7 @@ def test_each_version_is_written_once_and_the_docs_follow_it() -> None:
             assert coordinates.endswith(f":{__version__}"), f"{page.name}: {coordinates}"
 
 
+@pytest.mark.both_lines
 @pytest.mark.parametrize("version", ["3.3.4", "4.4.0", "5.0.0"])
 def test_an_unsupported_pyspark_is_refused_with_the_versions_that_work(
     version: str, monkeypatch: pytest.MonkeyPatch
@@ -146,7 +148,6 @@ def test_an_unsupported_pyspark_is_refused_with_the_versions_that_work(
         assert "pip install 'pyspark>=3.4,<4.4'" in message
 
 
-@pytest.mark.spark4_only  # installing is the same on either line: once
 def test_an_unpinned_install_in_a_fresh_virtualenv_runs_the_demo(
     wheel: Path, tmp_path: Path
 ) -> None:
@@ -161,7 +162,6 @@ def test_an_unpinned_install_in_a_fresh_virtualenv_runs_the_demo(
     assert demo.stdout.strip().splitlines()[-1].endswith("each exactly once: yes"), demo.stdout
 
 
-@pytest.mark.spark4_only  # installing is the same on either line: once
 def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
     wheel: Path, tmp_path: Path
 ) -> None:
@@ -183,7 +183,6 @@ def test_a_spark_connect_client_without_a_jvm_is_told_where_the_connector_goes(
     assert f"--packages com.hx.spark:spark-aof_2.13:{__version__}" in tried.stderr
 
 
-@pytest.mark.spark4_only
 def test_the_environment_make_builds_has_no_package_pyspark_warns_about() -> None:
     # Spark Connect's client brings pandas (to the newest line's environment only); PySpark warns
     # of pandas 3 in every session using it.

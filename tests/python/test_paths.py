@@ -48,6 +48,7 @@ def test_several_paths_read_each_file_once_and_leave_excluded_ones(
     assert_exactly_once(spark, tmp_path / "out", written)
 
 
+@pytest.mark.both_lines
 def test_a_list_option_is_checked_item_by_item(spark: SparkSession) -> None:
     with pytest.raises(ValueError, match=r"'exclude'.*not an empty list"):
         aof.read_stream(spark, "/var/log/x.*", exclude=[])

@@ -17,6 +17,9 @@ from pyspark.sql.streaming.query import StreamingQuery
 import pyspark_aof as aof
 from writers import LineWriter, append
 
+# A local session's queries: what PySpark and Spark's engine make of the source, on each line.
+pytestmark = pytest.mark.both_lines
+
 
 def start(
     spark: SparkSession, logs: Path, tmp: Path, **options: str | int | bool

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 from pyspark.sql import Row, SparkSession
 
 import pyspark_aof as aof
@@ -28,7 +27,6 @@ def _delivered(out: Path) -> list[tuple[str, str, int]]:
     return sorted(rows, key=lambda r: (r[1], r[2]))
 
 
-@pytest.mark.spark4_only
 def test_real_time_mode_reads_every_line_once_across_batches(
     spark: SparkSession, tmp_path: Path
 ) -> None:

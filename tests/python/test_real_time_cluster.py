@@ -13,14 +13,11 @@ from collections import defaultdict
 from pathlib import Path
 
 import figures
-import pytest
 
 from apps import host_dirs, start_app
 from pyspark_aof.testing import LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
 from sink import assert_exactly_once, attempts, key, once_each
-
-pytestmark = pytest.mark.spark4_only
 
 
 def append_padded(path: Path, prefix: str, first: int, count: int) -> list[str]:

@@ -93,6 +93,7 @@ def _status(server: ZooKeeperServer, store: str, *login: str) -> subprocess.Comp
     return subprocess.run([*CLI, *args, *login], capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.both_lines
 def test_a_query_and_status_over_tls_and_sasl(
     spark: SparkSession, secured: tuple[ZooKeeperServer, Path], tmp_path: Path
 ) -> None:
@@ -161,6 +162,7 @@ def test_status_names_the_argument_to_fix(
     assert "argument --sasl-user is set but --sasl-password is not" in alone.stderr
 
 
+@pytest.mark.both_lines
 def test_a_cluster_finds_the_stores_spark_ships(
     cluster: LocalCluster, secured: tuple[ZooKeeperServer, Path], tmp_path: Path
 ) -> None:

@@ -19,9 +19,7 @@ from writers import append
 
 APP = Path(__file__).with_name("yarn_app.py")
 
-# On the newest line only, for the time of the suites: its minicluster is Hadoop 3.5.0, what
-# PySpark 4.3 ships; nothing in the source differs by cluster manager or Spark line here.
-pytestmark = pytest.mark.spark4_only
+# On the newest line only: its minicluster is Hadoop 3.5.0, what PySpark 4.3 ships.
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,11 @@ import java.util.Comparator
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /** A `path` whose directory part holds wildcards, on a layout like the kubelet's. */
+@Spark4Only
 class DirectoryPatternsSuite extends AnyFunSuite with SparkTestKit {
 
   /** `<pods>/<namespace>_<pod>_<uid>/<container>/0.log`, rotated to `0.log.<timestamp>`. */

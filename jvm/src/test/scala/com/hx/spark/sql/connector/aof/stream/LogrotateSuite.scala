@@ -6,13 +6,20 @@ import java.util.concurrent.locks.ReentrantLock
 import org.apache.spark.sql.streaming.StreamingQuery
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{AppLogWriter, Logrotate, Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{
+  AppLogWriter,
+  Logrotate,
+  Queries,
+  Spark4Only,
+  SparkTestKit
+}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /**
  * The real logrotate, forced every second for twenty seconds, against a writer appending 5,000
  * lines a second: every line exactly once, nothing counted lost.
  */
+@Spark4Only
 class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   private val seconds = 20
 

@@ -6,7 +6,13 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.streaming.StreamingQuery
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{Logrotate, Queries, RecordWriter, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{
+  Logrotate,
+  Queries,
+  RecordWriter,
+  Spark4Only,
+  SparkTestKit
+}
 import com.hx.spark.sql.connector.aof.testkit.Queries.drain
 
 /**
@@ -14,6 +20,7 @@ import com.hx.spark.sql.connector.aof.testkit.Queries.drain
  * record exactly once, whole, at the offset of its first byte, however its pieces fall across
  * triggers, batch limits, restarts and rotations.
  */
+@Spark4Only
 class MultilineSuite extends AnyFunSuite with SparkTestKit {
   private val startRule = Map("multiline.start" -> "^r\\d+ ")
   private val continuationRule = Map("multiline.continuation" -> "^(\\s|Caused by:|java\\.)")

@@ -1,0 +1,19 @@
+package com.hx.spark.sql.connector.aof.testkit;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.scalatest.TagAnnotation;
+
+/**
+ * A suite whose outcome the Spark line cannot change: what it holds is the files' side (how
+ * logrotate moves them, how records are cut), which both lines' JARs share. It runs on the newest
+ * line only; the build leaves it out of the Spark 3 run. docs/internals.md lists these suites.
+ * ScalaTest reads tags from Java annotations only, hence Java.
+ */
+@TagAnnotation
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Spark4Only {}
