@@ -22,10 +22,11 @@ SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark._
 setup: jar $(VENV)/.installed
 
 # Both connector JARs, built into the Python package (build.sbt puts them there), and the same
-# in ~/.m2 for `spark-submit --packages`.
+# in ~/.m2 for `spark-submit --packages`; then Python's option fields, from the options they read.
 jar:
 	rm -f $(JAR_DIR)/*.jar
 	$(SBT) +aof/package +aof/publishM2
+	python3 python/generate_options.py
 
 # A virtualenv with the package (editable, so it sees the JARs built later), its extras and one
 # PySpark, made again when the package's dependencies or the versions change.
@@ -68,7 +69,7 @@ test-model: system $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench examples
-	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src tests/python examples
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src python/generate_options.py tests/python examples
 	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
 
 # The suites on the newest line, then those the Spark line can change on Spark 3 (the

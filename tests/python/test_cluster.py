@@ -213,8 +213,12 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
         )
         writers = start_writers(cluster, "outage", 4000, pause=0.005)
         app.wait_rows(500)
+        suspended = app.text().count("SUSPENDED; retrying")
         zookeeper.stop()
-        time.sleep(2)  # the outage itself, not a wait for anything
+        # Down until the driver has lost its connection (ZooKeeperLogs says so), not for a time.
+        wait_until(
+            lambda: app.text().count("SUSPENDED; retrying") > suspended, 60, "the outage's WARN"
+        )
         zookeeper.start()
         # More lines after the restart, unless the writers were done by then.
         app.wait_rows(min(len(app.rows()) + 500, sum(w.count for w in writers)))

@@ -14,7 +14,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import pyspark_aof as aof
-from pyspark_aof import AofOptions, StartingOffsets, _options
+from pyspark_aof import AofOptions, StartingOffsets, _option_fields, _options
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -129,6 +129,13 @@ def test_the_password_is_never_printed() -> None:
 
 def test_docstring_examples_hold() -> None:
     assert doctest.testmod(_options).failed == 0
+    assert doctest.testmod(_option_fields).failed == 0
+
+
+def test_the_fields_are_generated_from_options_json_and_regenerating_changes_nothing() -> None:
+    generator = Path(__file__).parents[2] / "python" / "generate_options.py"
+    result = subprocess.run([sys.executable, generator, "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.both_lines

@@ -12,7 +12,8 @@ from importlib.metadata import version
 
 from pyspark_aof._jar import configure, jar_path, maven_coordinates
 from pyspark_aof._json_lines import foreach_json_lines
-from pyspark_aof._options import AofOptions, OptionSpec, StartingOffsets, option_specs
+from pyspark_aof._option_fields import AofOptions
+from pyspark_aof._options import OptionSpec, StartingOffsets, option_specs
 from pyspark_aof._stream import FORMAT, read_stream
 
 __all__ = [

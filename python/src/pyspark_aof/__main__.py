@@ -13,7 +13,7 @@ from typing import NoReturn
 
 from pyspark_aof import demo
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
-from pyspark_aof._options import AofOptions
+from pyspark_aof._option_fields import AofOptions
 from pyspark_aof._versions import SUPPORTED_TEXT
 
 

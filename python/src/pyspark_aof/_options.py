@@ -8,11 +8,10 @@ import functools
 import json
 import re
 import zipfile
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar, Self
 
 _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
@@ -32,6 +31,12 @@ class StartingOffsets(StrEnum):
     """At the end of its last complete line."""
 
 
+# The choices Python holds as an enum, by option; the others are strings.
+ENUMS: dict[str, type[StrEnum]] = {"starting.offsets": StartingOffsets}
+# The options whose values are not shown: those Spark redacts (`spark.redaction.regex`).
+REDACTED = re.compile(r"(?i)secret|password|token|access[.]?key")
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One documented option: its key, type and range, its default as documented, one line of doc.
@@ -40,7 +45,8 @@ class OptionSpec:
     (one of ``choices``), ``string`` (matching ``pattern`` when given; ``expected`` says what in
     words), ``regex``, ``duration`` (a whole number and its unit, held in milliseconds) or
     ``path``. An option that is ``many`` takes one value or several (a list,
-    passed as a JSON array).
+    passed as a JSON array). ``pair`` names the option set with this one, both or neither, and
+    what the two are for.
     """
 
     key: str
@@ -52,6 +58,7 @@ class OptionSpec:
     pattern: str | None = None
     expected: str | None = None
     many: bool = False
+    pair: tuple[str, str] | None = None
 
 
 def option_specs() -> list[OptionSpec]:
@@ -74,7 +81,9 @@ def _specs() -> tuple[OptionSpec, ...]:
 
     with zipfile.ZipFile(jar_path()) as jar:
         return tuple(
-            OptionSpec(**{**o, "choices": tuple(o.get("choices", ()))})
+            OptionSpec(
+                **{**o, "choices": tuple(o.get("choices", ())), "pair": _pair(o.get("pair"))}
+            )
             for o in json.loads(jar.read(_SPECS))
         )
 
@@ -85,179 +94,33 @@ def options_table() -> str:
     return "| option | default | meaning |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
 
 
-# Options set together or not at all, and what for.
-_PAIRS = (
-    ("zookeeper_auth_user", "zookeeper_auth_password", "ZooKeeper digest authentication"),
-    ("zookeeper_sasl_user", "zookeeper_sasl_password", "SASL DIGEST-MD5"),
-    ("zookeeper_sasl_kerberos_principal", "zookeeper_sasl_kerberos_keytab", "Kerberos"),
-)
+def _pair(given: list[str] | None) -> tuple[str, str] | None:
+    return (given[0], given[1]) if given else None
 
 
 def _key(name: str) -> str:
     return name.replace("_", ".")
 
 
-@dataclass(frozen=True)
-class AofOptions:
-    r"""Every option of the source but ``path``, typed; ``None`` keeps the source's default.
+def _field(key: str) -> str:
+    return key.replace(".", "_")
 
-    Bad values raise :class:`ValueError` naming the option, before anything reaches the JVM.
-    The defaults and meanings are those of :func:`option_specs` (the README's table).
 
-    Attributes
-    ----------
-    exclude : str or sequence of str, optional
-        Java regexes searched for in each file's full path (``r"\.gz$"``): a file one is found
-        in is not read, though a tracked file renamed to such a path is read to its end.
-    zookeeper_address : str, optional
-        ZooKeeper connect string (``zookeeper.address``); unset, the driver embeds a server.
-    zookeeper_session_timeout : int, optional
-        Milliseconds before ZooKeeper ends a silent client's session.
-    zookeeper_auth_user, zookeeper_auth_password : str, optional
-        Digest credentials; with them the source's znodes get ACLs. Set both or neither.
-    zookeeper_ssl_enabled : bool, optional
-        Connect over TLS, trusting the JVM's authorities unless a trust store is set; a store
-        turns TLS on by itself.
-    zookeeper_ssl_keystore_location, zookeeper_ssl_truststore_location : str, optional
-        This client's key store, and the store of the certificates that sign ZooKeeper's: a
-        path on every host, or the name of a file shipped with ``--files``.
-    zookeeper_ssl_keystore_password, zookeeper_ssl_truststore_password : str, optional
-        Their passwords.
-    zookeeper_ssl_keystore_type, zookeeper_ssl_truststore_type : str, optional
-        ``"jks"``, ``"pkcs12"`` or ``"pem"``; by default told by the file's extension.
-    zookeeper_ssl_hostname_verification : bool, optional
-        Whether ZooKeeper's certificate must name the host connected to.
-    zookeeper_sasl_section : str, optional
-        A section of the JVM's JAAS configuration to log in with (DIGEST-MD5 or Kerberos).
-    zookeeper_sasl_user, zookeeper_sasl_password : str, optional
-        A DIGEST-MD5 login without a JAAS file. Set both or neither.
-    zookeeper_sasl_kerberos_principal, zookeeper_sasl_kerberos_keytab : str, optional
-        A Kerberos login from a keytab. Set both or neither.
-    starting_offsets : StartingOffsets, optional
-        Where a file first seen by a new query starts (a member or its value).
-    ignore_older : str or datetime.timedelta, optional
-        A file first seen not modified for this long (``"24h"``, ``"7d"``) is followed from its
-        end, not read; a compressed one is never decompressed.
-    bytes_max : int, optional
-        Most bytes read from one file in one micro-batch.
-    batch_bytes_max : int, optional
-        Most bytes read in one micro-batch over all hosts and files, shared fairly: a file
-        wanting less than an even share gets it whole, the others share the rest evenly.
-    node_name_env : str, optional
-        Environment variable holding each executor's node name (on Kubernetes, set from
-        ``spec.nodeName``); the executors of one node then share one endpoint.
-    nodes : str or sequence of str, optional
-        The nodes whose files must be read: a list of names as the ``host`` column shows them,
-        or ``"standalone"``, ``"yarn"`` or ``"kubernetes"`` to ask the cluster manager. One
-        that no executor reads is named in the metrics, in ``status`` and in a warning.
-    nodes_selector : str, optional
-        With ``nodes="yarn"``, a node label; with ``nodes="kubernetes"``, a label selector.
-    nodes_url : str, optional
-        The standalone master's web UI or the Kubernetes API server, where the session's
-        master does not tell.
-    nodes_refresh_interval : str or datetime.timedelta, optional
-        How often the cluster manager is asked again (``"1m"``).
-    nodes_await_timeout : int, optional
-        Milliseconds ``AvailableNow`` and ``Once`` wait for every node of ``nodes``.
-    meta_store : str, optional
-        ZooKeeper root of the source's znodes, an absolute path; one running query at a time.
-    resume_from_backup : bool, optional
-        Whether a query on a new checkpoint resumes from the offset backup in ``meta_store``
-        (a driver that lost its checkpoint); off, it starts where ``starting_offsets`` says.
-    meta_await_timeout : int, optional
-        Milliseconds the driver waits for a node's file metadata.
-    start_await_timeout : int, optional
-        Milliseconds a run's first trigger waits for every host with an executor; then
-        ``AvailableNow`` fails naming the silent ones, other triggers plan without them.
-    md5_check_enabled : bool, optional
-        Whether to compare each tracked file's fingerprints with what was read; off, its inode
-        is trusted.
-    md5_sample_length : int, optional
-        Bytes at the start of a file hashed for its fingerprint.
-    partition_bytes_max : int, optional
-        Bytes below which a host's reading is not split over more tasks; above, it is shared
-        evenly over the host's task slots, never more tasks than slots (each file also counting
-        Spark's ``spark.sql.files.openCostInBytes``).
-    line_length_max : int, optional
-        Longest line in bytes; longer ones are cut.
-    multiline_start : str, optional
-        Java regex found in the first line of each multi-line record (a timestamp, say); the
-        source then reads records, each line that does not match continuing the one before.
-    multiline_continuation : str, optional
-        Java regex found in each continuation line of a record (``^\s`` for the indented lines
-        of a Java stack trace); other lines start a record. Instead of ``multiline_start``.
-    multiline_bytes_max : int, optional
-        Largest record in bytes: a line that would take a record past it starts the next one.
-    multiline_flush_timeout : int, optional
-        Milliseconds without a write after which a file's last record is complete.
-    include_lines : str or sequence of str, optional
-        Java regexes searched for in each line (each record, with the multi-line options): only
-        lines one is found in are read. Judged on the node before any row is made; a literal such
-        as ``"ERROR"`` is looked for in the bytes alone.
-    exclude_lines : str or sequence of str, optional
-        Java regexes searched for in each line kept by ``include_lines``: lines one is found in
-        are dropped. Dropped lines count in the ``linesFiltered`` metric.
-    fail_on_data_loss : bool, optional
-        Fail the query when bytes go unread, instead of logging and counting them.
+class OptionValues:
+    """What ``AofOptions`` does with its fields: check them, give them as the source reads them.
 
-    Examples
-    --------
-    >>> AofOptions(starting_offsets=StartingOffsets.LATEST, bytes_max=1 << 20).to_options()
-    {'starting.offsets': 'latest', 'bytes.max': '1048576'}
-    >>> AofOptions(bytes_max=0)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: Invalid value '0' for option 'bytes.max' (...): expected a positive whole number.
-
+    The fields themselves, one per option, are generated from ``options.json``
+    (``_option_fields.py``).
     """
 
-    exclude: str | Sequence[str] | None = None
-    zookeeper_address: str | None = None
-    zookeeper_session_timeout: int | None = None
-    zookeeper_auth_user: str | None = None
-    zookeeper_auth_password: str | None = field(default=None, repr=False)
-    zookeeper_ssl_enabled: bool | None = None
-    zookeeper_ssl_keystore_location: str | None = None
-    zookeeper_ssl_keystore_password: str | None = field(default=None, repr=False)
-    zookeeper_ssl_keystore_type: str | None = None
-    zookeeper_ssl_truststore_location: str | None = None
-    zookeeper_ssl_truststore_password: str | None = field(default=None, repr=False)
-    zookeeper_ssl_truststore_type: str | None = None
-    zookeeper_ssl_hostname_verification: bool | None = None
-    zookeeper_sasl_section: str | None = None
-    zookeeper_sasl_user: str | None = None
-    zookeeper_sasl_password: str | None = field(default=None, repr=False)
-    zookeeper_sasl_kerberos_principal: str | None = None
-    zookeeper_sasl_kerberos_keytab: str | None = None
-    starting_offsets: StartingOffsets | None = None
-    ignore_older: str | timedelta | None = None
-    bytes_max: int | None = None
-    batch_bytes_max: int | None = None
-    node_name_env: str | None = None
-    nodes: str | Sequence[str] | None = None
-    nodes_selector: str | None = None
-    nodes_url: str | None = None
-    nodes_refresh_interval: str | timedelta | None = None
-    nodes_await_timeout: int | None = None
-    meta_store: str | None = None
-    resume_from_backup: bool | None = None
-    meta_await_timeout: int | None = None
-    start_await_timeout: int | None = None
-    md5_check_enabled: bool | None = None
-    md5_sample_length: int | None = None
-    partition_bytes_max: int | None = None
-    line_length_max: int | None = None
-    multiline_start: str | None = None
-    multiline_continuation: str | None = None
-    multiline_bytes_max: int | None = None
-    multiline_flush_timeout: int | None = None
-    include_lines: str | Sequence[str] | None = None
-    exclude_lines: str | Sequence[str] | None = None
-    fail_on_data_loss: bool | None = None
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def __post_init__(self) -> None:
         # The pairs before the user's values, in the JVM's order: its messages are the same.
-        for first, second, what in _PAIRS:
+        for spec in _specs():
+            if spec.pair is None:
+                continue
+            first, (second, what) = _field(spec.key), (_field(spec.pair[0]), spec.pair[1])
             a, b = getattr(self, first), getattr(self, second)
             if (a is None) != (b is None):
                 given, missing = (first, second) if a is not None else (second, first)
@@ -287,7 +150,7 @@ class AofOptions:
         return options
 
     @classmethod
-    def from_strings(cls, options: dict[str, str]) -> AofOptions:
+    def from_strings(cls, options: dict[str, str]) -> Self:
         """Return the options given as the source spells them, ``{"bytes.max": "1024"}``.
 
         Raises
@@ -298,7 +161,7 @@ class AofOptions:
         """
         return cls().with_changes(**options)
 
-    def with_changes(self, **changes: Any) -> AofOptions:
+    def with_changes(self, **changes: Any) -> Self:
         """Return a copy with ``changes`` applied; names may use dots (``"bytes.max"``).
 
         Raises
@@ -313,7 +176,8 @@ class AofOptions:
         if unknown:
             names_known = sorted(map(_key, known))
             raise ValueError("; ".join(_unknown(name, names_known) for name in unknown))
-        return dataclasses.replace(self, **{n: v for n, v in names.items() if v is not None})
+        changed = {n: v for n, v in names.items() if v is not None}
+        return dataclasses.replace(self, **changed)
 
 
 def _unknown(name: str, known: list[str]) -> str:
@@ -380,7 +244,8 @@ def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
     if spec.type == "choice":
         if not isinstance(value, str) or text.lower() not in spec.choices:
             raise fail(" or ".join(f"'{c}'" for c in spec.choices), text)
-        return StartingOffsets(text.lower()) if name == "starting_offsets" else text.lower()
+        enum = ENUMS.get(spec.key)
+        return enum(text.lower()) if enum else text.lower()
     if spec.type == "duration":
         if isinstance(value, timedelta):
             text = f"{value // timedelta(milliseconds=1)}ms"

@@ -17,7 +17,7 @@ from datetime import timedelta
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as sf
 
-from pyspark_aof._options import AofOptions
+from pyspark_aof._option_fields import AofOptions
 
 # A directory component with one of these is a glob; ``{a,b}`` is not matched here. Java's glob
 # matches names with a leading dot too.

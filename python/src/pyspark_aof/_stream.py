@@ -10,7 +10,7 @@ from pyspark.errors import IllegalArgumentException, PySparkException
 from pyspark.sql import DataFrame, SparkSession
 
 from pyspark_aof._errors import spark_message
-from pyspark_aof._options import AofOptions
+from pyspark_aof._option_fields import AofOptions
 
 try:
     from py4j.protocol import Py4JJavaError

@@ -18,7 +18,7 @@ from kazoo.exceptions import AuthFailedError, ConnectionLoss
 from kazoo.handlers.threading import KazooTimeoutError
 
 from pyspark_aof._errors import CommandError
-from pyspark_aof._options import AofOptions
+from pyspark_aof._option_fields import AofOptions
 
 # kazoo's own notices that say nothing about why: the notices before them do.
 _GAVE_UP = ("Failed connecting to Zookeeper", "Unhandled exception in connection loop")

@@ -19,7 +19,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
 from pyspark_aof._local_session import interrupts_deferred, local_session
-from pyspark_aof._options import AofOptions
+from pyspark_aof._option_fields import AofOptions
 from pyspark_aof._output import discard, reader_gone
 from pyspark_aof._since_start import not_older_than, noted_at_start, sizes_now, written_since
 from pyspark_aof._stream import read_stream

@@ -24,7 +24,8 @@ object AofOptionSpecs {
           choices = n.path("choices").elements().asScala.map(_.asText).toVector,
           pattern = text("pattern"),
           expected = text("expected"),
-          many = n.path("many").asBoolean(false)
+          many = n.path("many").asBoolean(false),
+          pair = Option(n.get("pair")).map(p => p.get(0).asText -> p.get(1).asText)
         )
       }
     } finally in.close()

@@ -163,7 +163,7 @@ object AofOptions {
 
     def zookeeperSecurity(): ZooKeeperSecurity = {
       val security = ZooKeeperSecurity(
-        both(O.ZookeeperAuthUser, O.ZookeeperAuthPassword, "ZooKeeper digest authentication")
+        both(O.ZookeeperAuthUser)
           .map { case (user, password) => ZooKeeperAuth(user, password) },
         tls(),
         sasl()
@@ -206,9 +206,9 @@ object AofOptions {
     private def sasl(): Option[ZooKeeperSasl] = {
       val ways = Seq(
         optional(O.ZookeeperSaslSection).map(ZooKeeperSasl.Section),
-        both(O.ZookeeperSaslUser, O.ZookeeperSaslPassword, "SASL DIGEST-MD5")
+        both(O.ZookeeperSaslUser)
           .map { case (user, password) => ZooKeeperSasl.Digest(user, password) },
-        both(O.ZookeeperSaslKerberosPrincipal, O.ZookeeperSaslKerberosKeytab, "Kerberos")
+        both(O.ZookeeperSaslKerberosPrincipal)
           .map { case (principal, keytab) => ZooKeeperSasl.Kerberos(principal, keytab) }
       ).flatten
       if (ways.size > 1) {
@@ -219,11 +219,10 @@ object AofOptions {
       ways.headOption
     }
 
-    /** Two options set together or not at all, each then checked. */
-    private def both(
-        first: OptionSpec,
-        second: OptionSpec,
-        what: String): Option[(String, String)] =
+    /** `first` and its pair (`OptionSpec.pair`), set together or not at all, each then checked. */
+    private def both(first: OptionSpec): Option[(String, String)] = {
+      val (pairedWith, what) = first.pair.get
+      val second = O.All.find(_.key == pairedWith).get
       (get(first), get(second)) match {
         case (None, None) => None
         case (Some(a), Some(b)) => Some(checked(first, a) -> checked(second, b))
@@ -233,6 +232,7 @@ object AofOptions {
             s"Option '${given.key}' is set but '${missing.key}' is not: set both for $what, " +
               "or neither.")
       }
+    }
 
     /**
      * @param limit the smallest byte limit of a batch, if any: a node looks for record ends a

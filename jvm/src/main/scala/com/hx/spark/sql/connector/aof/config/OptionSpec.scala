@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.{DeserializationFeature, ObjectMapper}
  * @param expected what a valid value is, in words, for a string's error message
  * @param many     whether the option takes several values: a JSON array of strings gives
  *                 several, any other value is one
+ * @param pair     the option set with this one, both or neither, and what the two are for
  */
 final case class OptionSpec(
     key: String,
@@ -30,7 +31,8 @@ final case class OptionSpec(
     choices: Seq[String] = Nil,
     pattern: Option[String] = None,
     expected: Option[String] = None,
-    many: Boolean = false) {
+    many: Boolean = false,
+    pair: Option[(String, String)] = None) {
   def sessionKey: String = OptionSpec.SessionPrefix + key
 
   /**
