@@ -1,7 +1,8 @@
 package com.hx.spark.sql.connector.aof.driver
 
 import com.hx.spark.sql.connector.aof.files.FileMeta
-import com.hx.spark.sql.connector.aof.plan.Looked
+import com.hx.spark.sql.connector.aof.plan.CopiesLookedFor
+import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
 
 /**
  * What the hosts answered: the files of those that listed their directory (`absent` those
@@ -13,5 +14,24 @@ final case class Answers(
     files: Map[String, Seq[FileMeta]],
     unlisted: Map[String, String] = Map.empty,
     absent: Set[String] = Set.empty,
-    looked: Map[String, Looked] = Map.empty,
+    looked: Map[String, CopiesLookedFor] = Map.empty,
     ignored: Map[String, Int] = Map.empty)
+
+object Answers {
+
+  /** The hosts' replies, each with the request it answers and the response it came in. */
+  def of(replies: Map[String, (SentRequest, Response, Reply)]): Answers = {
+    val listed = replies.collect { case (host, (sent, response, Reply.Listed(files))) =>
+      host -> ((sent, response, files))
+    }
+    Answers(
+      files = listed.map { case (host, (_, _, files)) => host -> files },
+      unlisted = replies.collect { case (host, (_, _, Reply.Unlisted(why))) => host -> why },
+      absent = listed.collect { case (host, (_, response, _)) if response.absent => host }.toSet,
+      looked = listed.map { case (host, (sent, response, _)) =>
+        host -> CopiesLookedFor(sent.id, response.retired.toSet)
+      },
+      ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored }
+    )
+  }
+}

@@ -1,7 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.util.UUID
 import java.util.concurrent.TimeUnit
 
 import scala.collection.JavaConverters._
@@ -20,24 +19,24 @@ import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
-import com.hx.spark.sql.connector.aof.plan.Looked
+import com.hx.spark.sql.connector.aof.files.KnownFile
 import com.hx.spark.sql.connector.aof.protocol.{
-  Delta,
-  Exchange,
+  HostExchanges,
   Messages,
   NodesValue,
+  Reply,
   Request,
   Response,
+  SentRequest,
   ZkPaths,
   ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.zookeeper.{ChildrenCaches, ZkClients}
 
 /**
- * The driver's side of the ZooKeeper exchange for one query run: owns the run's znodes, knows
- * which hosts have a live endpoint, and gathers the hosts' answers to a request within a timeout.
- * Waiting is driven by ZooKeeper watches, not by polling.
+ * Carries the driver's side of the exchange ([[HostExchanges]]) through ZooKeeper for one query
+ * run: owns the run's znodes, knows which hosts have a live endpoint, writes the requests and
+ * gathers the answers within a timeout. Waiting is driven by ZooKeeper watches, not by polling.
  *
  * @param checkpoint the query's checkpoint, kept in the run's driver znode: a run of another
  *                   checkpoint alive on the same store is refused (both would keep one backup)
@@ -54,11 +53,9 @@ final class Coordinator(
   private val changed = new Object
   private val endpoints = ChildrenCaches(client, paths.endpoints, withData = false)
   private val responses = ChildrenCaches(client, paths.responses, withData = true)
-  // What one exchange leaves for the next: each host's last response decoded, and its last
-  // complete exchange. `ask` and `answers` hold the coordinator's lock, so one exchange runs at a
-  // time whichever threads call them.
+  private val exchanges = new HostExchanges
+  // Each host's last response decoded, by its version; used under `changed`'s lock.
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
-  private val held = mutable.Map.empty[String, Exchange]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver = new PersistentNode(
     client,
@@ -111,16 +108,15 @@ final class Coordinator(
    */
   def ask(
       requests: Map[String, Seq[KnownFile]],
-      retired: Map[String, Map[String, KnownFile]] = Map.empty): Asked = synchronized {
+      retired: Map[String, Map[String, KnownFile]] = Map.empty): SentRequests =
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
-      new Asked(Map.empty)
+      new SentRequests(Map.empty)
     } else {
-      new Asked(send(requests.map { case (host, known) =>
-        host -> Question(known, retired.getOrElse(host, Map.empty), held.get(host))
+      new SentRequests(send(requests.map { case (host, known) =>
+        host -> exchanges.request(host, known, retired.getOrElse(host, Map.empty))
       }))
     }
-  }
 
   /**
    * The answers to `asked` that arrive within the timeout. A host that does not answer in time,
@@ -128,80 +124,64 @@ final class Coordinator(
    * trigger. A host that cannot answer with a change (a new endpoint) asks for the request in
    * full, which is sent within the same timeout.
    */
-  def answers(asked: Asked, timeoutMs: Long): Answers = synchronized {
-    val deadline = System.nanoTime() + timeoutMs * 1000000L
-    var waiting = asked.sent
-    var answers = Map.empty[String, Seq[FileMeta]]
-    var unlisted = Map.empty[String, String]
-    var absent = Set.empty[String]
-    var lookedFor = Map.empty[String, Looked]
-    var ignored = Map.empty[String, Int]
+  def answers(asked: SentRequests, timeoutMs: Long): Answers = {
+    val replies = awaitReplies(asked.sent, System.nanoTime() + timeoutMs * 1000000L)
+    exchanges.complete(replies.map { case (host, (sent, _, reply)) => host -> (sent -> reply) })
+    Answers.of(replies)
+  }
+
+  /** Each host's reply by the deadline, with its request and response; none for the others. */
+  private def awaitReplies(
+      asked: Map[String, SentRequest],
+      deadline: Long): Map[String, (SentRequest, Response, Reply)] = {
+    var waiting = asked
+    var replies = Map.empty[String, (SentRequest, Response, Reply)]
     var looked = false // once at least: what came while the caller waited for more is taken
     while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
       looked = true
-      var arrived = Map.empty[String, Response]
-      waitFor((deadline - System.nanoTime()) / 1000000L) {
-        arrived = responsesTo(waiting)
-        arrived.nonEmpty
-      }
-      arrived.foreach { case (host, response) =>
-        val sent = waiting(host)
-        waiting -= host
-        (response.unlisted, answered(sent, response)) match {
-          case (Some(why), _) =>
-            unlisted += host -> why
-            held(host) = Exchange(sent.id, sent.known, Nil)
-          case (None, Some(files)) =>
-            answers += host -> files
-            lookedFor += host -> Looked(sent.id, response.retired.toSet)
-            ignored += host -> response.ignored
-            if (response.absent) absent += host
-            held(host) = Exchange(sent.id, sent.known, files)
-          case (None, None) =>
+      val arrived = arrivals(waiting, deadline)
+      waiting --= arrived.keys
+      arrived.foreach { case (host, (sent, response)) =>
+        exchanges.read(sent, response) match {
+          case Reply.NeedsFull =>
             log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
-            waiting ++= send(Map(host -> Question(sent.known, sent.retired, None)))
+            waiting ++= send(Map(host -> exchanges.inFull(sent)))
+          case reply => replies += host -> ((sent, response, reply))
         }
       }
     }
-    Answers(answers, unlisted, absent, lookedFor, ignored)
+    replies
   }
 
-  /**
-   * Each host's request, in full or as the change from the exchange given, all written at once;
-   * those sent, by host.
-   */
-  private def send(requests: Map[String, Question]): Map[String, Sent] = {
-    val sent = requests.map { case (host, Question(known, retired, base)) =>
-      val id = UUID.randomUUID().toString
-      val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
-      val request = change.fold(Request(id, known, retired = retired)) { case (b, d) =>
-        Request(id, d.changed, Some(b.id), d.removed, retired)
-      }
-      host -> ((Sent(id, known, retired, change.map(_._1)), Messages.encode(request, runKey)))
+  /** The responses to `waiting` there by the deadline: at least one, unless none came. */
+  private def arrivals(
+      waiting: Map[String, SentRequest],
+      deadline: Long): Map[String, (SentRequest, Response)] = {
+    var arrived = Map.empty[String, (SentRequest, Response)]
+    waitFor((deadline - System.nanoTime()) / 1000000L) {
+      arrived = responsesTo(waiting)
+      arrived.nonEmpty
     }
+    arrived
+  }
+
+  /** The requests, all written at once; those sent, by host. */
+  private def send(requests: Map[String, (SentRequest, Request)]): Map[String, SentRequest] = {
     val failed = ZnodeValues.putAll(
       client,
-      sent.map { case (host, (_, data)) => paths.request(host) -> data },
+      requests.map { case (host, (_, request)) =>
+        paths.request(host) -> Messages.encode(request, runKey)
+      },
       Coordinator.SendTimeoutMs)
-    sent.flatMap { case (host, (request, _)) =>
+    requests.flatMap { case (host, (sent, _)) =>
       failed.get(paths.request(host)) match {
         case Some(e) =>
           log.warn(s"aof: could not send the request to $host: $e")
           None
-        case None => Some(host -> request)
+        case None => Some(host -> sent)
       }
     }
   }
-
-  /** The host's files in full, or None when it needs the request in full. */
-  private def answered(sent: Sent, response: Response): Option[Seq[FileMeta]] =
-    (response.base, sent.base) match {
-      case _ if response.needsFull => None
-      case (None, _) => Some(response.files)
-      case (Some(b), Some(e)) if b == e.id =>
-        Some(Delta.applied(e.files, Delta(response.files, response.gone))(_.key))
-      case _ => None
-    }
 
   /**
    * Ends the run: endpoints see the driver node go and stop; then the run's znodes go. What is
@@ -221,11 +201,11 @@ final class Coordinator(
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
     }
 
-  private def responsesTo(waiting: Map[String, Sent]): Map[String, Response] =
+  private def responsesTo(waiting: Map[String, SentRequest]): Map[String, (SentRequest, Response)] =
     responses.getCurrentData.asScala.flatMap { d =>
       val host = ZkPaths.decode(name(d.getPath))
       waiting.get(host) match {
-        case Some(sent) => decoded(host, d).filter(_.id == sent.id).map(host -> _)
+        case Some(sent) => decoded(host, d).filter(_.id == sent.id).map(r => host -> (sent -> r))
         case _ => None
       }
     }.toMap
@@ -321,24 +301,8 @@ object Coordinator {
 }
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */
-final class Asked private[driver] (private[driver] val sent: Map[String, Sent]) {
+final class SentRequests private[driver] (private[driver] val sent: Map[String, SentRequest]) {
   def hosts: Set[String] = sent.keySet
 
-  def ++(other: Asked): Asked = new Asked(sent ++ other.sent)
+  def ++(other: SentRequests): SentRequests = new SentRequests(sent ++ other.sent)
 }
-
-/** What to ask a host: its files and retired files, and the exchange to send the change from. */
-private final case class Question(
-    known: Seq[KnownFile],
-    retired: Map[String, KnownFile],
-    base: Option[Exchange])
-
-/**
- * A request on its way: its id, the files it named in full, its retired files, the exchange it
- * is a change from.
- */
-private final case class Sent(
-    id: String,
-    known: Seq[KnownFile],
-    retired: Map[String, KnownFile],
-    base: Option[Exchange])

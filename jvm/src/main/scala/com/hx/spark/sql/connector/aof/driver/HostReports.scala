@@ -37,7 +37,7 @@ final class HostReports(
     warnings: ReportWarnings,
     coverage: Option[NodeCoverage] = None,
     nodesAwaitMs: Long = 0L) {
-  import HostReports.{Launch, State}
+  import HostReports.{Launch, Round, State}
 
   private val log = LoggerFactory.getLogger(getClass)
   private val nodes = new ExecutorNodes(nodeNamed)
@@ -55,14 +55,20 @@ final class HostReports(
       // No cut in the first answers: no byte limit, or nothing a limit would cut; none to ask.
       case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => (first, before)
       case Some(first) =>
-        val (fresh, after) = collect(coordinator, start, everyHost = false, before)
-        (withCutsOf(fresh, first), after)
+        val fresh = collect(coordinator, start, everyHost = false, before)
+        (withCutsOf(fresh.reports, first), fresh.after)
       case None if before.availableNow =>
         val waited = coverage.fold(before)(awaitNodes(coordinator, start, before, _))
-        val (now, after) = collect(coordinator, start, everyHost = true, waited)
-        coverage.foreach(failIfMissing(_, now))
-        (now, after.copy(frozen = Some(now)))
-      case None => collect(coordinator, start, everyHost = false, before)
+        val round = collect(coordinator, start, everyHost = true, waited)
+        if (round.unheard.nonEmpty) {
+          state = round.after // the query fails: its stop cancels this trigger's launch too
+          throw unheard(round)
+        }
+        coverage.foreach(failIfMissing(_, round.reports))
+        (round.reports, round.after.copy(frozen = Some(round.reports)))
+      case None =>
+        val round = collect(coordinator, start, everyHost = false, before)
+        (round.reports, round.after)
     }
     state = after.copy(last = reports)
     reports
@@ -89,14 +95,22 @@ final class HostReports(
       before: State,
       nodes: NodeCoverage): State = {
     val deadline = System.nanoTime() + nodesAwaitMs * 1000000L
-    var (reports, after) = collect(coordinator, start, everyHost = false, before)
-    while (!nodes.missing(reports.answered).contains(Set.empty) && System.nanoTime() < deadline) {
+    var round = collect(coordinator, start, everyHost = false, before)
+    while (!nodes.missing(round.reports.answered).contains(Set.empty) &&
+      System.nanoTime() < deadline) {
       Thread.sleep(HostReports.NodesPollMs) // executors starting are awaited
-      val (again, next) = collect(coordinator, start, everyHost = false, after)
-      reports = again
-      after = next
+      round = collect(coordinator, start, everyHost = false, round.after)
     }
-    after
+    round.after
+  }
+
+  private def unheard(round: Round): IllegalStateException = {
+    val option = round.waitOption
+    new IllegalStateException(
+      s"aof: ${round.unheard.toSeq.sorted.mkString(", ")} did not answer within ${round.waited}. " +
+        "Trigger.AvailableNow reads what every host with an executor holds at its start, so it " +
+        s"stops rather than finish without them: raise $option, or find why their executors " +
+        "do not run.")
   }
 
   private def failIfMissing(nodes: NodeCoverage, reports: Reports): Unit = {
@@ -153,27 +167,59 @@ final class HostReports(
       Some(job)
     }
 
+  /**
+   * One round: endpoints started on the executors that lack one, every host asked, the answers
+   * gathered until the round's deadline. With `everyHost` (AvailableNow), hosts with an executor
+   * that did not answer are the caller's to fail on, not warned about.
+   */
   private def collect(
       coordinator: Coordinator,
       start: AofOffset,
       everyHost: Boolean,
-      before: State): (Reports, State) = {
-    val first = before.launching.isEmpty
+      before: State): Round = {
     val (waitMs, waitOption) =
-      if (first) (startAwaitMs, "start.await.timeout") else (metaAwaitMs, "meta.await.timeout")
+      if (before.launching.isEmpty) (startAwaitMs, "start.await.timeout")
+      else (metaAwaitMs, "meta.await.timeout")
     val deadline = System.nanoTime() + waitMs * 1000000L
     val byHost = executors()
     nodes.learn(before.launching)
     val serving = coordinator.liveHosts()
-    // Hosts without an endpoint, and executors that joined since (stand-bys to be).
+    // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
+    val asked = ask(coordinator, start, serving ++ byHost.keySet.flatMap(nodes.of))
+    val (launched, launching) = launchMissing(byHost, serving, deadline, before)
+    val wanted = byHost.keySet.flatMap(nodes.of)
+    val answers = coordinator.answers(
+      asked ++ ask(coordinator, start, wanted -- asked.hosts),
+      math.max(0L, (deadline - System.nanoTime()) / 1000000L))
+    val census = heardFrom(coordinator, answers, wanted, byHost.keySet)
+    val after =
+      before.copy(
+        launching = launching,
+        launched = launched,
+        withoutEndpoint = census.withoutEndpoint)
+    val waited = s"$waitMs ms ($waitOption)"
+    if (census.silent.nonEmpty && !(everyHost && census.unheard.nonEmpty)) {
+      log.warn(
+        s"aof: ${census.silent.mkString(", ")} did not answer within $waited; " +
+          "planning without them")
+    }
+    val answered = answers.files.keySet ++ answers.unlisted.keySet
+    val reports = Reports(answers.files, answers.looked, answers.ignored, answered)
+    Round(reports, after, census.unheard, waited, waitOption)
+  }
+
+  /**
+   * Starts endpoints on the executors of hosts without one, and on executors that joined since
+   * (stand-bys to be): the executors launched on so far, and the launch job now.
+   */
+  private def launchMissing(
+      byHost: Map[String, Seq[String]],
+      serving: Set[String],
+      deadline: Long,
+      before: State): (Set[(String, String)], Option[Launch]) = {
     val toLaunch = byHost.toSeq
       .flatMap { case (host, ids) => ids.map(host -> _) }
       .filter(e => !nodes.of(e._1).exists(serving) || !before.launched(e))
-    // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
-    def ask(hosts: Set[String]) = coordinator.ask(
-      hosts.map(h => h -> Planner.known(start, h)).toMap,
-      hosts.map(h => h -> Planner.retired(start, h)).toMap)
-    val asked = ask(serving ++ byHost.keySet.flatMap(nodes.of))
     val started =
       if (toLaunch.isEmpty) None else startEndpoints(toLaunch, deadline, before.launching)
     val launching = started.orElse(before.launching)
@@ -182,45 +228,34 @@ final class HostReports(
       .flatMap(_.value)
       .flatMap(_.failed.toOption)
       .flatMap(HostReports.settingsError)
-      .foreach { e =>
-        throw e
-      }
-    val wanted = byHost.keySet.flatMap(nodes.of)
-    val answers = coordinator.answers(
-      asked ++ ask(wanted -- asked.hosts),
-      math.max(0L, (deadline - System.nanoTime()) / 1000000L))
+      .foreach(e => throw e)
+    (if (started.isEmpty) before.launched else before.launched ++ toLaunch, launching)
+  }
+
+  /** Each host's request, from the offsets the trigger starts at. */
+  private def ask(coordinator: Coordinator, start: AofOffset, hosts: Set[String]): SentRequests =
+    coordinator.ask(
+      hosts.map(h => h -> Planner.known(start, h)).toMap,
+      hosts.map(h => h -> Planner.retired(start, h)).toMap)
+
+  /** Which hosts answered, which have no endpoint, which said nothing: warned about, kept. */
+  private def heardFrom(
+      coordinator: Coordinator,
+      answers: Answers,
+      wanted: Set[String],
+      hosts: Set[String]): HostCensus = {
     warnings.update(answers)
-    val reports = answers.files
     val census = HostCensus(
       wanted,
-      byHost.keySet.filter(nodes.of(_).isEmpty),
+      hosts.filter(nodes.of(_).isEmpty),
       coordinator.liveHosts(),
-      reports.keySet,
+      answers.files.keySet,
       answers.unlisted.keySet)
     if (census.withoutEndpoint.nonEmpty) {
       log.warn(s"aof: no endpoint on ${census.withoutEndpoint.mkString(", ")}; their files wait")
     }
     coverage.foreach(_.update(wanted, census.live))
-    val after = before.copy(
-      launching = launching,
-      launched = if (started.isEmpty) before.launched else before.launched ++ toLaunch,
-      withoutEndpoint = census.withoutEndpoint)
-    val unheard = census.unheard
-    if (everyHost && unheard.nonEmpty) {
-      state = after // the query fails: its stop cancels this trigger's launch too
-      throw new IllegalStateException(
-        s"aof: ${unheard.toSeq.sorted.mkString(", ")} did not answer within $waitMs ms " +
-          s"($waitOption). Trigger.AvailableNow reads what every host with an executor holds " +
-          s"at its start, so it stops rather than finish without them: raise $waitOption, or " +
-          "find why their executors do not run.")
-    }
-    if (census.silent.nonEmpty) {
-      log.warn(
-        s"aof: ${census.silent.mkString(", ")} did not answer within $waitMs ms ($waitOption); " +
-          "planning without them")
-    }
-    val answered = reports.keySet ++ answers.unlisted.keySet
-    (Reports(reports, answers.looked, answers.ignored, answered), after)
+    census
   }
 }
 
@@ -247,6 +282,17 @@ object HostReports {
             "aof: an executor could not start its endpoint: " + e.getMessage.stripPrefix("aof: "),
             failure)
       }
+
+  /**
+   * One round of asking: the reports, the state after it, the hosts with an executor that did
+   * not answer, and how long it waited (and by which option).
+   */
+  private final case class Round(
+      reports: Reports,
+      after: State,
+      unheard: Set[String],
+      waited: String,
+      waitOption: String)
 
   /**
    * What is kept between triggers.

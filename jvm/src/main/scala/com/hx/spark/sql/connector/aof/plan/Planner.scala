@@ -80,7 +80,7 @@ object Planner {
       start: AofOffset,
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
-      looked: Map[String, Looked] = Map.empty,
+      looked: Map[String, CopiesLookedFor] = Map.empty,
       expected: Set[String] = Set.empty): Plan = {
     val unshared = planWith(start, reports, limits, looked, None)
     val plan = limits.batchBytesMax.fold(unshared) { max =>
@@ -102,7 +102,7 @@ object Planner {
       start: AofOffset,
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
-      looked: Map[String, Looked],
+      looked: Map[String, CopiesLookedFor],
       shares: Option[Map[(String, FileKey), Long]]): Plan = {
     val planned = InParallel
       .map(reports.toSeq) { case (host, files) =>
@@ -122,7 +122,7 @@ object Planner {
       files: Seq[FileMeta],
       limits: PlanLimits,
       share: Option[FileKey => Long],
-      looked: Option[Looked]) {
+      looked: Option[CopiesLookedFor]) {
     private val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
     private val reported = files.map(m => m.key -> m).toMap
     private val retired = previous.fold(Map.empty[String, RetiredFile])(_.retired)

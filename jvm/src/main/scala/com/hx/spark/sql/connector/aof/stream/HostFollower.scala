@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.DirectoryScanner
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
 
 /**
  * One host's files, followed from inside a long-running task (real-time mode): the node looks at
@@ -96,7 +96,7 @@ final class HostFollower(
     looks += 1
     val retired = Planner.retired(done, host)
     val files = scanner.scan(Planner.known(done, host), retired)
-    val looked = Map(host -> Looked(s"$task-$looks", retired.keySet))
+    val looked = Map(host -> CopiesLookedFor(s"$task-$looks", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))

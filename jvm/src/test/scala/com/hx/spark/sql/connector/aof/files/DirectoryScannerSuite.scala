@@ -10,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
-import com.hx.spark.sql.connector.aof.plan.{Looked, Plan, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Plan, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock, NameSwapper}
 
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
@@ -577,7 +577,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   private def planOn(scanner: DirectoryScanner, start: AofOffset): Plan = {
     val files = scanner.scan(Planner.known(start, "h"), Planner.retired(start, "h"))
     // What the endpoint answers: every retired file asked about was looked for.
-    val looked = Looked("answer", Planner.retired(start, "h").keySet)
+    val looked = CopiesLookedFor("answer", Planner.retired(start, "h").keySet)
     Planner.plan(start, Map("h" -> files), limits, Map("h" -> looked))
   }
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.Row
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, FileStamp, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{FileRange, Looked, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
 
@@ -82,7 +82,7 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
       val retired = Planner.retired(committed, host)
       val files = scanner.scan(Planner.known(committed, host), retired)
       answers += 1
-      val looked = Map(host -> Looked(s"answer-$answers", retired.keySet))
+      val looked = Map(host -> CopiesLookedFor(s"answer-$answers", retired.keySet))
       val result = Planner.plan(committed, Map(host -> files), limits, looked)
       plannedLoss += result.losses.map(_.bytes).sum
       planned = Some(result.end)

@@ -231,7 +231,7 @@ class PlannerSuite extends AnyFunSuite {
 
   /** Planned against an answer (to request `answer`) that looked for copies of `retired`. */
   private def lookedFor(start: AofOffset, retired: Set[String], answer: String, files: FileMeta*) =
-    Planner.plan(start, Map(host -> files), limits(), Map(host -> Looked(answer, retired)))
+    Planner.plan(start, Map(host -> files), limits(), Map(host -> CopiesLookedFor(answer, retired)))
 
   private def retiredOf(end: AofOffset) = end.hosts(host).retired
 
@@ -343,9 +343,12 @@ class PlannerSuite extends AnyFunSuite {
   test("fixed point: a retired file and its copy, planned again against the same answer") {
     val cut = plan(tracked(file(300, seen = 350))).end
     val reports = Map(host -> Seq(copyOfFirst(400)))
-    val end = Planner.plan(cut, reports, limits(), Map(host -> Looked("a1", Set(firstId)))).end
+    val end =
+      Planner.plan(cut, reports, limits(), Map(host -> CopiesLookedFor("a1", Set(firstId)))).end
     assert(
-      Planner.plan(end, reports, limits(), Map(host -> Looked("a1", Set(firstId)))).end === end)
+      Planner
+        .plan(end, reports, limits(), Map(host -> CopiesLookedFor("a1", Set(firstId))))
+        .end === end)
   }
 
   test("a host that did not answer keeps its offsets") {
@@ -494,7 +497,7 @@ class PlannerSuite extends AnyFunSuite {
     val reports = hosts.zipWithIndex.map { case (h, i) =>
       h -> (if (i % 2 == 0) Seq(meta(500, 400)) else Seq.empty)
     }.toMap
-    val looked = hosts.map(h => h -> Looked("a1", Set(firstId))).toMap
+    val looked = hosts.map(h => h -> CopiesLookedFor("a1", Set(firstId))).toMap
     val retired = Planner.plan(start, reports, limits()).end
     val together = Planner.plan(retired, reports, limits(), looked)
     hosts.foreach { h =>

@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
-import com.hx.spark.sql.connector.aof.plan.{Looked, Reports}
+import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Reports}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
@@ -36,7 +36,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     var backUps = 0
     var frozen = false
     var stopped = false
-    var looked = Map.empty[String, Looked]
+    var looked = Map.empty[String, CopiesLookedFor]
     override def backedUp(): Option[String] = backup
     override def reports(start: AofOffset): Reports = Reports(files, looked)
     override def freezeAtNextTrigger(): Unit = frozen = true
@@ -156,7 +156,7 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
   private def deleted(s: AofMicroBatchStream, run: MemoryRun): Offset = {
     val retired = s.latestOffset(partlyRead, ReadLimit.allAvailable())
     assert(s.metrics(Optional.empty()).get("bytesLost") === "0", "a copy of it may show up")
-    run.looked = Map(host -> Looked("answer-2", partlyRead.hosts(host).files.keySet))
+    run.looked = Map(host -> CopiesLookedFor("answer-2", partlyRead.hosts(host).files.keySet))
     s.latestOffset(retired, ReadLimit.allAvailable())
   }
 
