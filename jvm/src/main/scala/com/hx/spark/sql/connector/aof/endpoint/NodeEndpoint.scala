@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnlistedDirectory}
 import com.hx.spark.sql.connector.aof.protocol.{
-  Delta,
-  Exchange,
+  DriverExchange,
   Messages,
   Request,
   Response,
@@ -56,7 +55,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
   private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
-  private var last: Option[Exchange] = None
+  private val exchange = new DriverExchange
   private var lastRejected = ""
   private var lastIgnored = 0
   private var closed = false
@@ -127,36 +126,23 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   }
 
   /** In full to a request in full, else as the change from the answer to the request's base. */
-  private def respond(request: Request): Response = {
-    val base = request.base.map(b => last.filter(_.id == b))
-    if (base.contains(None)) Response(request.id, Nil, needsFull = true)
-    else {
-      val before = base.flatten
-      val known = before.fold(request.known) { e =>
-        Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
-      }
+  private def respond(request: Request): Response = exchange.known(request) match {
+    case None => Response(request.id, Nil, needsFull = true)
+    case Some((known, before)) =>
       val (files, unlisted) =
         try scanner.scan(known, request.retired) -> None
         catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
-      val retired = request.retired.keys.toSeq.sorted
       val ignored = if (unlisted.isEmpty) scanner.ignored else 0
-      last = Some(Exchange(request.id, known, files))
-      val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
+      val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
+      val retired = request.retired.keys.toSeq.sorted
+      val full = Response(request.id, files, absent = absent, retired = retired, ignored = ignored)
+      val (response, unchanged) = exchange.answer(request, known, before, files, full)
       // An idle host's list is not written again each second.
-      if (!change.exists(_._2.isEmpty) || ignored != lastIgnored) {
+      if (!unchanged || ignored != lastIgnored) {
         report.publish(Response(request.id, files, unlisted = unlisted, ignored = ignored))
       }
       lastIgnored = ignored
-      val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
-      if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted)
-      else {
-        val full =
-          Response(request.id, files, absent = absent, retired = retired, ignored = ignored)
-        change.fold(full) { case (b, d) =>
-          full.copy(files = d.changed, base = Some(b), gone = d.removed)
-        }
-      }
-    }
+      if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted) else response
   }
 
   // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
