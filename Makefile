@@ -17,7 +17,7 @@ PY := $(VENV)/bin/python
 # Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
-.PHONY: setup system jar demo test test-jvm test-model test-python lint bench bench-fleet clean
+.PHONY: setup system jar venvs demo test test-jvm test-model test-python lint bench bench-fleet clean
 
 setup: jar $(VENV)/.installed
 
@@ -46,17 +46,23 @@ $(eval $(call venv,$(VENV34),,'pyspark==$(PYSPARK_34)'))
 demo: setup
 	$(PY) -m pyspark_aof demo
 
-test: system lint test-jvm test-python
+# The JARs built beside the virtualenvs, lint, then the JVM suites beside the Python suites: the
+# JVM suites wait on their writers and rotations more than they compute, so the two together
+# take little longer than the Python suites alone (docs/internals.md, "The suites").
+test: system
+	$(MAKE) -j2 jar venvs
+	$(MAKE) lint
+	$(MAKE) -j2 --output-sync=line test-jvm test-python
+
+venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 
 system:
 	build/install-system-packages
 
-# One sbt session builds both JARs (as `jar` does) and runs the suites of each line; suites the
-# Spark line cannot change run on the newest only (docs/internals.md, "The suites").
+# The suites of each line in one sbt session; suites the Spark line cannot change run on the
+# newest only (docs/internals.md, "The suites").
 test-jvm: $(VENV)/.installed
-	rm -f $(JAR_DIR)/*.jar
-	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll \
-	  ++2.12 aof/package aof/publishM2 aof/test ++2.13 aof/package aof/publishM2 aof/test realtime/test
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll ++2.12 aof/test ++2.13 aof/test realtime/test
 
 # The rotation model's long form (`make test` runs 20 seeds against the node's scanner, the
 # planner and the reader, 20 through real-time mode's follower, and 2 on a real query): 500, 500
@@ -69,8 +75,8 @@ test-model: system $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench examples
-	$(VENV)/bin/mypy --config-file python/pyproject.toml python/src python/generate_options.py tests/python examples
-	$(VENV)/bin/mypy --config-file python/pyproject.toml bench
+	$(VENV)/bin/mypy --config-file python/pyproject.toml \
+	  python/src python/generate_options.py tests/python examples bench
 
 # The suites on the newest line, then those the Spark line can change on Spark 3 (the
 # `both_lines` marker), with the slowest tests named; then the demo on the oldest PySpark.

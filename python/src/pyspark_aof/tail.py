@@ -161,26 +161,34 @@ def _tail(
 ) -> int:
     """Run the query until ``stop`` is set; return the exit status."""
     quiet_zookeeper(spark)
-    with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
-        query = _start(spark, path, options, sizes, checkpoint, out, stop)
-        status = INTERRUPTED if stop.is_set() else 0
-        new_only = "(new lines only; --starting-offsets earliest for all)"
-        if sizes is not None:
-            start = f"where each file ended as the command started {new_only}"
-        elif options.starting_offsets == "latest":
-            start = f"the end of each file {new_only}"
-        else:
-            start = "the start of each file"
+    new_only = "(new lines only; --starting-offsets earliest for all)"
+    if sizes is not None:
+        start = f"where each file ended as the command started {new_only}"
+    elif options.starting_offsets == "latest":
+        start = f"the end of each file {new_only}"
+    else:
+        start = "the start of each file"
+    said: list[bool] = []
+    saying = threading.Lock()  # the batches' thread and this one
+
+    def say_reading() -> None:
+        """Say where the lines come from, once: before the first line, or at the first batch."""
+        with saying:
+            if not said:
+                said.append(True)
+                err.write(f"pyspark-aof tail: reading {path} from {start}\n")
+                err.flush()
+
+    def state(progress: dict[str, Any]) -> str:
+        # Only the query knows the port of an embedded server.
         auth = options.zookeeper_auth_user is not None
+        return f"pyspark-aof tail: its state: {command_for(progress, auth)}\n" if verbose else ""
 
-        def reading(progress: dict[str, Any]) -> str:
-            said = f"pyspark-aof tail: reading {path} from {start}\n"
-            if verbose:  # only the query knows the port of an embedded server
-                said += f"pyspark-aof tail: its state: {command_for(progress, auth)}\n"
-            return said
-
+    with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
+        query = _start(spark, path, options, sizes, checkpoint, out, stop, say_reading)
+        status = INTERRUPTED if stop.is_set() else 0
         try:
-            _follow(query, stop, out, err, reading)
+            _follow(query, stop, out, err, say_reading, state)
         finally:
             query.stop()
     return status
@@ -194,6 +202,7 @@ def _start(
     checkpoint: str,
     out: TextIO,
     stop: threading.Event,
+    before_lines: Callable[[], None],
 ) -> StreamingQuery:
     """Start the query that prints each batch's lines to ``out``, until its reader goes.
 
@@ -205,6 +214,7 @@ def _start(
             batch = written_since(batch, sizes, spark)
         try:
             for row in batch.select("value").toLocalIterator():
+                before_lines()
                 out.write(row["value"] + "\n")
             out.flush()
         except BrokenPipeError:  # ``| head``: stop quietly, as tail -F does
@@ -231,12 +241,13 @@ def _follow(
     stop: threading.Event,
     out: TextIO,
     err: TextIO,
-    reading: Callable[[dict[str, Any]], str],
+    say_reading: Callable[[], None],
+    state: Callable[[dict[str, Any]], str],
 ) -> None:
     """Wait for Ctrl-C or ``out``'s reader to go, showing progress on ``err`` if a terminal.
 
-    What ``reading`` makes of the first progress is said on ``err`` once the query has planned
-    its first batch.
+    Once the query has run its first batch, ``say_reading`` is called (unless a line came
+    first), and what ``state`` makes of the progress is said on ``err``.
 
     Raises
     ------
@@ -246,14 +257,15 @@ def _follow(
     """
     show_progress = err.isatty()
     failure: BaseException | None = None
-    said = False
+    stated = False
     try:
         while query.isActive and not stop.is_set():
             query.awaitTermination(1)
-            if not said and query.lastProgress is not None:
-                err.write(reading(query.lastProgress))
+            if not stated and query.lastProgress is not None:
+                say_reading()
+                err.write(state(query.lastProgress))
                 err.flush()
-                said = True
+                stated = True
             if reader_gone(out):  # ``| head -3`` has its lines: no write is needed to stop
                 discard(out)
                 stop.set()
