@@ -52,7 +52,7 @@ demo: setup
 test: system
 	$(MAKE) -j2 jar venvs
 	$(MAKE) lint
-	$(MAKE) -j2 --output-sync=line test-jvm test-python
+	$(MAKE) -j2 test-jvm test-python
 
 venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 

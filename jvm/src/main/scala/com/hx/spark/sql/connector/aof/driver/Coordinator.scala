@@ -15,7 +15,7 @@ import org.apache.curator.framework.recipes.cache.{
   PathChildrenCacheListener
 }
 import org.apache.curator.framework.recipes.nodes.PersistentNode
-import org.apache.zookeeper.{CreateMode, KeeperException, ZKUtil}
+import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
@@ -54,6 +54,7 @@ final class Coordinator(
   private val endpoints = ChildrenCaches(client, paths.endpoints, withData = false)
   private val responses = ChildrenCaches(client, paths.responses, withData = true)
   private val exchanges = new HostExchanges
+  private val runs = new StoreRuns(client, metaStore, runId)
   // Each host's last response decoded, by its version; used under `changed`'s lock.
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
@@ -68,7 +69,7 @@ final class Coordinator(
     if (security.authenticated) {
       ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets), security)
     }
-    removeFinishedRuns()
+    runs.removeFinished()
     // `reports` made here, so that `status` asks for reports by writing it, never making znodes.
     Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports)
       .foreach(ZkClients.ensure(client, _))
@@ -195,7 +196,7 @@ final class Coordinator(
       ChildrenCaches.close(responses)
       val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
-        if (!removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
+        if (!runs.removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
       }
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
@@ -248,15 +249,10 @@ final class Coordinator(
 
   /**
    * Checked once this run's driver znode exists, so that of two queries starting together at
-   * least the second is refused. A run of the same checkpoint is the query itself, restarted
-   * before ZooKeeper ended its crashed run.
+   * least the second is refused.
    */
-  private def refuseAnotherQuery(own: String): Unit = {
-    val others = otherRuns().flatMap { run =>
-      try Some(new String(client.getData.forPath(ZkPaths(metaStore, run).driver), UTF_8))
-      catch { case _: KeeperException.NoNodeException => None }
-    }
-    others.find(_ != own).foreach { other =>
+  private def refuseAnotherQuery(own: String): Unit =
+    runs.otherQuery(own).foreach { other =>
       driver.close()
       val which = if (other.isEmpty) "" else s" (checkpoint $other)"
       throw new IllegalStateException(
@@ -265,31 +261,6 @@ final class Coordinator(
           s""".option("meta.store", "$metaStore-2") for example. If that query's driver died, """ +
           "its run ends within zookeeper.session.timeout.")
     }
-  }
-
-  private def otherRuns(): Seq[String] =
-    try client.getChildren.forPath(paths.runs).asScala.filter(_ != runId).toSeq
-    catch { case _: KeeperException.NoNodeException => Nil }
-
-  /** Runs of earlier drivers that died without cleaning up: their driver node is gone. */
-  private def removeFinishedRuns(): Unit = {
-    otherRuns().foreach { run =>
-      val other = ZkPaths(metaStore, run)
-      if (client.checkExists().forPath(other.driver) == null) {
-        log.info(s"aof: removing the znodes of finished run $run")
-        try if (!removed(other.run)) log.debug(s"aof: run $run not removed yet")
-        catch { case e: KeeperException => log.debug(s"aof: run $run not removed yet: $e") }
-      }
-    }
-  }
-
-  /**
-   * Deletes a run's znodes in one multi-op, where deleting a znode at a time waits for each; false
-   * when one changed meanwhile (a stand-by endpoint still closing, say).
-   */
-  private def removed(run: String): Boolean =
-    try ZKUtil.deleteRecursive(client.getZookeeperClient.getZooKeeper, run, 1000)
-    catch { case _: KeeperException.NoNodeException => false }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }

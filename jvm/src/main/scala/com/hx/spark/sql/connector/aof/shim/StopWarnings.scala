@@ -21,7 +21,7 @@ import org.apache.spark.sql.SparkSession
  *    the driver the abort of the write and the task lost;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
  *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
- *    leader election among them).
+ *    leader election among them) and ZooKeeper's own (a reply that came as it closed).
  * These messages are dropped when they come of a stop (the run they name is of no query still
  * active, or the task was killed); the same words of a query running are kept, and the rest.
  *
@@ -39,6 +39,7 @@ private[aof] object StopWarnings {
   private val HadoopShell = "org.apache.hadoop.util.Shell"
   private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
   private[shim] val Latch: String = classOf[LeaderLatch].getName
+  private[shim] val NettySocket = "org.apache.zookeeper.ClientCnxnSocketNetty"
 
   private val RunId: Regex = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".r
 
@@ -62,8 +63,14 @@ private[aof] object StopWarnings {
     Rule(
       Latch,
       """^(creatingParentContainersIfNeeded|getChildren)\(\) failed.*-112\)?$""".r,
-      _ => true)
+      _ => true),
+    // A run's client closed as a reply came: the reply finds its request gone ("Nothing in the
+    // queue, but got <xid>"); the client's connection is over anyway.
+    Rule(NettySocket, "Unexpected throwable".r, e => thrownSays(e, "Nothing in the queue"))
   )
+
+  private def thrownSays(event: LogEvent, words: String): Boolean =
+    Option(event.getThrown).flatMap(t => Option(t.getMessage)).exists(_.startsWith(words))
 
   private def message(event: LogEvent): String = event.getMessage.getFormattedMessage
 

@@ -38,6 +38,20 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
     assert(printed === Seq("creatingParentContainersIfNeeded() failed (rc = -101)"))
   }
 
+  test("a reply that comes as a ZooKeeper client closes says nothing; other errors are kept") {
+    StopWarnings.quiet
+    val printed = Logged.printed { seen =>
+      val socket = LogManager.getLogger(StopWarnings.NettySocket)
+      // What ZooKeeper's Netty client logs when a reply finds its request gone with the close.
+      socket.error(
+        "Unexpected throwable",
+        new java.io.IOException("Nothing in the queue, but got 6"))
+      socket.error("Unexpected throwable", new java.io.IOException("Connection reset by peer"))
+      seen().filter(_.logger == StopWarnings.NettySocket).map(_.message)
+    }
+    assert(printed === Seq("Unexpected throwable"))
+  }
+
   test("no logger gets a configuration of its own, which Spark's WARN default would let through") {
     StopWarnings.quiet
     val configured = Logged.context.getConfiguration.getLoggers.keySet.asScala
