@@ -168,14 +168,15 @@ def _tail(
         start = f"the end of each file {new_only}"
     else:
         start = "the start of each file"
-    said: list[bool] = []
+    said = False
     saying = threading.Lock()  # the batches' thread and this one
 
     def say_reading() -> None:
         """Say where the lines come from, once: before the first line, or at the first batch."""
+        nonlocal said
         with saying:
             if not said:
-                said.append(True)
+                said = True
                 err.write(f"pyspark-aof tail: reading {path} from {start}\n")
                 err.flush()
 

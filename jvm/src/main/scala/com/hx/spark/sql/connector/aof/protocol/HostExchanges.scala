@@ -19,23 +19,22 @@ final class HostExchanges {
   def request(
       host: String,
       known: Seq[KnownFile],
-      retired: Map[String, KnownFile]): (SentRequest, Request) = {
-    val base = synchronized(completed.get(host))
+      retired: Map[String, KnownFile]): (SentRequest, Request) =
+    compose(known, retired, synchronized(completed.get(host)))
+
+  /** The request of `sent` again in full, for a host that cannot take it as a change. */
+  def inFull(sent: SentRequest): (SentRequest, Request) = compose(sent.known, sent.retired, None)
+
+  private def compose(
+      known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
+      base: Option[Exchange]): (SentRequest, Request) = {
     val id = UUID.randomUUID().toString
     val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
     val request = change.fold(Request(id, known, retired = retired)) { case (b, d) =>
       Request(id, d.changed, Some(b.id), d.removed, retired)
     }
     SentRequest(id, known, retired, change.map(_._1)) -> request
-  }
-
-  /** The request of `sent` again in full, for a host that cannot take it as a change. */
-  def inFull(sent: SentRequest): (SentRequest, Request) = {
-    val id = UUID.randomUUID().toString
-    SentRequest(id, sent.known, sent.retired, None) -> Request(
-      id,
-      sent.known,
-      retired = sent.retired)
   }
 
   /** What `response` to `sent` says. */
