@@ -151,8 +151,9 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     closed = true
     try {
       standBy()
-      // An endpoint that found no driver node never started its latch, which then refuses close.
-      if (latch.getState == LeaderLatch.State.STARTED) latch.close()
+      // The latch is left to the client's close, which ends the session and so removes the
+      // latch's node. Closed first, the latch would race its own requests still on the way: it
+      // checks the leadership of a node it has just dropped, and logs an error as if lost.
       requests.close()
       driver.close()
       report.close()

@@ -21,7 +21,8 @@ import org.apache.spark.sql.SparkSession
  *    the driver the abort of the write and the task lost;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
  *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
- *    leader election among them) and ZooKeeper's own (a reply that came as it closed).
+ *    leader election among them, or a reply's next step on the closed client) and ZooKeeper's
+ *    own (a reply that came as it closed).
  * These messages are dropped when they come of a stop (the run they name is of no query still
  * active, or the task was killed); the same words of a query running are kept, and the rest.
  *
@@ -38,12 +39,13 @@ private[aof] object StopWarnings {
   private val Utils = "org.apache.spark.util.Utils"
   private val HadoopShell = "org.apache.hadoop.util.Shell"
   private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
+  private val AnyCurator = "org.apache.curator."
   private[shim] val Latch: String = classOf[LeaderLatch].getName
   private[shim] val NettySocket = "org.apache.zookeeper.ClientCnxnSocketNetty"
 
   private val RunId: Regex = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".r
 
-  /** A logger, words of its message, and when the message comes of a stop. */
+  /** A logger (or the start of its name), words of its message, when it comes of a stop. */
   private final case class Rule(logger: String, message: Regex, ofStop: LogEvent => Boolean)
 
   private val NoJobs = """Failed to cancel job group \S+\. Cannot find active jobs for it\.$""".r
@@ -60,14 +62,29 @@ private[aof] object StopWarnings {
     Rule(Curator, "Background exception".r, _.getThrown.isInstanceOf[InterruptedException]),
     // An endpoint's election, its client closed (rc -112) while a request of it was on the way:
     // an endpoint stopped as it started. A session lost while running is said by its own line.
+    // Curator 5 starts the message with the latch's id.
     Rule(
       Latch,
-      """^(creatingParentContainersIfNeeded|getChildren)\(\) failed.*-112\)?$""".r,
+      """^(\[id=[^]]*\] )?(creatingParentContainersIfNeeded|getChildren)\(\) failed.*-112\)?$""".r,
       _ => true),
+    // A reply to a run's client that comes after the client closed: what Curator does next with
+    // it (an election's next step, a node's clean-up) fails to send, on a client that is gone.
+    Rule(AnyCurator, "".r, e => clientClosed(e.getThrown)),
     // A run's client closed as a reply came: the reply finds its request gone ("Nothing in the
     // queue, but got <xid>"); the client's connection is over anyway.
     Rule(NettySocket, "Unexpected throwable".r, e => thrownSays(e, "Nothing in the queue"))
   )
+
+  // Curator's words for a request made on a closed client: Curator 5's, Curator 2's (Spark 3),
+  // and both's when the request asks for the client's session.
+  private val ClosedClient: Regex =
+    """was \[STOPPED\]$|^instance must be started|^Client is not started""".r
+
+  private def clientClosed(thrown: Throwable): Boolean = thrown match {
+    case e: IllegalStateException =>
+      Option(e.getMessage).exists(ClosedClient.findFirstIn(_).isDefined)
+    case _ => false
+  }
 
   private def thrownSays(event: LogEvent, words: String): Boolean =
     Option(event.getThrown).flatMap(t => Option(t.getMessage)).exists(_.startsWith(words))
@@ -95,7 +112,7 @@ private[aof] object StopWarnings {
     override def filter(event: LogEvent): Filter.Result = {
       val name = event.getLoggerName
       val dropped = Rules.exists { r =>
-        r.logger == name && r.message.pattern.matcher(message(event)).find() &&
+        name.startsWith(r.logger) && r.message.pattern.matcher(message(event)).find() &&
         r.ofStop(event)
       }
       if (dropped) onMatch else onMismatch

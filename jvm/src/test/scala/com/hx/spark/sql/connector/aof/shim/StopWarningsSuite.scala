@@ -32,10 +32,32 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
       // What Curator logs when the client closes (rc -112) before the election's znode is made.
       latch.error("creatingParentContainersIfNeeded() failed (rc = -112)")
       latch.error("getChildren() failed. rc = -112")
+      latch.error("[id=7@host] creatingParentContainersIfNeeded() failed (rc = -112)")
       latch.error("creatingParentContainersIfNeeded() failed (rc = -101)")
       seen().filter(_.logger == StopWarnings.Latch).map(_.message)
     }
     assert(printed === Seq("creatingParentContainersIfNeeded() failed (rc = -101)"))
+  }
+
+  test("a reply's next step on a closed client says nothing; other failures of it are kept") {
+    StopWarnings.quiet
+    val printed = Logged.printed { seen =>
+      val node = LogManager.getLogger("org.apache.curator.framework.recipes.nodes.PersistentNode")
+      // What Curator 5, then Curator 2, throws for a request made on a closed client.
+      node.error(
+        "Could not delete node",
+        new IllegalStateException("Expected state [STARTED] was [STOPPED]"))
+      node.error("Could not delete", new IllegalStateException("instance must be started before"))
+      node.error("Could not delete", new IllegalStateException("Client is not started"))
+      node.error(
+        "Could not delete node",
+        new IllegalStateException("Expected state [STARTED] was [LATENT]"))
+      node.error(
+        "Could not delete node",
+        new RuntimeException("Expected state [STARTED] was [STOPPED]"))
+      seen().filter(_.logger.startsWith("org.apache.curator")).map(_.message)
+    }
+    assert(printed === Seq("Could not delete node", "Could not delete node"))
   }
 
   test("a reply that comes as a ZooKeeper client closes says nothing; other errors are kept") {
