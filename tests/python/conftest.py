@@ -35,6 +35,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "the scheduler, checkpoints, the client libraries Spark ships): it runs on Spark 3 too. "
         "Every other test runs on the newest line only.",
     )
+    config.addinivalue_line(
+        "markers",
+        "alone: a test that holds a duration to milliseconds; `make test` runs it after the "
+        "other suites, with the machine to itself.",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -42,6 +42,7 @@ class _Arrivals(threading.Thread):
                 self.rows.append((time.time_ns(), json.loads(line)))
 
 
+@pytest.mark.alone
 def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
     spark: SparkSession, tmp_path: Path
 ) -> None:
