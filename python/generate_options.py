@@ -90,7 +90,7 @@ def annotation(spec: dict[str, object]) -> tuple[str, str]:
 
 def generated() -> str:
     """Return the module's text."""
-    specs = [s for s in json.loads(SPECS.read_text()) if s["key"] != "path"]
+    specs = [s for s in json.loads(SPECS.read_text())["options"] if s["key"] != "path"]
     attributes, fields = [], []
     for spec in specs:
         name = str(spec["key"]).replace(".", "_")

@@ -1,8 +1,8 @@
-"""What the Python package and the JVM side each define, held equal by running both.
+"""What the Python package and the JVM side each judge, held equal by running both.
 
 Each case goes to the Python code and to the connector's Scala code in the session's JVM (through
-py4j): option checks and their messages, the wildcard characters of a path's directories, the
-znode layout and the encoding of host names in it.
+py4j): option checks and their messages, and ``status`` on znodes the JVM lays out. The znode
+layout and the path rules are held to tables instead (``test_shared_tables.py``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from kazoo.client import KazooClient
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from pyspark_aof import AofOptions, StartingOffsets, _znodes, status, tail
-from pyspark_aof.__main__ import glob_as_regex
+from pyspark_aof import AofOptions, StartingOffsets, status
 from pyspark_aof._errors import spark_message
 from pyspark_aof._options import _as_string
 from pyspark_aof.testing import ZooKeeperServer
@@ -218,46 +217,3 @@ def test_status_finds_each_hosts_offsets_whatever_its_name_encodes_to(
     assert sorted(h["host"] for h in run["hosts"]) == sorted(HOSTS)
     behind = {f["host"]: f["bytesBehind"] for f in found["files"] if f["path"].endswith("app.log")}
     assert behind == dict.fromkeys(HOSTS, 8990 - 4096)
-
-
-def test_a_host_name_is_encoded_and_decoded_as_the_jvm_does(spark: SparkSession) -> None:
-    jvm = _connector(spark).protocol.ZkPaths
-    for host in [*HOSTS, "a b+c~d*e%f/g:h", "日本", "\U0001f600", "é\u0301", ""]:
-        assert _znodes.encode_host(host) == jvm.encode(host), host
-        assert _znodes.decode_host(jvm.encode(host)) == host == jvm.decode(jvm.encode(host))
-
-
-def test_status_reads_the_znodes_the_jvm_writes(spark: SparkSession) -> None:
-    python = _znodes.RunZnodes.of("/aof/app", "run-7")
-    jvm = _connector(spark).protocol.ZkPaths("/aof/app", "run-7")
-    assert _znodes.offsets("/aof/app") == jvm.offsets()
-    assert _znodes.runs("/aof/app") == jvm.runs()
-    for znode in ("run", "driver", "latches", "endpoints", "reports", "nodes"):
-        assert getattr(python, znode) == getattr(jvm, znode)(), znode
-    for host in HOSTS:
-        for parent, znode in [
-            ("latches", "latch"),
-            ("endpoints", "endpoint"),
-            ("reports", "report"),
-        ]:
-            expected = getattr(jvm, znode)(host)
-            assert _znodes.of_host(getattr(python, parent), host) == expected, (znode, host)
-
-
-def test_a_directory_is_a_glob_for_the_same_characters(spark: SparkSession) -> None:
-    jvm = _connector(spark).files.DirectoryGlob
-    for c in [*map(chr, range(0x20, 0x7F)), "\u00e9", "\uff0a"]:
-        assert jvm.hasWildcard(f"app{c}") == (c in tail.WILDCARDS), repr(c)
-
-
-def test_a_shell_glob_is_taken_for_the_same_regex(spark: SparkSession) -> None:
-    jvm = _connector(spark).config.PathMistakes
-    for glob in [
-        "*.log",
-        "app?.log.[0-9]",
-        "{app,side}.log*",
-        "a+b(1)^$|.txt",
-        "[!a]}{,x",
-        "日志*",
-    ]:
-        assert glob_as_regex(glob) == jvm.globAsRegex(glob), glob

@@ -17,7 +17,6 @@ _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
 _SPECS = "com/hx/spark/sql/connector/aof/config/options.json"
 _SESSION_PREFIX = "spark.aof."
-_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 # What Java's String.trim takes off both ends: every character up to the space, no other.
 _JAVA_TRIMMED = "".join(map(chr, range(0x21)))
 
@@ -76,16 +75,32 @@ def option_specs() -> list[OptionSpec]:
 
 
 @functools.cache
-def _specs() -> tuple[OptionSpec, ...]:
+def _document() -> dict[str, Any]:
+    """Return ``options.json``: the options, the units of a duration, the words of messages."""
     from pyspark_aof._jar import jar_path
 
     with zipfile.ZipFile(jar_path()) as jar:
-        return tuple(
-            OptionSpec(
-                **{**o, "choices": tuple(o.get("choices", ())), "pair": _pair(o.get("pair"))}
-            )
-            for o in json.loads(jar.read(_SPECS))
-        )
+        document: dict[str, Any] = json.loads(jar.read(_SPECS))
+        return document
+
+
+@functools.cache
+def _specs() -> tuple[OptionSpec, ...]:
+    return tuple(
+        OptionSpec(**{**o, "choices": tuple(o.get("choices", ())), "pair": _pair(o.get("pair"))})
+        for o in _document()["options"]
+    )
+
+
+def _say(name: str, **fills: Any) -> str:
+    """Return the message ``name`` of ``options.json``, its ``{placeholders}`` filled."""
+    return str(_document()["messages"][name]).format(**fills)
+
+
+def _units() -> dict[str, int]:
+    """Return the milliseconds of each unit of a duration, in the order messages name them."""
+    units: dict[str, int] = _document()["units"]
+    return units
 
 
 def options_table() -> str:
@@ -124,10 +139,7 @@ class OptionValues:
             a, b = getattr(self, first), getattr(self, second)
             if (a is None) != (b is None):
                 given, missing = (first, second) if a is not None else (second, first)
-                raise ValueError(
-                    f"Option '{_key(given)}' is set but '{_key(missing)}' is not: "
-                    f"set both for {what}, or neither."
-                )
+                raise ValueError(_say("pair", given=_key(given), missing=_key(missing), what=what))
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value is not None:
@@ -203,9 +215,9 @@ def _checked(name: str, value: Any) -> Any:
 
 
 def _fail(spec: OptionSpec, expected: str, shown: str) -> ValueError:
+    session_key = _SESSION_PREFIX + spec.key
     return ValueError(
-        f"Invalid value '{shown}' for option '{spec.key}' (or '{_SESSION_PREFIX}{spec.key}'): "
-        f"expected {expected}."
+        _say("invalid", value=shown, key=spec.key, sessionKey=session_key, expected=expected)
     )
 
 
@@ -234,31 +246,32 @@ def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
     if spec.type == "regex":
         # Not trimmed: a regex's spaces are part of it.
         if not isinstance(value, str) or not value:
-            raise fail("a Java regex that is not empty", given)
+            raise fail(_say("regex"), given)
         return value
     text = given.strip(_JAVA_TRIMMED)
     if spec.type == "boolean":
         if isinstance(value, (bool, str)) and text.lower() in ("true", "false"):
             return text.lower() == "true"
-        raise fail("'true' or 'false'", text)
+        raise fail(_say("boolean"), text)
     if spec.type == "choice":
         if not isinstance(value, str) or text.lower() not in spec.choices:
-            raise fail(" or ".join(f"'{c}'" for c in spec.choices), text)
+            raise fail(_say("or").join(_say("choice", choice=c) for c in spec.choices), text)
         enum = ENUMS.get(spec.key)
         return enum(text.lower()) if enum else text.lower()
     if spec.type == "duration":
         if isinstance(value, timedelta):
             text = f"{value // timedelta(milliseconds=1)}ms"
+        units = _units()
         given_as_text = isinstance(value, (str, timedelta))
-        found = re.fullmatch(r"([0-9]+)(ms|s|m|h|d)", text) if given_as_text else None
-        if found is None or not 0 < int(found[1]) * _UNITS[found[2]] <= _LONG_MAX:
-            raise fail("a duration such as 30s, 15m, 24h or 7d (units ms, s, m, h, d)", text)
+        found = re.fullmatch(f"([0-9]+)({'|'.join(units)})", text) if given_as_text else None
+        if found is None or not 0 < int(found[1]) * units[found[2]] <= _LONG_MAX:
+            raise fail(_say("duration", units=", ".join(units)), text)
         return text
     if spec.type in ("int", "long"):
         limit = _INT_MAX if spec.type == "int" else _LONG_MAX
         lowest = spec.min if spec.min is not None else -_LONG_MAX - 1
-        words = "a positive whole number" if lowest == 1 else f"a whole number from {lowest}"
-        words += f" up to {limit}" if spec.type == "int" else ""
+        words = _say("positive") if lowest == 1 else _say("from", min=lowest)
+        words = _say("upTo", whole=words, max=limit) if spec.type == "int" else words
         whole = isinstance(value, int) and not isinstance(value, bool)
         if not whole and not (isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text)):
             raise fail(words, text)
@@ -267,10 +280,10 @@ def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
             raise fail(words, text)
         return number
     if not isinstance(value, str):
-        raise fail("a string", text)
+        raise fail(_say("string"), text)
     if spec.pattern is not None and not re.fullmatch(spec.pattern, text, re.ASCII):
         # re.ASCII: Java's \d and \s are ASCII only, as they are then.
-        raise fail(spec.expected or f"a value matching {spec.pattern}", text)
+        raise fail(spec.expected or _say("pattern", pattern=spec.pattern), text)
     return text
 
 

@@ -1,34 +1,54 @@
 package com.hx.spark.sql.connector.aof.config
 
 import scala.collection.JavaConverters._
+import scala.util.matching.Regex
 
-import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
 /**
  * The source's options: names, types, ranges, defaults and one line of documentation each, read
- * from `options.json` beside this class. The Python package reads the same file (from this JAR)
- * to check its typed options, and the README's table is generated from it: one list, no drift.
+ * from `options.json` beside this class, with the units of a duration and the words of every
+ * message about a value. The Python package reads the same file (from this JAR) to check its
+ * typed options, and the README's table is generated from it: one list, no drift.
  */
 object AofOptionSpecs {
-  val All: Seq[OptionSpec] = {
+  private val Root: JsonNode = {
     val in = getClass.getResourceAsStream("options.json")
-    try {
-      new ObjectMapper().readTree(in).elements().asScala.toVector.map { n =>
-        def text(field: String) = Option(n.get(field)).map(_.asText)
-        OptionSpec(
-          key = n.path("key").asText,
-          kind = n.path("type").asText,
-          default = n.path("default").asText,
-          doc = n.path("doc").asText,
-          min = Option(n.get("min")).map(_.asLong),
-          choices = n.path("choices").elements().asScala.map(_.asText).toVector,
-          pattern = text("pattern"),
-          expected = text("expected"),
-          many = n.path("many").asBoolean(false),
-          pair = Option(n.get("pair")).map(p => p.get(0).asText -> p.get(1).asText)
-        )
-      }
-    } finally in.close()
+    try new ObjectMapper().readTree(in)
+    finally in.close()
+  }
+
+  /** Milliseconds per unit of a duration, in the order the messages name them. */
+  val Units: Seq[(String, Long)] =
+    Root.path("units").fields().asScala.map(e => e.getKey -> e.getValue.asLong).toVector
+
+  private val Messages: Map[String, String] =
+    Root.path("messages").fields().asScala.map(e => e.getKey -> e.getValue.asText).toMap
+
+  private val Placeholder: Regex = """\{(\w+)\}""".r
+
+  /** The message `name` of options.json, each `{placeholder}` filled in one pass. */
+  def message(name: String, fills: (String, Any)*): String = {
+    val values = fills.toMap
+    Placeholder.replaceAllIn(
+      Messages(name),
+      m => Regex.quoteReplacement(values(m.group(1)).toString))
+  }
+
+  val All: Seq[OptionSpec] = Root.path("options").elements().asScala.toVector.map { n =>
+    def text(field: String) = Option(n.get(field)).map(_.asText)
+    OptionSpec(
+      key = n.path("key").asText,
+      kind = n.path("type").asText,
+      default = n.path("default").asText,
+      doc = n.path("doc").asText,
+      min = Option(n.get("min")).map(_.asLong),
+      choices = n.path("choices").elements().asScala.map(_.asText).toVector,
+      pattern = text("pattern"),
+      expected = text("expected"),
+      many = n.path("many").asBoolean(false),
+      pair = Option(n.get("pair")).map(p => p.get(0).asText -> p.get(1).asText)
+    )
   }
 
   private def spec(key: String): OptionSpec =

@@ -113,8 +113,12 @@ object AofOptions {
 
     def fail(spec: OptionSpec, value: String, expected: String): Nothing =
       throw new IllegalArgumentException(
-        s"Invalid value '$value' for option '${spec.key}' (or '${spec.sessionKey}'): " +
-          s"expected $expected.")
+        O.message(
+          "invalid",
+          "value" -> value,
+          "key" -> spec.key,
+          "sessionKey" -> spec.sessionKey,
+          "expected" -> expected))
 
     /** Each of `path`'s paths: one, or a JSON array of them. */
     def paths(): Seq[PathPattern] = {
@@ -229,8 +233,7 @@ object AofOptions {
         case (a, _) =>
           val (given, missing) = if (a.isDefined) (first, second) else (second, first)
           throw new IllegalArgumentException(
-            s"Option '${given.key}' is set but '${missing.key}' is not: set both for $what, " +
-              "or neither.")
+            O.message("pair", "given" -> given.key, "missing" -> missing.key, "what" -> what))
       }
     }
 

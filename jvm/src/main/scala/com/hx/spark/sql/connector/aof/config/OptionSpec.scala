@@ -5,6 +5,7 @@ import java.util.regex.{Pattern, PatternSyntaxException}
 
 import scala.collection.JavaConverters._
 import scala.util.Try
+import scala.util.matching.Regex
 
 import com.fasterxml.jackson.databind.{DeserializationFeature, ObjectMapper}
 
@@ -56,9 +57,8 @@ final case class OptionSpec(
       case "int" | "long" =>
         val max = if (kind == "int") Int.MaxValue.toLong else Long.MaxValue
         val lowest = min.getOrElse(Long.MinValue)
-        val words =
-          (if (lowest == 1) "a positive whole number" else s"a whole number from $lowest") +
-            (if (kind == "int") s" up to $max" else "")
+        val whole = if (lowest == 1) say("positive") else say("from", "min" -> lowest)
+        val words = if (kind == "int") say("upTo", "whole" -> whole, "max" -> max) else whole
         Try(value.toLong).toOption.filter(n => n >= lowest && n <= max) match {
           case Some(n) => Right(if (kind == "int") n.toInt else n)
           case None => Left(words)
@@ -67,43 +67,51 @@ final case class OptionSpec(
         value.toLowerCase(Locale.ROOT) match {
           case "true" => Right(true)
           case "false" => Right(false)
-          case _ => Left("'true' or 'false'")
+          case _ => Left(say("boolean"))
         }
       case "regex" =>
         try {
           Pattern.compile(raw)
-          if (raw.isEmpty) Left("a Java regex that is not empty") else Right(raw)
+          if (raw.isEmpty) Left(say("regex")) else Right(raw)
         } catch {
           case e: PatternSyntaxException =>
-            val at = if (e.getIndex >= 0) s" at index ${e.getIndex}" else ""
-            Left(s"a valid Java regex (${e.getDescription}$at)")
+            val at = if (e.getIndex >= 0) say("at", "index" -> e.getIndex) else ""
+            Left(say("regexSyntax", "description" -> e.getDescription, "at" -> at))
         }
       case "duration" =>
-        OptionSpec.Duration
-          .findFirstMatchIn(value)
-          .filter(_.matched == value)
-          .flatMap { m =>
-            Try(Math.multiplyExact(m.group(1).toLong, OptionSpec.Units(m.group(2)))).toOption
-          }
-          .filter(_ > 0)
-          .toRight("a duration such as 30s, 15m, 24h or 7d (units ms, s, m, h, d)")
+        OptionSpec.durationMs(value).toRight(say("duration", "units" -> OptionSpec.UnitNames))
       case "choice" =>
         choices
           .find(_ == value.toLowerCase(Locale.ROOT))
-          .toRight(choices.map(c => s"'$c'").mkString(" or "))
+          .toRight(choices.map(c => say("choice", "choice" -> c)).mkString(say("or")))
       case _ =>
         if (pattern.forall(value.matches)) Right(value)
-        else Left(expected.getOrElse(s"a value matching ${pattern.get}"))
+        else Left(expected.getOrElse(say("pattern", "pattern" -> pattern.get)))
     }
   }
+
+  private def say(name: String, fills: (String, Any)*): String =
+    AofOptionSpecs.message(name, fills: _*)
 }
 
 object OptionSpec {
   val SessionPrefix: String = "spark.aof."
 
-  private val Duration = "([0-9]+)(ms|s|m|h|d)".r
-  private val Units =
-    Map("ms" -> 1L, "s" -> 1000L, "m" -> 60000L, "h" -> 3600000L, "d" -> 86400000L)
+  // Lazy: options.json's reader makes the specs, and so this object, before it is done.
+  private lazy val Duration: Regex =
+    s"([0-9]+)(${AofOptionSpecs.Units.map(_._1).mkString("|")})".r
+  private lazy val UnitNames: String = AofOptionSpecs.Units.map(_._1).mkString(", ")
+
+  /** A duration's milliseconds: a whole number and a unit of options.json, more than 0. */
+  private def durationMs(value: String): Option[Long] =
+    Duration
+      .findFirstMatchIn(value)
+      .filter(_.matched == value)
+      .flatMap { m =>
+        val unit = AofOptionSpecs.Units.find(_._1 == m.group(2)).get._2
+        Try(Math.multiplyExact(m.group(1).toLong, unit)).toOption
+      }
+      .filter(_ > 0)
 
   // Strict, as Python's json module is: `["a"] x` is not an array.
   private val Json =
