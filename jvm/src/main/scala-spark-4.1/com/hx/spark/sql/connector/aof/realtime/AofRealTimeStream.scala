@@ -17,8 +17,8 @@ import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
-import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, JournalCopies, ZkPlanJournal}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.stream.AofMicroBatchStream
+import com.hx.spark.sql.connector.aof.zookeeper.{JournalCopies, ZkClients, ZkPlanJournal}
 
 /**
  * The stream on Spark 4.1 and newer: a micro-batch stream that also runs in real-time mode

@@ -11,7 +11,7 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
  *
  * @param start     the host's offsets where the batch starts; None for a host new to the query
  * @param journal   the version of the plan journal the driver opened for this batch
- *                  ([[com.hx.spark.sql.connector.aof.stream.ZkPlanJournal]])
+ *                  ([[com.hx.spark.sql.connector.aof.zookeeper.ZkPlanJournal]])
  * @param locations the hosts of that node's executors, as Spark names them (see
  *                  [[com.hx.spark.sql.connector.aof.stream.AofInputPartition]])
  */

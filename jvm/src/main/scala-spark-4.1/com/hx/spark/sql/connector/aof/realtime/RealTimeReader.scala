@@ -13,10 +13,11 @@ import com.hx.spark.sql.connector.aof.endpoint.{
   NodeEndpoints,
   NodeName
 }
+import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.shim.StopWarnings
-import com.hx.spark.sql.connector.aof.stream.{FileWrites, HostFollower, ReadCounters, ZkPlanJournal}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
+import com.hx.spark.sql.connector.aof.stream.ReadCounters
+import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
 /**
  * A real-time batch's task: follows its host's files ([[HostFollower]]) until Spark ends the

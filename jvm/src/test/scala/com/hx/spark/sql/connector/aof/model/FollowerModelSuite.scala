@@ -10,11 +10,13 @@ import org.apache.spark.sql.Row
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileIdentity, SourceFiles}
+import com.hx.spark.sql.connector.aof.follow.HostFollower
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
-import com.hx.spark.sql.connector.aof.stream.{HostFollower, JournalPlans, PlanJournal, ReadCounters}
+import com.hx.spark.sql.connector.aof.protocol.JournalPlans
+import com.hx.spark.sql.connector.aof.stream.ReadCounters
 import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
+import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
 /**
  * The rotation model in real-time mode: the same random operations on the same files

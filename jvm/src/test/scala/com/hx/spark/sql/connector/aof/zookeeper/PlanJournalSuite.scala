@@ -1,10 +1,10 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.zookeeper
 
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
-import com.hx.spark.sql.connector.aof.protocol.ZkPaths
+import com.hx.spark.sql.connector.aof.protocol.{JournalPlansSuite, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
 
 /**

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.protocol
 
 import org.scalatest.funsuite.AnyFunSuite
 

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.io.Closeable
 import java.nio.charset.StandardCharsets.UTF_8
@@ -10,7 +10,7 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.{KeeperException, Op}
 
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.protocol.{ZkPaths, ZnodeValues}
+import com.hx.spark.sql.connector.aof.protocol.{JournalPlans, ZkPaths, ZnodeValues}
 
 /**
  * The plans a host's real-time task made from one start, kept before any of their rows is

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.follow
 
 import java.io.Closeable
 import java.time.Clock
@@ -10,6 +10,8 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.DirectoryScanner
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.stream.{DataLoss, FileRangeReader, LineBatch, ReadCounters}
+import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
 
 /**
  * One host's files, followed from inside a long-running task (real-time mode): the node looks at

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.follow
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
@@ -14,8 +14,9 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileIdentity, LineFilter, RecordRule, SourceFiles}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.stream.ReadCounters
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
-import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
+import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
 /**
  * A host's files followed from inside a task (real-time mode): its offset stands after the last

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.follow
 
 import java.io.{Closeable, IOException}
 import java.nio.file.{ClosedWatchServiceException, FileSystems, WatchService}
