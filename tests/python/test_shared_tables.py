@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pyspark_aof import _znodes, tail
-from pyspark_aof.__main__ import glob_as_regex
+from pyspark_aof._arguments import glob_as_regex
 
 TABLES = Path(__file__).parents[1] / "tables"
 HOST_ZNODES = {"latches": "latch", "endpoints": "endpoint", "reports": "report"}

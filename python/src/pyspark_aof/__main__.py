@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
-import re
 import sys
-from collections.abc import Callable
 from typing import NoReturn
 
-from pyspark_aof import demo
+from pyspark_aof import _arguments, demo
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
 from pyspark_aof._option_fields import AofOptions
 from pyspark_aof._versions import SUPPORTED_TEXT
@@ -23,148 +19,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Print ``<prog>: error: <message>`` on stderr and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _seconds(text: str) -> float:
-    """Argument type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    """Argument type: a positive whole number."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return value
-
-
-def _tail_path(text: str) -> str:
-    """Argument type: an absolute path with a file-name regex after its last ``/``.
-
-    Spark compiles the regex: it is a Java one, which Python's ``re`` cannot judge.
-    """
-    if not text.startswith("/"):
-        raise argparse.ArgumentTypeError(
-            rf"expected an absolute path such as /var/log/app\.log.*, not {text!r}"
-        )
-    if text.endswith("/"):
-        raise argparse.ArgumentTypeError(
-            f"expected a file-name regex after the last '/' of {text!r}"
-        )
-    directory, _, name = text.rpartition("/")
-    if "*" in name or "?" in name:
-        try:
-            re.compile(name)
-        except re.error:
-            raise argparse.ArgumentTypeError(
-                f"the last component of {text!r} is a regex on file names, not a shell glob: "
-                f"use '{directory}/{glob_as_regex(name)}'"
-            ) from None
-    return text
-
-
-def glob_as_regex(glob: str) -> str:
-    r"""Return the regex a shell glob means, as the source suggests it (``*.log``: ``.*\.log``).
-
-    ``*`` is any run of characters, ``?`` one, ``[...]`` a class, ``{a,b}`` either; the rest is
-    literal.
-    """
-    out, in_class, in_group = [], False, False
-    for c in glob:
-        if in_class:
-            out.append(c)
-            in_class = c != "]"
-        elif c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            out.append(c)
-            in_class = True
-        elif c == "{":
-            out.append("(")
-            in_group = True
-        elif c == "}" and in_group:
-            out.append(")")
-            in_group = False
-        elif c == "," and in_group:
-            out.append("|")
-        elif c in "\\.^$|+()[]{}":
-            out.append("\\" + c)
-        else:
-            out.append(c)
-    return "".join(out)
-
-
-def _one_path(paths: list[str]) -> str:
-    """Return the one path of ``tail``; several are a pattern the shell expanded: refused."""
-    if len(paths) == 1:
-        return paths[0]
-    directory = os.path.commonpath(paths)
-    first, shared = paths[0], 0
-    while shared < len(first) and all(p.endswith(first[-shared - 1 :]) for p in paths):
-        shared += 1
-    suffix = first[len(first) - shared :]
-    dot = suffix.rfind(".")
-    regex = ".*" + (re.escape(suffix[dot:]) if dot >= 0 and "/" not in suffix[dot:] else "")
-    raise UsageError(
-        f"argument path: {len(paths)} paths given ({paths[0]}, {paths[1]}, ...): the shell "
-        f"expanded a pattern. Quote it, its last component a regex: '{directory}/{regex}'"
-    )
-
-
-def _source_value(field: str) -> Callable[[str], str]:
-    """Return an argument type that checks its value as the source checks option ``field``."""
-
-    def check(text: str) -> str:
-        try:
-            AofOptions().with_changes(**{field: text})
-        except ValueError as e:  # argparse names the flag: the option's name would be noise
-            key = field.replace("_", ".")
-            message = str(e).replace(f" for option '{key}' (or 'spark.aof.{key}')", "")
-            raise argparse.ArgumentTypeError(message) from None
-        return text
-
-    return check
-
-
-def _kazoo_hosts(text: str) -> str:
-    """Argument type: a connect string that kazoo parses (it resolves the host names later)."""
-    from kazoo.hosts import collect_hosts
-
-    try:
-        collect_hosts(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(
-            f"{e} in {text!r}: expected a connect string like host1:2181,host2:2181"
-        ) from None
-    return text
-
-
-def _credentials(text: str) -> str:
-    """Argument type: ``USER:PASSWORD``; the error does not repeat it, a password."""
-    user, colon, _ = text.partition(":")
-    if not user or not colon:
-        raise argparse.ArgumentTypeError("expected USER:PASSWORD, a user name before the ':'")
-    return text
-
-
-def _option(text: str) -> tuple[str, str]:
-    """Argument type: ``KEY=VALUE``; the source option's name and value are checked later."""
-    key, equals, value = text.partition("=")
-    if not key or not equals:
-        # Without repeating it: it may be zookeeper.auth.password's value, mistyped.
-        raise argparse.ArgumentTypeError("expected KEY=VALUE, such as bytes.max=1048576")
-    return key, value
 
 
 def _tail(args: argparse.Namespace) -> int:
@@ -181,7 +35,7 @@ def _tail(args: argparse.Namespace) -> int:
         )
     except ValueError as e:  # the other arguments are checked as they are parsed
         raise UsageError(f"argument --option: {e}") from None
-    return tail.run(_one_path(args.path), options, verbose=args.verbose)
+    return tail.run(_arguments.one_path(args.path), options, verbose=args.verbose)
 
 
 # The login arguments of ``status``: each the source option ``zookeeper.<name>``.
@@ -256,8 +110,12 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     commands = parser.add_subparsers(dest="command", required=True)
     run_demo = commands.add_parser("demo", help="stream a growing, rotating sample log")
-    run_demo.add_argument("--seconds", type=_seconds, default=15.0, help="how long to write")
-    run_demo.add_argument("--rate", type=_count, default=2000, help="lines written per second")
+    run_demo.add_argument(
+        "--seconds", type=_arguments.seconds, default=15.0, help="how long to write"
+    )
+    run_demo.add_argument(
+        "--rate", type=_arguments.count, default=2000, help="lines written per second"
+    )
     verbose = "show Spark's own warnings and progress bars too"
     run_demo.add_argument("--verbose", action="store_true", help=verbose)
 
@@ -265,17 +123,17 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     tail.add_argument(
         "path",
         nargs="+",
-        type=_tail_path,
+        type=_arguments.tail_path,
         help=r"absolute path, last component a regex, globs before it: /var/log/*/app\.log.*",
     )
     tail.add_argument(
         "--zookeeper",
-        type=_source_value("zookeeper_address"),
+        type=_arguments.source_value("zookeeper_address"),
         help="ZooKeeper connect string (default: embedded)",
     )
     tail.add_argument(
         "--meta-store",
-        type=_source_value("meta_store"),
+        type=_arguments.source_value("meta_store"),
         help="ZooKeeper root (default: one of its own, removed)",
     )
     tail.add_argument(
@@ -286,10 +144,10 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         "there too)",
     )
     auth = "ZooKeeper digest credentials"
-    tail.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
+    tail.add_argument("--auth", type=_arguments.credentials, metavar="USER:PASSWORD", help=auth)
     tail.add_argument(
         "--option",
-        type=_option,
+        type=_arguments.option_pair,
         action="append",
         default=[],
         metavar="KEY=VALUE",
@@ -299,21 +157,21 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
 
     show = commands.add_parser("status", help="endpoints, committed offsets and lag of a query")
     show.add_argument(
-        "--zookeeper", type=_kazoo_hosts, required=True, help="ZooKeeper connect string"
+        "--zookeeper", type=_arguments.kazoo_hosts, required=True, help="ZooKeeper connect string"
     )
     show.add_argument(
         "--meta-store",
-        type=_source_value("meta_store"),
+        type=_arguments.source_value("meta_store"),
         required=True,
         help="the query's meta.store",
     )
-    show.add_argument("--auth", type=_credentials, metavar="USER:PASSWORD", help=auth)
+    show.add_argument("--auth", type=_arguments.credentials, metavar="USER:PASSWORD", help=auth)
     show.add_argument("--ssl", action="store_true", help="connect over TLS (a store implies it)")
     for name, metavar, words in _LOGIN:
         show.add_argument("--" + name.replace(".", "-"), metavar=metavar, help=words)
     show.add_argument(
         "--timeout",
-        type=_seconds,
+        type=_arguments.seconds,
         default=20.0,
         metavar="SECONDS",
         help="how long to wait for ZooKeeper to answer (default: %(default)g s)",

@@ -1,16 +1,12 @@
 package com.hx.spark.sql.connector.aof.config
 
-import java.nio.file.{FileSystems, Paths}
 import java.util.Locale
-import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
-  DirectoryGlob,
   FileIdentity,
   LineFilter,
-  PathPattern,
   RecordRule,
   SourceFiles
 }
@@ -73,7 +69,7 @@ object AofOptions {
     }
     val merged = fromSession ++ explicit.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     UnknownOptions.warn(merged.keySet)
-    val reader = new Reader(merged)
+    val reader = new OptionReader(merged)
     val paths = reader.paths()
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
@@ -107,230 +103,4 @@ object AofOptions {
 
   private def defaultMetaStore(directory: String): String =
     "/aof" + (if (directory == "/") "" else directory)
-
-  private final class Reader(options: Map[String, String]) {
-    def get(spec: OptionSpec): Option[String] = options.get(spec.key).map(_.trim)
-
-    def fail(spec: OptionSpec, value: String, expected: String): Nothing =
-      throw new IllegalArgumentException(
-        O.message(
-          "invalid",
-          "value" -> value,
-          "key" -> spec.key,
-          "sessionKey" -> spec.sessionKey,
-          "expected" -> expected))
-
-    /** Each of `path`'s paths: one, or a JSON array of them. */
-    def paths(): Seq[PathPattern] = {
-      val raw = get(O.Path)
-        .filter(_.nonEmpty)
-        .getOrElse(
-          throw new IllegalArgumentException(
-            "Option 'path' is required: set .option(\"path\", \"/var/log/app/service.log.*\") " +
-              "or .load(\"/var/log/app/service.log.*\"), an absolute path whose last component " +
-              "is a regex on file names (or a JSON array of such paths)."))
-      O.Path.values(raw).map(p => path(p.trim))
-    }
-
-    /** The values of an option that takes several, each checked; none when it is not set. */
-    def many(spec: OptionSpec): Seq[String] =
-      // Not trimmed: a regex's spaces are part of it.
-      options.get(spec.key).toSeq.flatMap(spec.values(_).map(checked(spec, _)))
-
-    private def path(raw: String): PathPattern = {
-      if (!raw.startsWith("/")) fail(O.Path, raw, "an absolute path such as /var/log/app/app.log.*")
-      val cut = raw.lastIndexOf('/')
-      val (dir, regex) = (if (cut == 0) "/" else raw.substring(0, cut), raw.substring(cut + 1))
-      if (regex.isEmpty) fail(O.Path, raw, "a file-name regex after the last '/'")
-      try Pattern.compile(regex)
-      catch {
-        case e: PatternSyntaxException if regex.contains("*") || regex.contains("?") =>
-          val meant = s"${if (cut == 0) "" else dir}/${PathMistakes.globAsRegex(regex)}"
-          fail(
-            O.Path,
-            raw,
-            s"a Java regex on file names as the last component, not a shell glob " +
-              s"(${e.getDescription}): for the files the glob names, use '$meant'"
-          )
-        case e: PatternSyntaxException =>
-          fail(O.Path, raw, s"a valid Java regex as the last component (${e.getDescription})")
-      }
-      dir.split('/').filter(DirectoryGlob.hasWildcard).foreach { component =>
-        try FileSystems.getDefault.getPathMatcher("glob:" + component)
-        catch {
-          case e: PatternSyntaxException =>
-            fail(O.Path, raw, s"a valid glob in each directory component (${e.getDescription})")
-        }
-      }
-      PathPattern(Paths.get(dir).normalize().toString, regex)
-    }
-
-    def zookeeperSecurity(): ZooKeeperSecurity = {
-      val security = ZooKeeperSecurity(
-        both(O.ZookeeperAuthUser)
-          .map { case (user, password) => ZooKeeperAuth(user, password) },
-        tls(),
-        sasl()
-      )
-      val secured = security.tls.nonEmpty || security.sasl.nonEmpty
-      if (secured && get(O.ZookeeperAddress).isEmpty) {
-        val set = O.All.find(s => s.key.matches("zookeeper[.](ssl|sasl)[.].*") && get(s).nonEmpty)
-        throw new IllegalArgumentException(
-          s"Option '${set.get.key}' applies to an external ZooKeeper, and the embedded one " +
-            s"is used: set '${O.ZookeeperAddress.key}' too, or remove it.")
-      }
-      security
-    }
-
-    private def tls(): Option[ZooKeeperTls] = {
-      def store(which: String): Option[StoreFile] = {
-        def part(name: String) = O.All.find(_.key == s"$which.$name").get
-        val (location, password, kind) = (part("location"), part("password"), part("type"))
-        if (get(location).isEmpty) {
-          Seq(password, kind).find(get(_).nonEmpty).foreach { extra =>
-            throw new IllegalArgumentException(
-              s"Option '${extra.key}' is set but '${location.key}' is not: set the file too, " +
-                "or remove it.")
-          }
-        }
-        get(location).map(StoreFile(which, _, get(password), optional(kind)))
-      }
-      val stores = (store("zookeeper.ssl.keystore"), store("zookeeper.ssl.truststore"))
-      val stated = optional(O.ZookeeperSslEnabled).map(_.toBoolean)
-      if (stated.contains(false) && (stores._1 ++ stores._2).nonEmpty) {
-        throw new IllegalArgumentException(
-          s"Option '${O.ZookeeperSslEnabled.key}' is false but a key or trust store is set: " +
-            "remove the stores, or the option (a store turns TLS on).")
-      }
-      if (stated.contains(true) || (stores._1 ++ stores._2).nonEmpty) {
-        Some(ZooKeeperTls(stores._1, stores._2, boolean(O.ZookeeperSslHostnameVerification)))
-      } else None
-    }
-
-    private def sasl(): Option[ZooKeeperSasl] = {
-      val ways = Seq(
-        optional(O.ZookeeperSaslSection).map(ZooKeeperSasl.Section),
-        both(O.ZookeeperSaslUser)
-          .map { case (user, password) => ZooKeeperSasl.Digest(user, password) },
-        both(O.ZookeeperSaslKerberosPrincipal)
-          .map { case (principal, keytab) => ZooKeeperSasl.Kerberos(principal, keytab) }
-      ).flatten
-      if (ways.size > 1) {
-        throw new IllegalArgumentException(
-          s"Options '${ways(0).options.head}' and '${ways(1).options.head}' are both set: " +
-            "set one way to log in with SASL.")
-      }
-      ways.headOption
-    }
-
-    /** `first` and its pair (`OptionSpec.pair`), set together or not at all, each then checked. */
-    private def both(first: OptionSpec): Option[(String, String)] = {
-      val (pairedWith, what) = first.pair.get
-      val second = O.All.find(_.key == pairedWith).get
-      (get(first), get(second)) match {
-        case (None, None) => None
-        case (Some(a), Some(b)) => Some(checked(first, a) -> checked(second, b))
-        case (a, _) =>
-          val (given, missing) = if (a.isDefined) (first, second) else (second, first)
-          throw new IllegalArgumentException(
-            O.message("pair", "given" -> given.key, "missing" -> missing.key, "what" -> what))
-      }
-    }
-
-    /**
-     * @param limit the smallest byte limit of a batch, if any: a node looks for record ends a
-     *              few times that far ahead, not through a whole backlog at every trigger
-     */
-    def records(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
-      // Not trimmed: a regex's spaces are part of it.
-      def regex(spec: OptionSpec) = options.get(spec.key).map(checked(spec, _))
-      val rule = (regex(O.MultilineStart), regex(O.MultilineContinuation)) match {
-        case (Some(_), Some(_)) =>
-          throw new IllegalArgumentException(
-            s"Options '${O.MultilineStart.key}' and '${O.MultilineContinuation.key}' are both " +
-              "set: set one, the regex of a record's first lines or of its continuation lines.")
-        case (start, continuation) => start.map(_ -> true).orElse(continuation.map(_ -> false))
-      }
-      val tuning = Seq(O.MultilineBytesMax, O.MultilineFlushTimeout).filter(get(_).nonEmpty)
-      if (rule.isEmpty && tuning.nonEmpty) {
-        throw new IllegalArgumentException(
-          s"Option '${tuning.head.key}' applies to multi-line records only: set " +
-            s"'${O.MultilineStart.key}' or '${O.MultilineContinuation.key}' too, or remove it.")
-      }
-      rule.map { case (pattern, starts) =>
-        RecordRule(
-          pattern,
-          starts,
-          int(O.MultilineBytesMax),
-          long(O.MultilineFlushTimeout),
-          lineLengthMax,
-          limit.filter(_ < Long.MaxValue / 4).map(_ * 4))
-      }
-    }
-
-    /**
-     * `nodes`: a JSON array of names, or the cluster manager to ask. A single name is refused,
-     * so that a misspelt manager (`yran`) is not taken for a node.
-     */
-    def nodes(nodeNameEnv: Option[String]): Option[Nodes] = {
-      val tuning = Seq(O.NodesSelector, O.NodesUrl, O.NodesRefreshInterval, O.NodesAwaitTimeout)
-      def refuse(spec: OptionSpec, applies: String): Nothing =
-        throw new IllegalArgumentException(s"Option '${spec.key}' applies $applies.")
-      get(O.Nodes) match {
-        case None =>
-          tuning.find(get(_).nonEmpty).foreach { t =>
-            refuse(t, s"with '${O.Nodes.key}' only: set '${O.Nodes.key}' too, or remove it")
-          }
-          None
-        case Some(raw) if raw.startsWith("[") =>
-          val names = O.Nodes.values(raw)
-          if (names == Seq(raw)) fail(O.Nodes, raw, O.Nodes.expected.get)
-          tuning.init.find(get(_).nonEmpty).foreach { t =>
-            refuse(t, s"to nodes a cluster manager gives, not to a list of names: remove it")
-          }
-          Some(Nodes.Listed(names.map(n => checked(O.Nodes, n.trim)).toSet))
-        case Some(raw) =>
-          val manager =
-            ClusterManager.named(raw).getOrElse(fail(O.Nodes, raw, O.Nodes.expected.get))
-          val selector = optional(O.NodesSelector)
-          val url = optional(O.NodesUrl)
-          manager match {
-            case ClusterManager.Standalone if selector.nonEmpty =>
-              refuse(O.NodesSelector, s"to '${O.Nodes.key}' = yarn or kubernetes: remove it")
-            case ClusterManager.Yarn if url.nonEmpty =>
-              refuse(
-                O.NodesUrl,
-                s"to '${O.Nodes.key}' = standalone or kubernetes; YARN's ResourceManager is " +
-                  "found from the Hadoop configuration (yarn-site.xml): remove it"
-              )
-            case ClusterManager.Kubernetes if nodeNameEnv.isEmpty =>
-              throw new IllegalArgumentException(
-                s"Option '${O.Nodes.key}' = kubernetes names nodes as Kubernetes does, but " +
-                  "without 'node.name.env' each executor pod reads as a host of its own " +
-                  "address: set 'node.name.env' to a variable that the pod template sets from " +
-                  "spec.nodeName (see docs/deploying.md).")
-            case _ => ()
-          }
-          Some(Nodes.Discovered(manager, selector, url, long(O.NodesRefreshInterval)))
-      }
-    }
-
-    def startingOffsets(): StartingOffsets = value(O.StartingOffsets) match {
-      case "latest" => StartingOffsets.Latest
-      case _ => StartingOffsets.Earliest
-    }
-
-    /** A value given, checked against its spec, in its normal form (`True` reads `true`). */
-    def optional(spec: OptionSpec): Option[String] = get(spec).map(checked(spec, _))
-
-    def long(spec: OptionSpec): Long = value(spec).toLong
-    def int(spec: OptionSpec): Int = value(spec).toInt
-    def boolean(spec: OptionSpec): Boolean = value(spec).toBoolean
-
-    /** The value given or the default, checked. */
-    private def value(spec: OptionSpec): String = checked(spec, get(spec).getOrElse(spec.default))
-
-    private def checked(spec: OptionSpec, raw: String): String =
-      spec.check(raw).fold(fail(spec, raw, _), _.toString)
-  }
 }

@@ -227,7 +227,7 @@ final class HostReports(
     launching
       .flatMap(_.value)
       .flatMap(_.failed.toOption)
-      .flatMap(HostReports.settingsError)
+      .flatMap(LaunchFailure.settingsError)
       .foreach(e => throw e)
     (if (started.isEmpty) before.launched else before.launched ++ toLaunch, launching)
   }
@@ -264,24 +264,6 @@ object HostReports {
 
   /** How often `AvailableNow` looks again for the nodes to read that have not answered. */
   private val NodesPollMs = 1000L
-
-  /**
-   * What failed a launch job, when the query's settings did (a key store missing on a host, a
-   * login refused): no later launch would start those endpoints, so the query fails with the
-   * reason rather than going on without those hosts. The source raises such errors as
-   * `IllegalArgumentException`s that begin "aof: ".
-   */
-  def settingsError(failure: Throwable): Option[IllegalArgumentException] =
-    Iterator
-      .iterate(failure)(_.getCause)
-      .takeWhile(_ != null)
-      .take(10)
-      .collectFirst {
-        case e: IllegalArgumentException if Option(e.getMessage).exists(_.startsWith("aof: ")) =>
-          new IllegalArgumentException(
-            "aof: an executor could not start its endpoint: " + e.getMessage.stripPrefix("aof: "),
-            failure)
-      }
 
   /**
    * One round of asking: the reports, the state after it, the hosts with an executor that did

@@ -21,12 +21,12 @@ class LaunchFailureSuite extends AnyFunSuite with SparkTestKit {
   test("a setting an executor lacks fails the query with the reason; other failures do not") {
     val missing = "aof: option 'zookeeper.ssl.truststore.location': no readable file 'ca.pem'"
     val error =
-      HostReports.settingsError(failure(new IllegalArgumentException(_), missing)).get
+      LaunchFailure.settingsError(failure(new IllegalArgumentException(_), missing)).get
     assert(
       error.getMessage === "aof: an executor could not start its endpoint: option " +
         "'zookeeper.ssl.truststore.location': no readable file 'ca.pem'")
     val unreachable = "aof: cannot reach ZooKeeper at 'zk:2181' within 20 s"
-    assert(HostReports.settingsError(failure(new IllegalStateException(_), unreachable)).isEmpty)
-    assert(HostReports.settingsError(failure(new IllegalArgumentException(_), "other")).isEmpty)
+    assert(LaunchFailure.settingsError(failure(new IllegalStateException(_), unreachable)).isEmpty)
+    assert(LaunchFailure.settingsError(failure(new IllegalArgumentException(_), "other")).isEmpty)
   }
 }
