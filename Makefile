@@ -47,13 +47,13 @@ $(eval $(call venv,$(VENV34),,'pyspark==$(PYSPARK_34)'))
 demo: setup
 	$(PY) -m pyspark_aof demo
 
-# The JARs built beside the virtualenvs, lint, then the suites two at a time: the JVM suites wait
-# on their writers and rotations more than they compute. Make starts the suites in the order
-# named, the next as one ends. Last, alone, the test that holds a latency to milliseconds.
+# The JARs built beside the virtualenvs, then lint and the suites two at a time: the JVM suites
+# wait on their writers and rotations more than they compute. Make starts them in the order
+# named, the next as one ends, and prints each one's output as it ends. Last, alone, the test
+# that holds a latency to milliseconds.
 test: system
 	$(MAKE) -j2 jar venvs
-	$(MAKE) lint
-	$(MAKE) -j2 --output-sync=line test-python test-jvm test-spark3
+	$(MAKE) -j2 --output-sync=line test-python test-jvm lint test-spark3
 	$(MAKE) test-alone
 
 venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
