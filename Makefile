@@ -17,8 +17,8 @@ PY := $(VENV)/bin/python
 # Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
-.PHONY: setup system jar venvs demo test test-jvm test-model test-python test-spark3 test-alone \
-  lint bench bench-fleet clean
+.PHONY: setup system jar venvs demo test test-jvm test-jvm-4 test-jvm-3 test-model test-python \
+  test-spark3 test-alone lint bench bench-fleet clean
 
 setup: jar $(VENV)/.installed
 
@@ -53,7 +53,7 @@ demo: setup
 # that holds a latency to milliseconds.
 test: system
 	$(MAKE) -j2 jar venvs
-	$(MAKE) -j2 --output-sync=line test-python test-jvm lint test-spark3
+	$(MAKE) -j2 --output-sync=line test-python test-jvm-4 test-spark3 test-jvm-3 lint
 	$(MAKE) test-alone
 
 venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
@@ -61,10 +61,15 @@ venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 system:
 	build/install-system-packages
 
-# The suites of each line in one sbt session; suites the Spark line cannot change run on the
+# Each line's suites in an sbt session of its own; suites the Spark line cannot change run on the
 # newest only (docs/internals.md, "The suites").
-test-jvm: $(VENV)/.installed
-	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll ++2.12 aof/test ++2.13 aof/test realtime/test
+test-jvm: test-jvm-4 test-jvm-3
+
+test-jvm-4: $(VENV)/.installed
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(SBT) scalafmtCheckAll ++2.13 aof/test realtime/test
+
+test-jvm-3:
+	$(SBT) ++2.12 aof/test
 
 # The rotation model's long form (`make test` runs 20 seeds against the node's scanner, the
 # planner and the reader, 20 through real-time mode's follower, and 2 on a real query): 500, 500
@@ -72,7 +77,7 @@ test-jvm: $(VENV)/.installed
 # AOF_MODEL_SEED=<seed> make test-model.
 test-model: system $(VENV)/.installed
 	AOF_MODEL_SEEDS=$${AOF_MODEL_SEEDS:-500} AOF_MODEL_SPARK_SEEDS=$${AOF_MODEL_SPARK_SEEDS:-100} \
-	  AOF_SPARK_JARS_2_13=$(SPARK4_JARS) \
+	  AOF_EVERY_LINE=1 AOF_SPARK_JARS_2_13=$(SPARK4_JARS) \
 	  $(SBT) "+aof/testOnly *.RotationModelSuite *.FollowerModelSuite *.SparkRotationModelSuite"
 
 lint: $(VENV)/.installed

@@ -136,9 +136,10 @@ lazy val aof: Project = (project in file("jvm"))
     },
     Compile / packageDoc / publishArtifact := false,
     sparkTests,
-    // A suite the Spark line cannot change (`testkit.Spark4Only`) runs on the newest line only.
+    // A suite the Spark line cannot change (`testkit.Spark4Only`) runs on the newest line only,
+    // unless AOF_EVERY_LINE is set (`make test-model`: the model's long form on both lines).
     Test / testOptions ++= {
-      if (scalaBinaryVersion.value != "2.12") Nil
+      if (scalaBinaryVersion.value != "2.12" || sys.env.contains("AOF_EVERY_LINE")) Nil
       else {
         val tag = "com.hx.spark.sql.connector.aof.testkit.Spark4Only"
         Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", tag))

@@ -9,8 +9,10 @@ import org.scalatest.TagAnnotation;
 
 /**
  * A suite whose outcome the Spark line cannot change: what it holds is the files' side (how
- * logrotate moves them, how records are cut), which both lines' JARs share. It runs on the newest
- * line only; the build leaves it out of the Spark 3 run. docs/internals.md lists these suites.
+ * logrotate moves them, how records are cut, the scanner, the rotation model), which both lines'
+ * JARs share, or real-time mode's follower, which only Spark 4.1 and later run. It runs on the
+ * newest line only; the build leaves it out of the Spark 3 run unless AOF_EVERY_LINE is set.
+ * docs/internals.md lists these suites.
  * ScalaTest reads tags from Java annotations only, hence Java.
  */
 @TagAnnotation

@@ -11,8 +11,9 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Plan, PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock, NameSwapper}
+import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock, NameSwapper, Spark4Only}
 
+@Spark4Only
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
 
   private def withDir[T](body: Path => T): T = {

@@ -8,8 +8,10 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.LineReaderSuite.{read, Line, Read}
+import com.hx.spark.sql.connector.aof.testkit.Spark4Only
 
 /** Files too large for an Int position or for the heap; sparse where they can be. */
+@Spark4Only
 class LineReaderLargeFileSuite extends AnyFunSuite {
 
   test("positions past 2 GiB and 3 GiB in a sparse 3 GiB file") {

@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.files.{FileIdentity, LineFilter, RecordRul
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
-import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+import com.hx.spark.sql.connector.aof.testkit.{Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
 /**
@@ -23,6 +23,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
  * row returned, wherever that is in a plan, and a task that starts where an earlier one started
  * returns that one's rows first, with the same ids, however the files changed since.
  */
+@Spark4Only
 class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
   private lazy val counters = ReadCounters.register(spark.sparkContext)
   private val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))

@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.protocol.JournalPlans
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
-import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
 /**
@@ -28,6 +28,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
  * `(file_id, offset)` always with the same line and each line always under the same key, and
  * nothing counted lost.
  */
+@Spark4Only
 class FollowerModelSuite extends SeededSuite with SparkTestKit {
   private val host = "node"
   private val logs = Seq("a.log", "b.log", "c.log")

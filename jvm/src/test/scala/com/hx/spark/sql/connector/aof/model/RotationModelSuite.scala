@@ -12,7 +12,7 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, Fil
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
-import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit}
 
 /**
  * The rotation rules held by a model: for each seed, random operations on three logs (appends,
@@ -28,6 +28,7 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, SparkTestKit}
  *
  * A seed is replayed exactly (`AOF_MODEL_SEED`), the file system's choice of inodes aside.
  */
+@Spark4Only
 class RotationModelSuite extends SeededSuite with SparkTestKit {
   private val host = "node"
   private val logs = Seq("a.log", "b.log", "c.log")
