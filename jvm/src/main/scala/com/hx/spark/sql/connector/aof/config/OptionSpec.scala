@@ -101,16 +101,14 @@ object OptionSpec {
   private lazy val Duration: Regex =
     s"([0-9]+)(${AofOptionSpecs.Units.map(_._1).mkString("|")})".r
   private lazy val UnitNames: String = AofOptionSpecs.Units.map(_._1).mkString(", ")
+  private lazy val UnitMs: Map[String, Long] = AofOptionSpecs.Units.toMap
 
   /** A duration's milliseconds: a whole number and a unit of options.json, more than 0. */
   private def durationMs(value: String): Option[Long] =
     Duration
       .findFirstMatchIn(value)
       .filter(_.matched == value)
-      .flatMap { m =>
-        val unit = AofOptionSpecs.Units.find(_._1 == m.group(2)).get._2
-        Try(Math.multiplyExact(m.group(1).toLong, unit)).toOption
-      }
+      .flatMap(m => Try(Math.multiplyExact(m.group(1).toLong, UnitMs(m.group(2)))).toOption)
       .filter(_ > 0)
 
   // Strict, as Python's json module is: `["a"] x` is not an array.
