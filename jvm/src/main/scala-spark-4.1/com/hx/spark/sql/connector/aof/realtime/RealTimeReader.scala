@@ -37,23 +37,34 @@ final class RealTimeReader(
   private val here = NodeName.current(endpoint.nodeNameEnv)
   if (here != partition.host) MisplacedTask.handOver(partition.host, here, endpoint)
 
-  private val follower = new HostFollower(
-    partition.host,
-    partition.start,
-    endpoint,
-    limits,
-    lineLengthMax,
-    failOnDataLoss,
-    counters,
-    new ZkPlanJournal(
-      ZkClients.open(endpoint.zk, endpoint.metaStore),
-      endpoint.metaStore,
-      partition.host,
-      partition.start,
-      partition.journal),
-    clock
-  )
-  private val writes = new FileWrites(endpoint.files)
+  private val client = ZkClients.open(endpoint.zk, endpoint.metaStore)
+  // A task killed as it starts (its query stopped) must not leave its client connected: it
+  // would retry, with ZooKeeper's stack each time, once the server is gone.
+  private val (follower, writes) =
+    try {
+      val journal =
+        new ZkPlanJournal(
+          client,
+          endpoint.metaStore,
+          partition.host,
+          partition.start,
+          partition.journal)
+      val follower = new HostFollower(
+        partition.host,
+        partition.start,
+        endpoint,
+        limits,
+        lineLengthMax,
+        failOnDataLoss,
+        counters,
+        journal,
+        clock)
+      (follower, new FileWrites(endpoint.files))
+    } catch {
+      case e: Throwable =>
+        client.close()
+        throw e
+    }
 
   override def nextWithTimeout(timeoutMs: java.lang.Long): RecordStatus = {
     val deadline = clock.millis() + timeoutMs

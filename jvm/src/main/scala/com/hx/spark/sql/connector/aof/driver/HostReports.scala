@@ -44,6 +44,7 @@ final class HostReports(
   // Replaced whole, by the thread that runs the triggers (Spark's, one at a time): other threads
   // (the metrics, the query's stop) read one trigger's state, never half of one.
   @volatile private var state = State()
+  @volatile private var stopped = false
 
   /** From now on every trigger plans against the reports of the next one. */
   def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
@@ -144,6 +145,7 @@ final class HostReports(
   def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] = nodes.hostsByNode(hosts)
 
   def stop(): Unit = {
+    stopped = true
     state.launching.foreach(_.cancel())
     coverage.foreach(_.stop())
   }
@@ -251,7 +253,8 @@ final class HostReports(
       coordinator.liveHosts(),
       answers.files.keySet,
       answers.unlisted.keySet)
-    if (census.withoutEndpoint.nonEmpty) {
+    // A stop cancels the launch and ends the wait: nothing is missing then.
+    if (census.withoutEndpoint.nonEmpty && !stopped) {
       log.warn(s"aof: no endpoint on ${census.withoutEndpoint.mkString(", ")}; their files wait")
     }
     coverage.foreach(_.update(wanted, census.live))

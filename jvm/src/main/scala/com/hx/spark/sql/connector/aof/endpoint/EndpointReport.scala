@@ -49,8 +49,13 @@ final class EndpointReport(
   asks.getListenable.addListener(new NodeCacheListener {
     override def nodeChanged(): Unit = if (asks.getCurrentData != null) asked()
   })
-  // Built first, so that an ask made before this endpoint started is not taken for a new one.
-  asks.start(true)
+
+  /**
+   * Reads the ask there now: done before the endpoint answers, so that an ask made before it
+   * started is not taken for a new one. Not in the constructor: the endpoint is made under its
+   * registry's lock, and a launch task killed there would leave its client open.
+   */
+  def start(): Unit = asks.start(true)
 
   /** Publishes `answer` (in full) within a second, while asked; a later one replaces it. */
   def publish(answer: Response): Unit = synchronized {

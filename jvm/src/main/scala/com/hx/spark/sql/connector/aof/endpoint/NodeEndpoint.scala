@@ -61,6 +61,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private var closed = false
 
   def start(): Unit = {
+    report.start()
     driver.getListenable.addListener(new NodeCacheListener {
       override def nodeChanged(): Unit = if (driver.getCurrentData == null) submit(close())
     })

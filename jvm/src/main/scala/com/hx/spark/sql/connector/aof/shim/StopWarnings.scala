@@ -7,7 +7,7 @@ import org.apache.curator.framework.recipes.leader.LeaderLatch
 import org.apache.logging.log4j.LogManager
 import org.apache.logging.log4j.core.{Filter, LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.filter.AbstractFilter
-import org.apache.spark.TaskContext
+import org.apache.spark.{TaskContext, TaskKilledException}
 import org.apache.spark.sql.SparkSession
 
 /**
@@ -18,7 +18,8 @@ import org.apache.spark.sql.SparkSession
  *    thread, and between batches the group has no job);
  *  - a stop during a batch (always, in real-time mode, whose batch runs for minutes) kills its
  *    tasks: the sink's writer logs its abort at ERROR, with the interrupted thread's stack, and
- *    the driver the abort of the write and the task lost;
+ *    the driver the abort of the write and the task lost; a Python `foreach` warns that its
+ *    clean-up failed, and that the Python worker it was starting did not connect;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
  *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
  *    leader election among them, or a reply's next step on the closed client) and ZooKeeper's
@@ -36,7 +37,8 @@ private[aof] object StopWarnings {
   private val WriteExec = "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec"
   private val WritingTask = "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask"
   private val TaskSetManager = "org.apache.spark.scheduler.TaskSetManager"
-  private val Utils = "org.apache.spark.util.Utils"
+  private[shim] val Utils = "org.apache.spark.util.Utils"
+  private val PythonWorkers = "org.apache.spark.api.python.PythonWorkerFactory"
   private val HadoopShell = "org.apache.hadoop.util.Shell"
   private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
   private val AnyCurator = "org.apache.curator."
@@ -56,6 +58,13 @@ private[aof] object StopWarnings {
     Rule(TaskSetManager, "Lost task .*TaskKilled".r, e => runStopping(message(e))),
     Rule(Utils, "Aborting task".r, _ => taskKilled),
     Rule(WritingTask, "Abort".r, _ => taskKilled),
+    // A killed task's Python `foreach`: its clean-up, in the task's thread or its writer's,
+    // fails as it is killed, and so does the Python worker it was starting.
+    Rule(Utils, "Suppressing exception in finally".r, e => taskKilled || killedBy(e.getThrown)),
+    Rule(
+      PythonWorkers,
+      "Python worker to connect back|Lost connection to Python".r,
+      _ => taskKilled),
     // The query's thread, interrupted while it renamed a checkpoint file.
     Rule(HadoopShell, "Interrupted while joining".r, e => runStopping(e.getThreadName)),
     // A ZooKeeper client of the run closed while its background thread waited for a reply.
@@ -85,6 +94,12 @@ private[aof] object StopWarnings {
       Option(e.getMessage).exists(ClosedClient.findFirstIn(_).isDefined)
     case _ => false
   }
+
+  private def causes(thrown: Throwable): Seq[Throwable] =
+    Iterator.iterate(thrown)(_.getCause).takeWhile(_ != null).take(20).toSeq
+
+  private def killedBy(thrown: Throwable): Boolean =
+    causes(thrown).exists(_.isInstanceOf[TaskKilledException])
 
   private def thrownSays(event: LogEvent, words: String): Boolean =
     Option(event.getThrown).flatMap(t => Option(t.getMessage)).exists(_.startsWith(words))

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import java.io.{Closeable, IOException}
-import java.nio.channels.FileChannel
+import java.nio.channels.{ClosedByInterruptException, FileChannel}
 import java.nio.file.{Files, NoSuchFileException, Path, Paths, StandardOpenOption}
 
 import scala.collection.JavaConverters._
@@ -291,6 +291,8 @@ final class FileRangeReader(
     }
 
   private def lost(from: Long, why: String): Unit = {
+    // A task killed as it read (its query stopped): its reads failed, not its file.
+    if (Thread.currentThread().isInterrupted) throw new ClosedByInterruptException()
     val what = s"${range.host}:${range.path} (file ${range.fileId}) bytes $from to ${range.until}"
     DataLoss.handle(s"$what; $why", failOnDataLoss, log.warn(_))
     counters.bytesLost.add(range.until - from)

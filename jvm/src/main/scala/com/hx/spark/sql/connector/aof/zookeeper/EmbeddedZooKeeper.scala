@@ -23,6 +23,23 @@ final class EmbeddedZooKeeper private (bindHost: String) {
 
   val connectString: String = s"$bindHost:${factory.getLocalPort}"
 
+  /**
+   * Waits, a few seconds at most, for the clients still connected to close: a stopped query's
+   * killed tasks close theirs a moment after the query's stop. Shutting down under them would
+   * have each say its connection was lost, with ZooKeeper's stack of the refused reconnection.
+   */
+  private def awaitClientsGone(): Unit = {
+    val deadline = System.nanoTime() + EmbeddedZooKeeper.ClientsGoneNanos
+    EmbeddedZooKeeper.awaitingClients = true
+    try {
+      while (factory.getNumAliveConnections > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20)
+      }
+    } catch {
+      case _: InterruptedException => Thread.currentThread().interrupt() // stops all the same
+    } finally EmbeddedZooKeeper.awaitingClients = false
+  }
+
   private def stop(): Unit = {
     factory.shutdown()
     server.shutdown()
@@ -35,16 +52,24 @@ final class EmbeddedZooKeeper private (bindHost: String) {
 
 object EmbeddedZooKeeper {
   private[zookeeper] val LogGrowthBytes: Long = 4L << 20
+  private val ClientsGoneNanos: Long = 5L * 1000 * 1000 * 1000
+  @volatile private[zookeeper] var awaitingClients: Boolean = false
 
   /** One query's use of the JVM's embedded server; the last release stops it. */
   final class Lease private[EmbeddedZooKeeper] (val connectString: String) {
     private var released = false
 
-    def release(): Unit = EmbeddedZooKeeper.synchronized {
-      if (!released) {
+    def release(): Unit = {
+      val last = EmbeddedZooKeeper.synchronized {
+        val first = !released
         released = true
-        refs -= 1
-        if (refs == 0) {
+        if (first) refs -= 1
+        if (first && refs == 0) current else None
+      }
+      // Outside the lock: a query starting meanwhile keeps the server.
+      last.foreach(_.awaitClientsGone())
+      EmbeddedZooKeeper.synchronized {
+        if (last.nonEmpty && refs == 0 && current == last) {
           current.foreach(_.stop())
           current = None
         }

@@ -18,8 +18,11 @@ import org.slf4j.LoggerFactory
  * ("Unable to read additional data from client"). That happens at most query stops, on the
  * driver and on every executor, and means nothing. The embedded server's factory warns at every
  * start that `zookeeper.maxCnxns` is not set (unset means no limit, what a server inside the
- * driver wants). Those three loggers go to ERROR, unless the user's log configuration names them;
- * a connection really lost or regained is said instead in one line by `connectionStates`.
+ * driver wants). The client's Netty socket warns with a stack trace at each refused attempt to
+ * connect: a task's client opening as its query stops, and the server with it. Those four
+ * loggers go to ERROR, unless the user's log configuration names them; a connection really lost
+ * or regained is said instead in one line by `connectionStates`, a server never reached by the
+ * error `ZkClients.open` raises.
  */
 private[aof] object ZooKeeperLogs {
   private val log = LoggerFactory.getLogger(getClass)
@@ -28,7 +31,9 @@ private[aof] object ZooKeeperLogs {
     Seq(
       "org.apache.zookeeper.ClientCnxn",
       "org.apache.zookeeper.server.NIOServerCnxn",
-      "org.apache.zookeeper.server.ServerCnxnFactory")
+      "org.apache.zookeeper.server.ServerCnxnFactory",
+      "org.apache.zookeeper.ClientCnxnSocketNetty"
+    )
 
   /** Sets the quieted loggers' levels once per JVM. */
   lazy val quiet: Unit =

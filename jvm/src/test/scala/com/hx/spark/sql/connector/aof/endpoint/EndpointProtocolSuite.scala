@@ -364,6 +364,7 @@ class EndpointProtocolSuite
         key,
         "host-l",
         clock = clock)
+    report.start()
     def answer(n: Int) = Response(s"request-$n", Nil)
     def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-l")))
       .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-l")), key).id)
@@ -385,6 +386,7 @@ class EndpointProtocolSuite
     val (coordinator, spec, _) = run()
     val paths = ZkPaths(spec.metaStore, spec.runId)
     val report = new EndpointReport(client, paths.report("host-m"), paths.reports, key, "host-m")
+    report.start()
     def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-m")))
       .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-m")), key).id)
     report.publish(Response("request-1", Nil))

@@ -44,4 +44,14 @@ class EndpointStopSuite extends AnyFunSuite with ZooKeeperFixture with TempDirec
     }
     assert(printed === Nil)
   }
+
+  test("an endpoint is made without a request: a launch task killed meanwhile leaves no client") {
+    // The endpoint is made under its registry's lock, before it can be stopped; a request of
+    // ZooKeeper there, interrupted by the task's kill, would leave its client connected.
+    val closed = zkClient("/made")
+    closed.close()
+    val report = new EndpointReport(closed, "/made/report", "/made/reports", "key", "host")
+    intercept[IllegalStateException](report.start())
+    report.close()
+  }
 }

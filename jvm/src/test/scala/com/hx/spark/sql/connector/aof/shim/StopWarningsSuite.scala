@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.shim
 import scala.collection.JavaConverters._
 
 import org.apache.logging.log4j.LogManager
+import org.apache.spark.TaskKilledException
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Logged, Queries, SparkTestKit}
@@ -72,6 +73,21 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
       seen().filter(_.logger == StopWarnings.NettySocket).map(_.message)
     }
     assert(printed === Seq("Unexpected throwable"))
+  }
+
+  test("a killed task's clean-up failing says nothing; a clean-up failing otherwise is kept") {
+    StopWarnings.quiet
+    val printed = Logged.printed { seen =>
+      val utils = LogManager.getLogger(StopWarnings.Utils)
+      // What a Python `foreach`'s writer thread logs when its task is killed by a query's stop.
+      val killed = new TaskKilledException("Stage cancelled: Query [id = q] was stopped")
+      utils.warn(
+        "Suppressing exception in finally: killed",
+        new RuntimeException("foreach", killed))
+      utils.warn("Suppressing exception in finally: other", new RuntimeException("foreach"))
+      seen().filter(_.logger == StopWarnings.Utils).map(_.message)
+    }
+    assert(printed === Seq("Suppressing exception in finally: other"))
   }
 
   test("no logger gets a configuration of its own, which Spark's WARN default would let through") {

@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.channels.ClosedByInterruptException
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 
@@ -113,6 +114,29 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
         if (checked) (Nil, text.length - 6000L) else (rewritten.filter(_._2 >= 6000L), 0L)
       assert(read(range, identity = FileIdentity(checked)) === expected)
     }
+  }
+
+  test("a task killed as it opens its range stops; no byte of it is counted lost") {
+    val file = Files.write(newDir("logs").resolve("app.log"), text)
+    val counters = ReadCounters.register(spark.sparkContext)
+    val files = SourceFiles(Seq(PathPattern(file.getParent.toString, ".*")), Nil)
+    val reader =
+      new FileRangeReader(
+        planned(file, 0L),
+        files,
+        1 << 20,
+        None,
+        false,
+        counters,
+        FileIdentity(checked = true))
+    // What Spark does to a task's thread when its query stops: the file's reads then fail.
+    Thread.currentThread().interrupt()
+    try intercept[ClosedByInterruptException](reader.nextBatch(new LineBatch()))
+    finally {
+      Thread.interrupted()
+      reader.close()
+    }
+    assert(counters.bytesLost.value === 0L)
   }
 
   test("bytes planned in a file compressed otherwise are counted lost, never read as text") {

@@ -2,9 +2,12 @@ package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.net.{InetSocketAddress, Socket}
 import java.nio.file.Files
+import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.collection.JavaConverters._
 
+import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.state.{ConnectionState, ConnectionStateListener}
 import org.scalatest.funsuite.AnyFunSuite
 
 class EmbeddedZooKeeperSuite extends AnyFunSuite {
@@ -32,6 +35,28 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
     b.release()
     assert(!EmbeddedZooKeeper.running)
     assert(!accepts(b.connectString))
+  }
+
+  test("the last release waits for the clients still connected, so none loses its server") {
+    val lease = EmbeddedZooKeeper.acquire("127.0.0.1")
+    val client = ZkClients.open(ZkAccess(lease.connectString, 30000), "/aof")
+    val states = new ConcurrentLinkedQueue[ConnectionState]()
+    client.getConnectionStateListenable.addListener(new ConnectionStateListener {
+      override def stateChanged(c: CuratorFramework, s: ConnectionState): Unit = states.add(s)
+    })
+    // A stopped query's killed task, closing its client a moment after the query's stop.
+    val releasing = new Thread(() => lease.release())
+    releasing.start()
+    val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
+    while (!EmbeddedZooKeeper.awaitingClients && releasing.isAlive) {
+      assert(System.nanoTime() < deadline, "the release never waited for the client")
+      Thread.onSpinWait()
+    }
+    assert(client.checkExists().forPath("/") != null, "the server stopped under its client")
+    client.close()
+    releasing.join(10000)
+    assert(!releasing.isAlive && !EmbeddedZooKeeper.running)
+    assert(states.asScala.toSeq.filter(_ != ConnectionState.CONNECTED) === Nil)
   }
 
   test("the server's transaction log grows by megabytes, not ZooKeeper's 64 MB") {

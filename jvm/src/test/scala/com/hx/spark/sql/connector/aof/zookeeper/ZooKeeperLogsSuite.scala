@@ -15,8 +15,9 @@ class ZooKeeperLogsSuite extends AnyFunSuite {
 
   test("a normal close's warnings are quieted; a logger the configuration names is left alone") {
     ZooKeeperLogs.quiet
-    val Seq(client, server, _) = ZooKeeperLogs.Quieted
+    val Seq(client, server, _, socket) = ZooKeeperLogs.Quieted
     assert(context.getLogger(client).getLevel === Level.ERROR)
+    assert(context.getLogger(socket).getLevel === Level.ERROR)
     // log4j2.properties of the suites names the server's logger, at WARN.
     assert(context.getLogger(server).getLevel === Level.WARN)
   }
