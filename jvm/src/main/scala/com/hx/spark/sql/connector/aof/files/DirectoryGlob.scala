@@ -88,7 +88,7 @@ object DirectoryGlob {
       catch {
         case _: NoSuchFileException | _: NotDirectoryException => return Seq.empty // gone
         case e: IOException =>
-          throw new UnlistedDirectory(s"$dir cannot be listed (${DirectoryScanner.reason(e)})")
+          throw new UnlistedDirectory(s"$dir cannot be listed (${FileListing.reason(e)})")
       }
     try stream.iterator().asScala.filter(p => Files.isDirectory(p, options: _*)).toVector
     finally stream.close()

@@ -51,7 +51,7 @@ final case class FileIdentity(checked: Boolean) {
       size: Long,
       head: => Option[Fingerprint],
       tail: => Option[Option[Fingerprint]]): Verdict =
-    if (known.fingerprint.length == 0) Replaced else compare(known, size, head, tail)
+    if (!copyable(known.fingerprint)) Replaced else compare(known, size, head, tail)
 }
 
 object FileIdentity {
@@ -76,6 +76,12 @@ object FileIdentity {
     else if (known.floor > size) Shorter
     else if (known.tail.exists(t => tail.exists(now => !now.contains(t)))) Replaced
     else Same
+
+  /**
+   * Whether a copy of a file known by `head` can be told by it: one known by no head (empty when
+   * last seen) cannot, and a copy of it is found only by what it holds now ([[ShortHeadCopies]]).
+   */
+  def copyable(head: Fingerprint): Boolean = head.length > 0
 
   /** Whether a file whose head at `known`'s length is `head` starts as `known` says. */
   def sameHead(known: Fingerprint, head: Option[Fingerprint]): Boolean = head.contains(known)

@@ -36,12 +36,10 @@ private[files] final class ShortHeadCopies(
       case Some(k) if short(k) => held(k).fold(m.copyOf)(o => Some(k.key).filter(_ => copies(m, o)))
       case Some(_) => m.copyOf
       case None =>
-        val ownHead =
-          knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
-        if (m.unreadable.nonEmpty || m.size == 0 || ownHead) None
+        if (m.unreadable.nonEmpty || m.size == 0 || question.keepsTracked(m)) None
         else
           knownByKey.values.toSeq
-            .filter(k => k.fingerprint.length == 0 && k.key != m.key)
+            .filter(k => !FileIdentity.copyable(k.fingerprint) && k.key != m.key)
             .filter(k => held(k).exists(copies(m, _)))
             .sortBy(k => (-k.floor, k.key.ino))
             .headOption

@@ -3,7 +3,13 @@ package com.hx.spark.sql.connector.aof.plan
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{
+  FileIdentity,
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  KnownFile
+}
 import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 
@@ -150,7 +156,7 @@ object Planner {
       val ended = tracked.values.toSeq.filter { f =>
         !plannedIds.contains(f.fileId) && !continuedByCopy.contains(f.key)
       }
-      val (retiring, lostNow) = ended.partition(_.fingerprint.length > 0)
+      val (retiring, lostNow) = ended.partition(f => FileIdentity.copyable(f.fingerprint))
       val (stillRetired, dropped) = retiredAfter()
       val nowRetired = stillRetired ++ retiring.map(f => f.fileId -> RetiredFile(f))
       val losses = (lostNow ++ dropped).collect {

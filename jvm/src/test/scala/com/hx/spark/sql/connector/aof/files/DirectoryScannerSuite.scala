@@ -63,7 +63,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val sub = Files.createDirectory(dir.resolve("app.d"))
       try {
         val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024)
-        val logged = Logged.during(classOf[DirectoryScanner].getName) { seen =>
+        val logged = Logged.during(classOf[FileListing].getName) { seen =>
           assert(scanner.scan(Nil).isEmpty)
           assert(scanner.scan(Nil).isEmpty)
           seen()

@@ -102,6 +102,8 @@ class FileIdentitySuite extends AnyFunSuite {
         // The head alone: the rule with the bytes before the position not looked at.
         assert(
           identity.keepsHead(c.was, head) === (identity.ofKey(c.was, size, head, None) != Replaced))
+        // A file known by no head is no file's copy: the one rule the planner retires by.
+        assert(FileIdentity.copyable(c.was.fingerprint) || c.ofCopy == Replaced)
       } finally channel.close()
     }
   }

@@ -42,7 +42,8 @@ class PublicSparkApiSuite extends AnyFunSuite {
       "org.apache.spark.scheduler.TaskSetManager",
       "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec",
       "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask",
-      "org.apache.spark.util.Utils"
+      "org.apache.spark.util.Utils",
+      "org.apache.spark.api.python.PythonWorkerFactory"
     )
   )
 

@@ -1,0 +1,217 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.channels.FileChannel
+import java.nio.file.{NoSuchFileException, Path, StandardOpenOption}
+import java.time.Clock
+
+import scala.collection.mutable
+
+import org.slf4j.LoggerFactory
+
+/**
+ * Everything a node keeps of its files between looks, by key, and the description of one file
+ * at a look: answered again without reading while its bytes and the driver's question stay the
+ * same (most files, most triggers). What is kept of a file no look reaches any more is forgotten
+ * ([[keepOnly]]), all of it at once.
+ *
+ * A gzip file is described as the bytes it decompresses to ([[Gunzipped]]); files of other
+ * compression formats are never read. A file that cannot be read is described unreadable, with
+ * why, said once when it starts and once when it ends.
+ */
+private[files] final class FileTracker(
+    sampleLength: Int,
+    records: Option[RecordRule],
+    batchCuts: Option[BatchCuts],
+    stat: Path => FileStamp,
+    clock: Clock,
+    identity: FileIdentity,
+    ignoreOlderMs: Option[Long]) {
+  import Compression.Gzip
+  import FileTracker.Description
+
+  private val log = LoggerFactory.getLogger(getClass)
+  private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
+  private val described = mutable.Map.empty[FileKey, Description]
+  private val unreadable = mutable.Map.empty[FileKey, String]
+  // What each file was found to be (a compression format, or none), at which stamp.
+  private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
+  val old: OldFiles = new OldFiles(ignoreOlderMs, sampleLength, clock, stat)
+  // Gzip files decompressed so far: each costs a pass over all a file holds.
+  private[files] var decompressions: Long = 0L
+
+  /** Whether the file (by key) is compressed: its bytes are read only decompressed, if at all. */
+  def compressed(key: FileKey): Boolean = formats.get(key).exists(_._2.nonEmpty)
+
+  /** Forgets every file not `kept`: what was described, found unreadable, and of what format. */
+  def keepOnly(kept: FileKey => Boolean): Unit = {
+    describer.keepOnly(kept)
+    described --= described.keys.filterNot(kept).toList
+    unreadable --= unreadable.keys.filterNot(kept).toList
+    formats --= formats.keys.filterNot(kept).toList
+    old.keepOnly(kept)
+  }
+
+  /**
+   * The file's answer; none for a compressed file never read, or one gone or replaced since. One
+   * not tracked and not modified for `ignore.older` is `ignored`, unless it is a copy.
+   */
+  def describe(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
+    val asked = question.knownByKey.get(stamp.key)
+    val format = formatOf(path, stamp, asked)
+    if (format.isEmpty || format.contains(Gzip) ||
+      // A compressor's output just begun waits for its magic, as an empty file waits.
+      (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
+      readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
+        .map(old.judged(_, stamp, tracked = asked.nonEmpty))
+    } else None
+  }
+
+  /**
+   * The file's compression format, if any. Looked at again at each change of its stamp until a
+   * line of it is read (a file that starts empty may be a compressor's output a moment later),
+   * then once for its key (an endpoint that restarts finds out what the files it reads on are).
+   */
+  def formatOf(path: Path, stamp: FileStamp, asked: Option[KnownFile]): Option[String] = {
+    val earlier = formats.get(stamp.key)
+    val format = earlier.collect { case (s, f) if s == stamp || asked.exists(_.floor > 0) => f }
+    format.getOrElse {
+      val found =
+        try Compression.of(path)
+        catch {
+          case e: NoSuchFileException => throw e
+          case _: IOException => None // `readable` says why it cannot be read
+        }
+      val neverRead = found.exists(f => f != Gzip && f != Compression.Incomplete)
+      if (neverRead && !earlier.exists(_._2 == found)) {
+        log.info(s"aof: $path is ${found.get}-compressed; not read")
+      }
+      formats(stamp.key) = (stamp, found)
+      found
+    }
+  }
+
+  /**
+   * Whether the stamp can tell a later write from the one it shows: file times tick coarsely (a
+   * few ms). A file's last record waits for its flush time to pass.
+   */
+  def settled(stamp: FileStamp): Boolean =
+    stamp.quietMs(clock.millis()) > math.max(100L, records.fold(0L)(_.flushMs))
+
+  /** `describe`'s answer, or the file reported unreadable when reading it fails. */
+  private def readable(path: Path, stamp: FileStamp)(
+      describe: => Option[FileMeta]): Option[FileMeta] = {
+    val meta =
+      try describe
+      catch {
+        case e: NoSuchFileException => throw e
+        case e: IOException =>
+          Some(FileMeta.unreadable(path.toString, stamp, FileListing.reason(e)))
+      }
+    val now = meta.flatMap(_.unreadable)
+    if (now != unreadable.get(stamp.key)) {
+      now match {
+        case Some(why) =>
+          // The driver says it where users look; said here too for the node's own log.
+          log.info(s"aof: cannot read $path ($why); its position is kept until it can be read")
+          unreadable(stamp.key) = why
+        case None if meta.nonEmpty =>
+          log.info(s"aof: $path can be read again")
+          unreadable -= stamp.key
+        case None => ()
+      }
+    }
+    meta
+  }
+
+  /**
+   * The answer kept for the file, or a new one. One for a file not tracked holds while no tracked
+   * file starts like it: only then can it be a copy. A gzip file costs a decompression per answer,
+   * so that a node with many of them (at a query's start) still answers in time from the second
+   * trigger on.
+   */
+  private def describeAgain(
+      path: Path,
+      stamp: FileStamp,
+      format: Option[String],
+      asked: Option[KnownFile],
+      question: NodeQuestion): Option[FileMeta] = {
+    val earlier = described.get(stamp.key).filter { d =>
+      d.question == asked && (asked.nonEmpty || !question.mayBeCopy(d.meta.fingerprint)) &&
+      holds(d, path, stamp)
+    }
+    earlier match {
+      case Some(d) =>
+        // The same answer, the same object while its name stays: comparing it ends there.
+        val meta = if (d.meta.path == path.toString) d.meta else d.meta.copy(path = path.toString)
+        if (d.stamp != stamp && settled(stamp)) {
+          described(stamp.key) = d.copy(stamp = stamp, meta = meta)
+        }
+        Some(meta)
+      case None =>
+        val found = read(path, stamp, format, asked, question)
+        for ((m, gzipTail) <- found
+          if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
+          described(stamp.key) = Description(stamp, asked, m, gzipTail)
+        }
+        found.map(_._1)
+    }
+  }
+
+  /**
+   * Whether the file holds the bytes `d` described. A rename changes only a file's ctime, and a
+   * rotation renames every rotated file: a gzip file's last bytes hold the CRC-32 and length of
+   * all it decompresses to, so while they, its size and its mtime stay, its lines do too, and it
+   * is not decompressed again (with `rotate 30`, thirty files at every rotation).
+   */
+  private def holds(d: Description, path: Path, stamp: FileStamp): Boolean =
+    d.stamp == stamp || d.gzipTail.nonEmpty &&
+      d.stamp.copy(changedNanos = stamp.changedNanos) == stamp && {
+        val channel = FileChannel.open(path, StandardOpenOption.READ)
+        try stat(path).key == stamp.key && describer.tail(channel, stamp.size) == d.gzipTail
+        finally channel.close()
+      }
+
+  /** The file described from its bytes; for a gzip file, with its compressed bytes' tail. */
+  private def read(
+      path: Path,
+      stamp: FileStamp,
+      format: Option[String],
+      asked: Option[KnownFile],
+      question: NodeQuestion): Option[(FileMeta, Option[Fingerprint])] = {
+    val channel = FileChannel.open(path, StandardOpenOption.READ)
+    val (known, retired) = (question.known, question.retired)
+    // A rotation renames files in quick succession: the name stated a moment ago may be another
+    // file's by the time it is opened, and that file's bytes are not this key's.
+    try {
+      if (stat(path).key != stamp.key) None
+      else if (Compression.of(channel) != format) {
+        // The format known for a tracked key was an earlier file's: a deleted file's inode is
+        // soon another's (a rotation's .gz). Looked at again in the listing's next pass.
+        formats -= stamp.key
+        None
+      } else if (!format.contains(Gzip)) {
+        Some(describer.describe(channel, path, stamp, asked, known, retired) -> None)
+      } else {
+        val gzipTail = describer.tail(channel, stamp.size)
+        decompressions += 1
+        val lines = Gunzipped.open(channel)
+        try Some(describer.describe(lines, path, stamp, asked, known, retired) -> gzipTail)
+        finally lines.close()
+      }
+    } finally channel.close()
+  }
+}
+
+private object FileTracker {
+
+  /**
+   * The answer for a file with the stamp it was given at and the driver's question; for a gzip
+   * file, with its compressed bytes' tail.
+   */
+  final case class Description(
+      stamp: FileStamp,
+      question: Option[KnownFile],
+      meta: FileMeta,
+      gzipTail: Option[Fingerprint])
+}
