@@ -11,6 +11,7 @@ import org.apache.curator.framework.recipes.cache.{
   PathChildrenCacheEvent,
   PathChildrenCacheListener
 }
+import org.apache.zookeeper.KeeperException
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{MisplacedTasks, ZkPaths}
@@ -40,21 +41,24 @@ final class MisplacedTaskWatch(
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
         if (e.getType == PathChildrenCacheEvent.Type.CHILD_ADDED) {
           decode(e.getData) match {
-            case Some((id, reason)) => kill(id, reason)
+            case Some((id, reason)) =>
+              log.info(s"aof: task attempt $id ran on the wrong host; killing it: $reason")
+              kill(id, reason)
             case None => log.warn(s"aof: ignoring ${e.getData.getPath}: not sealed by this run")
           }
         }
     })
     cache.start(PathChildrenCache.StartMode.NORMAL)
-    // Only reports seen at the previous tick too: one just added was killed by its event.
+    // Only reports seen at the previous tick too: one just added was killed by its event. Read
+    // from ZooKeeper itself, not the cache: a report the cache missed is killed all the same.
     var previous = Set.empty[String]
     repeats.scheduleWithFixedDelay(
       () =>
         // A tick that throws would end the repeats.
         try {
-          val reports = cache.getCurrentData.asScala.toSeq
-          reports.filter(r => previous(r.getPath)).flatMap(decode).foreach(kill.tupled)
-          previous = reports.map(_.getPath).toSet
+          val reports = reportsNow()
+          reports.filter(r => previous(r._1)).flatMap(r => decode(r._2)).foreach(kill.tupled)
+          previous = reports.map(_._1).toSet
         } catch {
           case e: Exception => log.warn(s"aof: could not repeat the kill of misplaced tasks: $e")
         },
@@ -64,8 +68,22 @@ final class MisplacedTaskWatch(
     )
   }
 
-  private def decode(report: ChildData): Option[(Long, String)] =
-    MisplacedTasks.decode(report.getData, runKey).map { case (id, wanted, ran) =>
+  /** The reports in ZooKeeper now, by path; one removed while they are read is left out. */
+  private def reportsNow(): Seq[(String, Array[Byte])] = {
+    val names =
+      try client.getChildren.forPath(paths.misplaced).asScala.toSeq
+      catch { case _: KeeperException.NoNodeException => Nil }
+    names.flatMap { name =>
+      val path = s"${paths.misplaced}/$name"
+      try Some(path -> client.getData.forPath(path))
+      catch { case _: KeeperException.NoNodeException => None }
+    }
+  }
+
+  private def decode(report: ChildData): Option[(Long, String)] = decode(report.getData)
+
+  private def decode(report: Array[Byte]): Option[(Long, String)] =
+    MisplacedTasks.decode(report, runKey).map { case (id, wanted, ran) =>
       (id, MisplacedTasks.reason(wanted, ran))
     }
 
