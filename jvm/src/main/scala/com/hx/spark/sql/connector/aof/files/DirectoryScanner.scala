@@ -54,8 +54,8 @@ final class DirectoryScanner(
   private val tracker =
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs)
   private val listing = new FileListing(files, listed)
-  private val shortHeads = new ShortHeadCopies(sampleLength, identity, tracker.compressed)
-  private val newCopies = new NewFileCopies(sampleLength, identity, tracker.compressed)
+  private val shortHeads = new ShortHeadCopies(sampleLength, identity)
+  private val newCopies = new NewFileCopies(identity)
   @volatile private var ignoredByLastScan = 0
 
   /** How many files the last scan left unread for `ignore.older`. */
@@ -112,10 +112,14 @@ final class DirectoryScanner(
    */
   private def answer(look: Look, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
     val byKey = look.found.map(m => m.key -> m).toMap
-    val metas = look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey)))
-    val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
-    val copies = newCopies.of(metas, question, unsettled)
-    (metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o)))), copies.nonEmpty)
+    val evidence = new IdentityEvidence(sampleLength, tracker.compressed)
+    try {
+      val metas =
+        look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey, evidence)))
+      val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
+      val copies = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
+      (metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o)))), copies.nonEmpty)
+    } finally evidence.close()
   }
 
   /**

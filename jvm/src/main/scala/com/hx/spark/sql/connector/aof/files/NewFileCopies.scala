@@ -1,9 +1,5 @@
 package com.hx.spark.sql.connector.aof.files
 
-import java.io.IOException
-import java.nio.channels.FileChannel
-import java.nio.file.Paths
-
 import scala.collection.mutable
 
 /**
@@ -25,23 +21,21 @@ import scala.collection.mutable
  * tracked key for the file it tracks there; else the one the other holds all of (a copy made
  * while its original grew on); else, each holding the other, the second one looked at. Two
  * settled files alike are left as they are, each read: this is about a rotation caught in the act.
- *
- * @param compressed whether a file (by key) is compressed: its bytes are not read here
  */
-private[files] final class NewFileCopies(
-    sampleLength: Int,
-    identity: FileIdentity,
-    compressed: FileKey => Boolean) {
+private[files] final class NewFileCopies(identity: FileIdentity) {
 
   /**
    * The files that are copies of another new file, by key, with that file's key.
    *
    * @param recent whether a file (by key) was written just before it was described
+   * @param compressed whether a file (by key) is compressed: never taken for a copy here
    */
   def of(
       found: Seq[FileMeta],
       question: NodeQuestion,
-      recent: FileKey => Boolean): Map[FileKey, FileKey] = {
+      recent: FileKey => Boolean,
+      compressed: FileKey => Boolean,
+      evidence: IdentityEvidence): Map[FileKey, FileKey] = {
     val candidates = found.filter(m =>
       m.unreadable.isEmpty && m.size > 0 && m.copyOf.isEmpty && m.copyOfRetired.isEmpty &&
         !compressed(m.key) && !question.keepsTracked(m))
@@ -50,17 +44,14 @@ private[files] final class NewFileCopies(
       val copyOf = mutable.Map.empty[FileKey, FileKey]
       def paired(k: FileKey) = copyOf.contains(k) || copyOf.values.exists(_ == k)
       val indexed = candidates.zipWithIndex
-      val reads = new Reads
-      try {
-        // Each pair with a file just written, once: a few such files against all the others.
-        for {
-          (r, i) <- indexed if recent(r.key)
-          (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
-          (a, b) = if (i < j) (r, o) else (o, r)
-          if !paired(a.key) && !paired(b.key)
-          (copy, original) <- copyAndOriginal(a, b, question, reads)
-        } copyOf(copy.key) = original.key
-      } finally reads.close()
+      // Each pair with a file just written, once: a few such files against all the others.
+      for {
+        (r, i) <- indexed if recent(r.key)
+        (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
+        (a, b) = if (i < j) (r, o) else (o, r)
+        if !paired(a.key) && !paired(b.key)
+        (copy, original) <- copyAndOriginal(a, b, question, evidence)
+      } copyOf(copy.key) = original.key
       copyOf.toMap
     }
   }
@@ -70,9 +61,9 @@ private[files] final class NewFileCopies(
       a: FileMeta,
       b: FileMeta,
       question: NodeQuestion,
-      reads: Reads): Option[(FileMeta, FileMeta)] = {
-    lazy val aHoldsB = holds(a, b, reads)
-    lazy val bHoldsA = holds(b, a, reads)
+      evidence: IdentityEvidence): Option[(FileMeta, FileMeta)] = {
+    lazy val aHoldsB = holds(a, b, evidence)
+    lazy val bHoldsA = holds(b, a, evidence)
     (question.tracks(a.key), question.tracks(b.key)) match {
       case (true, true) => None
       case (true, false) => Some((a, b)).filter(_ => aHoldsB || bHoldsA)
@@ -83,40 +74,9 @@ private[files] final class NewFileCopies(
   }
 
   /** Whether `x` holds all of `y`'s complete lines as `y` was described. */
-  private def holds(x: FileMeta, y: FileMeta, reads: Reads): Boolean = {
+  private def holds(x: FileMeta, y: FileMeta, evidence: IdentityEvidence): Boolean = {
     val known = KnownFile(y.key, y.lineEnd, y.fingerprint, y.tailAtLineEnd)
-    val length = y.fingerprint.length
-    identity.ofCopy(
-      known,
-      x.size,
-      if (x.fingerprint.length == length) Some(x.fingerprint)
-      else if (x.size < length) None
-      else reads.head(x, length),
-      Some(reads.tail(x, y.lineEnd))) == FileIdentity.Same
-  }
-
-  /** Reads of files' heads and tails, each file opened once; a file gone since reads nothing. */
-  private final class Reads {
-    private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
-    private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
-
-    private def read[T](m: FileMeta)(f: FileChannel => Option[T]): Option[T] =
-      channels
-        .getOrElseUpdate(
-          m.key,
-          try Some(FileChannel.open(Paths.get(m.path)))
-          catch { case _: IOException => None })
-        .flatMap { channel =>
-          try f(channel)
-          catch { case _: IOException => None }
-        }
-
-    def head(m: FileMeta, length: Long): Option[Fingerprint] =
-      heads.getOrElseUpdate((m.key, length), read(m)(Prefixes.md5(_, length)))
-
-    def tail(m: FileMeta, end: Long): Option[Fingerprint] =
-      read(m)(Prefixes.tail(_, end, sampleLength.toLong))
-
-    def close(): Unit = channels.values.flatten.foreach(_.close())
+    val head = evidence.head(x, y.fingerprint.length)
+    identity.ofCopy(known, x.size, head, Some(evidence.tail(x, y.lineEnd))) == FileIdentity.Same
   }
 }
