@@ -25,9 +25,9 @@ import scala.collection.mutable
  * again from its start once visible, under a new id. A directory that does not exist holds no
  * files.
  *
- * It does the looking. What it decides from a look is decided elsewhere: whether to look again by the [[NodeQuestion]], whether a file is
- * the same or a copy by the [[FileIdentity]] (and [[ShortHeadCopies]] for files known by a short
- * head).
+ * It does the looking. What it decides from a look is decided elsewhere: whether to look again
+ * by the [[NodeQuestion]], whether a file is the same or a copy by the [[FileIdentity]] (and
+ * [[ShortHeadCopies]] for files known by a short head), on the bytes [[IdentityEvidence]] read.
  *
  * @param listed each listing, passed through before its files are looked at: tests place a
  *               rotation there, where no real one can be made to land on demand

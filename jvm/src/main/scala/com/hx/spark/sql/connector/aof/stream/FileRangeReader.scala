@@ -24,9 +24,11 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * Reads one planned range, on the host that holds the file. The file is found by its key, so a
  * file renamed since planning is still read, from its new name; a file cut short since (as
  * logrotate's `copytruncate` does) is read on from a copy that starts with the same head and
- * reaches the range's end ([[FileSearch]]). Either way a replayed batch reads the same bytes. What is gone is counted as lost (or fails the task with
- * `fail.on.data.loss`); a file that is there but cannot be read (its permissions, an I/O error)
- * fails the task, which Spark tries again: its bytes are not lost. Over-long lines are counted.
+ * reaches the range's end ([[FileSearch]]). Either way a replayed batch reads the same bytes.
+ * What is gone is counted as lost (or fails the task with `fail.on.data.loss`); a file that is
+ * there but cannot be read (its permissions, an I/O error) fails the task, which Spark tries
+ * again: its bytes are not lost. A task killed as it reads loses nothing either. Over-long lines
+ * are counted.
  *
  * With `records`, each row is a multi-line record. The range's two ends are record starts (the
  * planner ends batches only there, [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a
