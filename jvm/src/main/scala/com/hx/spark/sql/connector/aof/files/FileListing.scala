@@ -1,7 +1,14 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
-import java.nio.file.{Files, NoSuchFileException, NotDirectoryException, Path}
+import java.nio.file.{
+  AccessDeniedException,
+  FileSystemException,
+  Files,
+  NoSuchFileException,
+  NotDirectoryException,
+  Path
+}
 import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
@@ -84,8 +91,8 @@ object FileListing {
 
   /** What failed, in the system's words: "Permission denied", "Input/output error". */
   def reason(e: IOException): String = e match {
-    case _: java.nio.file.AccessDeniedException => "Permission denied"
-    case f: java.nio.file.FileSystemException if f.getReason != null => f.getReason
+    case _: AccessDeniedException => "Permission denied"
+    case f: FileSystemException if f.getReason != null => f.getReason
     case other => other.toString
   }
 }
