@@ -79,9 +79,10 @@ def spark() -> Iterator[SparkSession]:
     session.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
-    """A standalone cluster of two hosts of two cores, for the tests of one module."""
+    """A standalone cluster of two hosts of two cores, shared by the modules that take it: each
+    test runs an application of its own on it, in directories of its own."""
     with LocalCluster(tmp_path_factory.mktemp("cluster"), hosts=2, cores=2) as c:
         yield c
 

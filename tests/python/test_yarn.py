@@ -145,11 +145,11 @@ def test_under_dynamic_allocation_yarn_is_asked_for_a_container_on_a_node_unread
         "spark.dynamicAllocation.maxExecutors": "2",
         "spark.executor.instances": "0",
     }
-    options = {"nodes": f'["{nowhere}"]', "nodes.await.timeout": "30000"}
+    options = {"nodes": f'["{nowhere}"]', "nodes.await.timeout": "15000"}
     done = run(yarn, tmp_path, zookeeper, conf, options)
     failure = "\n".join(said(done))
     assert done.returncode != 0, failure[-3000:]
-    assert f"aof: {nowhere} of 'nodes' did not answer within 30000 ms" in failure, failure[-3000:]
+    assert f"aof: {nowhere} of 'nodes' did not answer within 15000 ms" in failure, failure[-3000:]
     requests = [
         line
         for log in yarn.container_logs()

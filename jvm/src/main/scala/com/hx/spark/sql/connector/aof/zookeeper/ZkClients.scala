@@ -20,7 +20,6 @@ import org.apache.zookeeper.data.ACL
 import com.hx.spark.sql.connector.aof.config.{ZooKeeperSecurity, ZooKeeperTls}
 
 object ZkClients {
-  private val ConnectWaitSeconds = 20
 
   /**
    * Znodes under `root` can be read and changed only by the identities that made them (digest
@@ -69,7 +68,7 @@ object ZkClients {
       security.sasl.map(ClientSasl.properties).getOrElse(Map.empty)
     val tls = security.tls.map(t => t -> ClientTls.context(t, config(properties)))
     // The embedded server is up, and logs a stack trace for each connection closed unspoken.
-    if (!access.embedded) awaitListening(access.connectString, tls)
+    if (!access.embedded) awaitListening(access, tls)
     val builder = CuratorFrameworkFactory
       .builder()
       .connectString(access.connectString)
@@ -88,12 +87,12 @@ object ZkClients {
       ZooKeeperLogs.connectionStates(access.connectString))
     client.start()
     try {
-      if (!client.blockUntilConnected(ConnectWaitSeconds, TimeUnit.SECONDS)) {
+      if (!client.blockUntilConnected(access.connectWaitSeconds, TimeUnit.SECONDS)) {
         throw tls
           .flatMap { case (t, context) =>
             refusals(access.connectString, t, context, readWait = 3000).headOption
           }
-          .getOrElse(unreachable(access.connectString))
+          .getOrElse(unreachable(access))
       }
       if (!access.embedded) awaitLetIn(client, access)
     } catch {
@@ -123,10 +122,11 @@ object ZkClients {
             s"(${e.code}); $options.")
     }
 
-  private def unreachable(connectString: String): IllegalStateException =
+  private def unreachable(access: ZkAccess): IllegalStateException =
     new IllegalStateException(
-      s"aof: cannot reach ZooKeeper at '$connectString' within $ConnectWaitSeconds s; check " +
-        "the option 'zookeeper.address', or leave it unset to use the embedded server.")
+      s"aof: cannot reach ZooKeeper at '${access.connectString}' within " +
+        s"${access.connectWaitSeconds} s; check the option 'zookeeper.address', or leave it " +
+        "unset to use the embedded server.")
 
   /**
    * Waits until a server of `connectString` accepts connections (and, with TLS, this client).
@@ -134,10 +134,9 @@ object ZkClients {
    * before a client gives up on an address where nothing listens, and it retries a handshake
    * that can never pass: a socket of its own says the same in silence, and says why.
    */
-  private def awaitListening(
-      connectString: String,
-      tls: Option[(ZooKeeperTls, SSLContext)]): Unit = {
-    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ConnectWaitSeconds)
+  private def awaitListening(access: ZkAccess, tls: Option[(ZooKeeperTls, SSLContext)]): Unit = {
+    val connectString = access.connectString
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(access.connectWaitSeconds)
     def listening(server: InetSocketAddress): Boolean = {
       val socket = new Socket()
       try {
@@ -160,7 +159,7 @@ object ZkClients {
         }
     }
     while (!ready) {
-      if (System.nanoTime() > deadline) throw unreachable(connectString)
+      if (System.nanoTime() > deadline) throw unreachable(access)
       Thread.sleep(200)
     }
   }
