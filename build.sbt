@@ -58,8 +58,6 @@ def onSparkJars(classpath: TaskKey[Classpath]): Def.Initialize[Task[Classpath]] 
   }
 }
 
-val testJvm = java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions")
-
 // How the suites of each project run: on the Spark of `sparkJars` when given, forked, one at a
 // time, and failing on any test that did not run.
 lazy val sparkTests: Seq[Setting[_]] = Seq(
@@ -67,11 +65,7 @@ lazy val sparkTests: Seq[Setting[_]] = Seq(
   // What `Test/runMain` runs on (the benchmarks): the same.
   Test / dependencyClasspathAsJars := onSparkJars(Test / dependencyClasspathAsJars).value,
   Test / fork := true,
-  // The suites with the client compiler alone: they wait on writers and rotations, and so take
-  // a sixth less CPU, which the Python suites beside them use. The benchmarks run at the
-  // JVM's defaults.
-  Test / javaOptions ++= testJvm :+ "-XX:TieredStopAtLevel=1",
-  Test / run / javaOptions := testJvm,
+  Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
   Test / parallelExecution := false,
   // Full stack traces where a test fails, and each failure's message again at the end of the
   // run, where a log cut to its last lines still shows it.

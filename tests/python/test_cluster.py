@@ -347,7 +347,7 @@ def test_a_forged_request_cannot_make_an_endpoint_look_elsewhere(
     ]
     payload = gzip.compress(json.dumps({"id": "forged", "known": known}).encode())
     forged = b"\x01" + os.urandom(32) + payload
-    executor_logs = cluster.root / "work" / host.address
+    executor_logs = host.work
 
     def forged_and_ignored() -> bool:
         # Forged again on every poll: the driver's own request of the next trigger can replace

@@ -31,25 +31,33 @@ class Host:
         path.
     node : str
         The node it runs on: its address, unless several hosts share a node.
+    work : Path
+        Its worker's work directory: each executor's logs, and its working directory.
 
     """
 
     address: str
     files: Path
     node: str
+    work: Path
 
     def executor_pids(self) -> list[int]:
-        """Process ids of the executor JVMs running on this host now."""
+        """Process ids of the executor JVMs running on this host now.
+
+        Found by their working directory, which their worker makes in its own: another
+        cluster on the same machine (a second test run) has hosts of the same addresses.
+        """
         pids = []
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
                 continue
             try:
                 args = (proc / "cmdline").read_bytes().split(b"\0")
+                cwd = Path(os.readlink(proc / "cwd"))
             except OSError:
                 continue
             is_executor = any(a.endswith(b"CoarseGrainedExecutorBackend") for a in args)
-            if is_executor and self.address.encode() in args:
+            if is_executor and cwd.is_relative_to(self.work):
                 pids.append(int(proc.name))
         return sorted(pids)
 
@@ -124,7 +132,7 @@ class LocalCluster(_process.Managed):
         for i in range(hosts):
             address = f"127.0.0.{i + 2}"
             node = address if hosts_per_node == 1 else f"node-{i // hosts_per_node}"
-            self.hosts.append(Host(address, root / "hosts" / node, node))
+            self.hosts.append(Host(address, root / "hosts" / node, node, root / "work" / address))
         self._node_name_env = node_name_env
         self._workers = len(self.hosts) if workers is None else workers
         self.master_url = ""
@@ -180,7 +188,7 @@ class LocalCluster(_process.Managed):
         if host.address in self._started:
             return
         self._started.add(host.address)
-        work = self.root / "work" / host.address
+        work = host.work
         work.mkdir(parents=True, exist_ok=True)
         self._processes.append(
             _process.start(
