@@ -17,6 +17,7 @@ from pyspark_aof.testing._process import wait_until
 from writers import append
 
 LINES = 1500
+WARM_UP = 1500  # the lines written, 3 s of them, before lines are timed
 
 
 class _Arrivals(threading.Thread):
@@ -48,7 +49,9 @@ def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
 ) -> None:
     """From PySpark, with the docs' trigger, at 500 lines a second: the p50 within 10 ms.
 
-    A Python ``foreach`` got the same lines seconds late, or at the batch's end
+    Timed once the query has run for a few seconds: a new JVM spends its first seconds compiling
+    the path a row takes, and the first lines of a new session arrive up to 20 ms late. A Python
+    ``foreach`` got the same lines seconds late, or at the batch's end
     (``bench/realtime-python.md``).
     """
     logs = tmp_path / "logs"
@@ -68,18 +71,19 @@ def test_real_time_rows_reach_a_socket_within_milliseconds_of_their_write(
         wait_until(lambda: len(arrivals.rows) == 1, 60, "the first line")
         started = time.monotonic()
         with log.open("ab") as out:
-            for n in range(LINES):  # 500 a second, each written and flushed on its own
+            for n in range(WARM_UP + LINES):  # 500 a second, each written and flushed on its own
                 time.sleep(max(0.0, started + n / 500 - time.monotonic()))
                 out.write(f"{time.time_ns()} line-{n}\n".encode())
                 out.flush()
-        wait_until(lambda: len(arrivals.rows) == LINES + 1, 60, "every line")
+        wait_until(lambda: len(arrivals.rows) == 1 + WARM_UP + LINES, 60, "every line")
     finally:
         query.stop()
         arrivals.server.close()
-    late = [(at - int(str(row["value"]).split()[0])) / 1e6 for at, row in arrivals.rows[1:]]
     assert [str(row["value"]).split()[1] for _, row in arrivals.rows[1:]] == [
-        f"line-{n}" for n in range(LINES)
+        f"line-{n}" for n in range(WARM_UP + LINES)
     ]
+    timed = arrivals.rows[1 + WARM_UP :]
+    late = [(at - int(str(row["value"]).split()[0])) / 1e6 for at, row in timed]
     assert statistics.median(late) <= 10, sorted(late)[:: LINES // 10]
 
 
