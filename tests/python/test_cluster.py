@@ -380,7 +380,8 @@ def test_available_now_waits_for_a_slow_host_and_reads_what_it_held(
     written = {h.address: append(d / "app.log", ids(h.address, 1, 100)) for h, d in dirs}
     # Its first answer scans 1 GiB of holes for a newline, twice: seconds, far longer than
     # meta.await.timeout (here 500 ms; 3 s by default), which once left the host out of the
-    # whole run. The timeout is shortened, not the scan made longer: a scan is CPU for the test.
+    # whole run. The timeout is shortened rather than the file made larger: each GiB scanned
+    # is seconds of CPU.
     with (dirs[0][1] / "app.log.sparse").open("wb") as huge:
         huge.truncate(1 << 30)
     started = time.monotonic()
