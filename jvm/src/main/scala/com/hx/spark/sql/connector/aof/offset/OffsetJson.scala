@@ -12,6 +12,7 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
   optionalPrint,
   print,
   writeKey,
+  writeObject,
   writePrint
 }
 
@@ -106,12 +107,7 @@ object OffsetJson {
 
   private def generate(fields: JsonGenerator => Unit): String = {
     val out = new StringWriter()
-    val g = mapper.getFactory.createGenerator(out)
-    try {
-      g.writeStartObject()
-      fields(g)
-      g.writeEndObject()
-    } finally g.close()
+    writeObject(mapper.getFactory.createGenerator(out))(fields)
     out.toString
   }
 

@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
   optionalPrint,
   print,
   writeKey,
+  writeObject,
   writePrint
 }
 
@@ -211,14 +212,8 @@ object Messages {
     if (n.has(name)) Some(n.path(name).asText) else None
 
   /** One JSON object, its fields written by `fields`, compressed. */
-  private def gzip(fields: JsonGenerator => Unit): Array[Byte] = Gzip.compress { out =>
-    val g = mapper.getFactory.createGenerator(out)
-    try {
-      g.writeStartObject()
-      fields(g)
-      g.writeEndObject()
-    } finally g.close()
-  }
+  private def gzip(fields: JsonGenerator => Unit): Array[Byte] =
+    Gzip.compress(out => writeObject(mapper.getFactory.createGenerator(out))(fields))
 
   // Parsed as it is decompressed, and not bounded: a message is opened only once its seal (an
   // HMAC under the run's key) holds, so only a holder of the key could send a zip bomb, while a
