@@ -5,18 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode
 
 /**
  * File keys and fingerprints as JSON fields, one spelling for the offsets and the messages:
- * `dev` and `ino`; `<name>Length` and `<name>Md5`; and the object that holds them.
+ * `dev` and `ino`; `<name>Length` and `<name>Md5`.
  */
 object FileJson {
-
-  /** One JSON object to `g`, its fields written by `fields`; `g` is closed after. */
-  def writeObject(g: JsonGenerator)(fields: JsonGenerator => Unit): Unit =
-    try {
-      g.writeStartObject()
-      fields(g)
-      g.writeEndObject()
-    } finally g.close()
-
   def writeKey(g: JsonGenerator, key: FileKey): Unit = {
     g.writeNumberField("dev", key.dev)
     g.writeNumberField("ino", key.ino)

@@ -12,7 +12,6 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
   optionalPrint,
   print,
   writeKey,
-  writeObject,
   writePrint
 }
 
@@ -104,6 +103,14 @@ object OffsetJson {
       found
     } finally parser.close()
   }
+
+  /** One JSON object to `g`, its fields written by `fields`; `g` is closed after. */
+  def writeObject(g: JsonGenerator)(fields: JsonGenerator => Unit): Unit =
+    try {
+      g.writeStartObject()
+      fields(g)
+      g.writeEndObject()
+    } finally g.close()
 
   private def generate(fields: JsonGenerator => Unit): String = {
     val out = new StringWriter()

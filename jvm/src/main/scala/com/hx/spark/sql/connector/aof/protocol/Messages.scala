@@ -14,9 +14,9 @@ import com.hx.spark.sql.connector.aof.files.FileJson.{
   optionalPrint,
   print,
   writeKey,
-  writeObject,
   writePrint
 }
+import com.hx.spark.sql.connector.aof.offset.OffsetJson
 
 /**
  * The driver's request to a node: the files it tracks there. In full, or with `base` as the
@@ -213,7 +213,7 @@ object Messages {
 
   /** One JSON object, its fields written by `fields`, compressed. */
   private def gzip(fields: JsonGenerator => Unit): Array[Byte] =
-    Gzip.compress(out => writeObject(mapper.getFactory.createGenerator(out))(fields))
+    Gzip.compress(out => OffsetJson.writeObject(mapper.getFactory.createGenerator(out))(fields))
 
   // Parsed as it is decompressed, and not bounded: a message is opened only once its seal (an
   // HMAC under the run's key) holds, so only a holder of the key could send a zip bomb, while a
