@@ -18,13 +18,14 @@ def executor_like(cwd: Path, address: str) -> Iterator[int]:
     """A process with an executor's command line, working in ``cwd``: a stand-in for another
     cluster's executor, which would otherwise cost a second cluster with the same addresses."""
     cwd.mkdir(parents=True)
-    args = ["-c", "import time; time.sleep(120)", "--hostname", address, EXECUTOR]
-    process = subprocess.Popen([sys.executable, *args], cwd=cwd)
+    # It lives until its stdin closes: as long as the block, however long that takes.
+    args = ["-c", "import sys; sys.stdin.read()", "--hostname", address, EXECUTOR]
+    process = subprocess.Popen([sys.executable, *args], cwd=cwd, stdin=subprocess.PIPE)
     try:
         yield process.pid
     finally:
         process.kill()
-        process.wait()
+        process.communicate()  # closes its stdin too
 
 
 def test_a_hosts_executors_are_its_own_workers_not_another_runs_at_the_same_address(
