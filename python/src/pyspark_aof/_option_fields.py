@@ -124,8 +124,17 @@ class AofOptions(OptionValues):
     partition_bytes_max : int, optional
         Bytes below which a host's reading is not split over more tasks; above, it is shared evenly
         over the host's task slots.
+    format : str, optional
+        How lines are written: ``text``, or by a container runtime: ``cri`` (containerd, CRI-O:
+        ``<time> <stream> <P|F> <message>``) or ``docker`` (json-file). Then ``value`` is the
+        message, a long one's chunks joined, and rows gain ``stream`` and ``time``.
+    path_columns : str, optional
+        Java regex searched for in each file's path; each named group is a string column (``/var/log
+        /pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<pod_uid>[^/]+)/(?<container>[^/]+)/``), null
+        where it is not found.
     line_length_max : int, optional
-        Longest line in bytes; a longer line is emitted cut to this length and the rest is skipped.
+        Longest line in bytes (with a ``format``, the message); a longer one is emitted cut to this
+        length and the rest is skipped.
     multiline_start : str, optional
         Java regex found in the first line of each multi-line record (``^\d{4}-`` for a timestamp);
         other lines continue the record before them. Reads records, not lines.
@@ -136,8 +145,8 @@ class AofOptions(OptionValues):
         Largest multi-line record in bytes: a line that would take a record past it starts the next
         one.
     multiline_flush_timeout : int, optional
-        Milliseconds without a write after which a file's last multi-line record is complete, though
-        no line has come to start the next.
+        Milliseconds without a write after which a file's last multi-line record (with a ``format``,
+        its last message) is complete, though no line has come to complete it.
     include_lines : str or sequence of str, optional
         Java regex searched for in each line (each record, with the multi-line options); a JSON
         array for several: only lines one of them is found in are read. Judged on the node before
@@ -195,6 +204,8 @@ class AofOptions(OptionValues):
     md5_check_enabled: bool | None = None
     md5_sample_length: int | None = None
     partition_bytes_max: int | None = None
+    format: str | None = None
+    path_columns: str | None = None
     line_length_max: int | None = None
     multiline_start: str | None = None
     multiline_continuation: str | None = None

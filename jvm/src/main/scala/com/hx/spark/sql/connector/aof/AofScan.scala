@@ -12,7 +12,7 @@ import com.hx.spark.sql.connector.aof.shim.{RealTimeMode, SparkExecutors}
 import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets}
 
 class AofScan(options: AofOptions) extends Scan {
-  override def readSchema(): StructType = AofSchema.Schema
+  override def readSchema(): StructType = AofSchema.of(options)
 
   override def description(): String = s"aof ${options.files}"
 

@@ -2,9 +2,14 @@ package com.hx.spark.sql.connector.aof
 
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType, TimestampType}
 
+import com.hx.spark.sql.connector.aof.config.AofOptions
+
 /**
  * The rows the source emits: `(host, file_id, offset)` names a line uniquely and stably;
- * `timestamp` is when the source first planned the line's bytes, the same in a replay.
+ * `timestamp` is when the source first planned the line's bytes, the same in a replay. A
+ * container runtime's lines (`format`) add the `stream` and `time` the runtime wrote, and
+ * `path.columns` a column for each of its groups; the order is that of
+ * [[com.hx.spark.sql.connector.aof.stream.LineBatch]]'s columns.
  */
 object AofSchema {
   val Schema: StructType = StructType(
@@ -16,4 +21,24 @@ object AofSchema {
       StructField("file_id", StringType, nullable = false),
       StructField("timestamp", TimestampType, nullable = false)
     ))
+
+  private val Runtime: Seq[StructField] =
+    Seq(StructField("stream", StringType), StructField("time", TimestampType))
+
+  /**
+   * The rows of a source with `options`.
+   *
+   * @throws IllegalArgumentException when a path column would take a column's name
+   */
+  def of(options: AofOptions): StructType = {
+    val runtime = if (options.records.exists(_.format.wrapped)) Runtime else Nil
+    val fromPath = options.pathColumns.toSeq.flatMap(_.names).map(StructField(_, StringType))
+    val taken = (Schema.fields.toSeq ++ runtime).map(_.name).toSet
+    fromPath.map(_.name).find(taken).foreach { name =>
+      throw new IllegalArgumentException(
+        s"Option 'path.columns' names a group '$name', which is a column of the source's " +
+          s"rows already (${taken.toSeq.sorted.mkString(", ")}): give the group another name.")
+    }
+    StructType(Schema.fields.toSeq ++ runtime ++ fromPath)
+  }
 }

@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 class AofTable(options: AofOptions) extends SupportsRead {
   override def name(): String = s"aof:${options.files}"
 
-  override def schema(): StructType = AofSchema.Schema
+  override def schema(): StructType = AofSchema.of(options)
 
   override def capabilities(): util.Set[TableCapability] =
     Set(TableCapability.MICRO_BATCH_READ).asJava

@@ -22,15 +22,15 @@ import com.hx.spark.sql.connector.aof.config.{AofOptions, Nodes, PathMistakes}
 class DefaultSource extends TableProvider with DataSourceRegister {
   override def shortName(): String = "aof"
 
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = AofSchema.Schema
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType =
+    AofSchema.of(parsed(options.asCaseSensitiveMap().asScala.toMap))
 
   override def getTable(
       schema: StructType,
       partitioning: Array[Transform],
       properties: util.Map[String, String]): Table = {
     val session = SparkSession.getActiveSession
-    val sessionConf = session.fold(Map.empty[String, String])(_.conf.getAll)
-    val options = AofOptions.parse(properties.asScala.toMap, sessionConf)
+    val options = parsed(properties.asScala.toMap)
     options.files.paths.foreach(p => PathMistakes.check(Paths.get(p.directory), p.fileNameRegex))
     // Where the cluster manager answers, found now: a session that cannot tell is refused here.
     (options.nodes, session) match {
@@ -39,5 +39,10 @@ class DefaultSource extends TableProvider with DataSourceRegister {
       case _ => ()
     }
     new AofTable(options)
+  }
+
+  private def parsed(explicit: Map[String, String]): AofOptions = {
+    val sessionConf = SparkSession.getActiveSession.fold(Map.empty[String, String])(_.conf.getAll)
+    AofOptions.parse(explicit, sessionConf)
   }
 }

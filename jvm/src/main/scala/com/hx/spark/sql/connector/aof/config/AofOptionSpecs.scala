@@ -84,6 +84,8 @@ object AofOptionSpecs {
   val Md5CheckEnabled: OptionSpec = spec("md5.check.enabled")
   val Md5SampleLength: OptionSpec = spec("md5.sample.length")
   val PartitionBytesMax: OptionSpec = spec("partition.bytes.max")
+  val Format: OptionSpec = spec("format")
+  val PathColumns: OptionSpec = spec("path.columns")
   val LineLengthMax: OptionSpec = spec("line.length.max")
   val MultilineStart: OptionSpec = spec("multiline.start")
   val MultilineContinuation: OptionSpec = spec("multiline.continuation")

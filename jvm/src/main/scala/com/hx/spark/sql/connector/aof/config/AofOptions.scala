@@ -7,6 +7,7 @@ import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
   FileIdentity,
   LineFilter,
+  PathColumns,
   RecordRule,
   SourceFiles
 }
@@ -21,8 +22,9 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param nodesAwaitTimeoutMs how long `AvailableNow` and `Once` wait for an unread one of them
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                     its end rather than read (`ignore.older`)
- * @param records      how lines group into multi-line records, when they do
+ * @param records      how lines group into messages and records, when not one row a line
  * @param lineFilter   which lines (or records) are kept, when not all are
+ * @param pathColumns  the columns taken from a file's path
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  */
 final case class AofOptions(
@@ -45,6 +47,7 @@ final case class AofOptions(
     failOnDataLoss: Boolean,
     records: Option[RecordRule] = None,
     lineFilter: Option[LineFilter] = None,
+    pathColumns: Option[PathColumns] = None,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
     resumeFromBackup: Boolean = false) {
@@ -95,6 +98,7 @@ object AofOptions {
       failOnDataLoss = reader.boolean(O.FailOnDataLoss),
       records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _)),
       lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
+      pathColumns = reader.pathColumns(),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
       resumeFromBackup = reader.boolean(O.ResumeFromBackup)

@@ -4,7 +4,13 @@ import java.nio.file.{FileSystems, Paths}
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{DirectoryGlob, PathPattern, RecordRule}
+import com.hx.spark.sql.connector.aof.files.{
+  DirectoryGlob,
+  LineFormat,
+  PathColumns,
+  PathPattern,
+  RecordRule
+}
 
 /**
  * The options of one query as given (explicit ones over the session's), each read and checked
@@ -145,6 +151,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
    *              few times that far ahead, not through a whole backlog at every trigger
    */
   def records(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
+    val format = LineFormat.named(value(O.Format)).get
     // Not trimmed: a regex's spaces are part of it.
     def regex(spec: OptionSpec) = options.get(spec.key).map(checked(spec, _))
     val rule = (regex(O.MultilineStart), regex(O.MultilineContinuation)) match {
@@ -154,21 +161,34 @@ private[config] final class OptionReader(options: Map[String, String]) {
             "set: set one, the regex of a record's first lines or of its continuation lines.")
       case (start, continuation) => start.map(_ -> true).orElse(continuation.map(_ -> false))
     }
-    val tuning = Seq(O.MultilineBytesMax, O.MultilineFlushTimeout).filter(get(_).nonEmpty)
+    val tuning = Seq(O.MultilineBytesMax, O.MultilineFlushTimeout)
+      .filter(get(_).nonEmpty)
+      .filterNot(_ == O.MultilineFlushTimeout && format.wrapped)
     if (rule.isEmpty && tuning.nonEmpty) {
       throw new IllegalArgumentException(
         s"Option '${tuning.head.key}' applies to multi-line records only: set " +
           s"'${O.MultilineStart.key}' or '${O.MultilineContinuation.key}' too, or remove it.")
     }
-    rule.map { case (pattern, starts) =>
+    Some(
       RecordRule(
-        pattern,
-        starts,
+        rule.map(_._1),
+        rule.forall(_._2),
         int(O.MultilineBytesMax),
         long(O.MultilineFlushTimeout),
         lineLengthMax,
-        limit.filter(_ < Long.MaxValue / 4).map(_ * 4))
-    }
+        limit.filter(_ < Long.MaxValue / 4).map(_ * 4),
+        format)).filter(r => r.multiline || format.wrapped)
+  }
+
+  /** `path.columns`, its named groups rewritten ([[PathColumns]]). */
+  def pathColumns(): Option[PathColumns] = get(O.PathColumns).filter(_.nonEmpty).map { raw =>
+    val columns =
+      try PathColumns(raw)
+      catch {
+        case e: IllegalArgumentException =>
+          fail(O.PathColumns, raw, s"a Java regex with named groups, (?<name>...): ${e.getMessage}")
+      }
+    columns
   }
 
   /**

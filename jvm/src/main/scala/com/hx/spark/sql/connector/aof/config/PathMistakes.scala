@@ -6,6 +6,8 @@ import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
 
+import com.hx.spark.sql.connector.aof.files.FileListing
+
 /**
  * The first mistakes made with `path`, whose last component is a regex on file names: a
  * directory named as if it were read whole (`/var/log/app`), and a shell glob (`*.log`). Both
@@ -61,11 +63,16 @@ object PathMistakes {
       } catch { case _: IOException => return }
     val pattern = Pattern.compile(regex)
     val matched = names.filter(p => pattern.matcher(p.getFileName.toString).matches())
-    val given = directory.resolve(regex)
+    val named = directory.resolve(regex)
+    if (matched.nonEmpty && matched.forall(Files.isSymbolicLink(_))) {
+      throw new IllegalArgumentException(
+        s"Option 'path' ($named) matches only symbolic links. " +
+          FileListing.linkNotFollowed(matched.head, regex))
+    }
     if (matched.nonEmpty && matched.forall(Files.isDirectory(_))) {
       val example = matched.head
       throw new IllegalArgumentException(
-        s"Option 'path' ($given) matches only directories (${matched.mkString(", ")}): its " +
+        s"Option 'path' ($named) matches only directories (${matched.mkString(", ")}): its " +
           "last component is a regex on file names, and directories are not read. To read the " +
           s"files in $example, use '$example/.*' (or a narrower regex such as " +
           s"'$example/.*\\.log').")
@@ -75,7 +82,7 @@ object PathMistakes {
       val globbed = names.filter(p => asGlob.matches(p.getFileName))
       if (globbed.nonEmpty) {
         throw new IllegalArgumentException(
-          s"Option 'path' ($given) matches no file, but as a shell glob it matches " +
+          s"Option 'path' ($named) matches no file, but as a shell glob it matches " +
             s"${globbed.size} (${globbed.take(3).map(_.getFileName).mkString(", ")}): its last " +
             s"component is a Java regex on file names: use '$directory/${globAsRegex(regex)}'.")
       }

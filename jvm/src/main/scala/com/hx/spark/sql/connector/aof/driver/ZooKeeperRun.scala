@@ -137,7 +137,8 @@ final class ZooKeeperRun(
     options.batchCuts,
     options.identity,
     options.ignoreOlderMs,
-    options.lineFilter
+    options.lineFilter,
+    options.pathColumns
   )
 
   override def stop(): Unit = synchronized {

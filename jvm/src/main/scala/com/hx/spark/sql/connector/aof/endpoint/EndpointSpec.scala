@@ -4,6 +4,7 @@ import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
   FileIdentity,
   LineFilter,
+  PathColumns,
   RecordRule,
   SourceFiles
 }
@@ -20,6 +21,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param records     how lines group into multi-line records, when they do
  * @param batchCuts   where batches may end early, when a byte limit bounds them
  * @param lineFilter  which lines (or records) the read tasks keep, when not all
+ * @param pathColumns the columns the read tasks take from a file's path (`path.columns`)
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
@@ -37,6 +39,7 @@ final case class EndpointSpec(
     batchCuts: Option[BatchCuts] = None,
     identity: FileIdentity = FileIdentity(checked = true),
     ignoreOlderMs: Option[Long] = None,
-    lineFilter: Option[LineFilter] = None) {
+    lineFilter: Option[LineFilter] = None,
+    pathColumns: Option[PathColumns] = None) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

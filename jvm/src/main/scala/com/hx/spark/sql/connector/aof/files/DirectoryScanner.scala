@@ -160,7 +160,7 @@ final class DirectoryScanner(
         try {
           val stamp = stat(path)
           val key = stamp.key
-          if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfDirectory(path, _))
+          if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfNotRead(path, _))
           else if (!seen.contains(key) && wanted(readBy, key)) {
             lookedAt += key
             if (tracker.formatOf(path, stamp, None).contains(Gzip) &&

@@ -13,6 +13,7 @@ import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
 import scala.collection.mutable
+import scala.util.Try
 
 import org.slf4j.LoggerFactory
 
@@ -27,8 +28,8 @@ import org.slf4j.LoggerFactory
  */
 final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Predef.identity) {
   private val log = LoggerFactory.getLogger(getClass)
-  // Directories the file-name regex matched, each warned about once.
-  private val matchedDirectories = mutable.Set.empty[Path]
+  // Directories and links the file-name regex matched, each warned about once.
+  private val matchedNotRead = mutable.Set.empty[Path]
 
   /** Each entry of the source's directories, with the regex the source reads it by, if it does. */
   def entries(): Seq[(Path, Option[Pattern])] =
@@ -65,9 +66,14 @@ final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Pre
     finally stream.close()
   }
 
-  /** A directory a path's regex matches is not read: said once, as the likely fix. */
-  def warnIfDirectory(path: Path, regex: Pattern): Unit =
-    if (Files.isDirectory(path) && matchedDirectories.add(path)) {
+  /**
+   * A directory or a symbolic link a path's regex matches is not read: said once, with the
+   * likely fix ([[FileListing.linkNotFollowed]]).
+   */
+  def warnIfNotRead(path: Path, regex: Pattern): Unit =
+    if (Files.isSymbolicLink(path) && matchedNotRead.add(path)) {
+      log.warn(s"aof: ${FileListing.linkNotFollowed(path, regex.toString)}")
+    } else if (Files.isDirectory(path) && matchedNotRead.add(path)) {
       log.warn(
         s"aof: $path matches the file-name regex '$regex' but is a directory, and " +
           s"directories are not read. To read the files in it, end 'path' with '$path/.*'.")
@@ -88,6 +94,27 @@ object FileListing {
    * at, and not yet under its next), and its renames take milliseconds.
    */
   val Listings: Int = 4
+
+  /**
+   * Why a symbolic link a path matches is not read, and what to read instead. It is not
+   * followed: the file it leads to is renamed and copied in its own directory by its rotation,
+   * where the link does not go, so what it held would be lost at every rotation, or read twice.
+   * Kubernetes' `/var/log/containers` holds such links, into `/var/log/pods`.
+   */
+  def linkNotFollowed(link: Path, regex: String): String = {
+    val target = Try(link.toRealPath()).toOption
+    val directory = target.map(_.getParent)
+    val instead = target match {
+      case Some(t) if t.startsWith("/var/log/pods") =>
+        "/var/log/pods/*/*/.*\\.log.* (each container's log and its rotations)"
+      case Some(t) => s"${t.getParent}/${t.getFileName.toString.replace(".", "\\.")}.*"
+      case None => "the directory the link leads to"
+    }
+    s"$link matches the file-name regex '$regex' but is a symbolic link" +
+      directory.fold(" to a file that is not there")(d => s" into $d") +
+      ", and links are not followed: the file behind it is rotated in its own directory, " +
+      s"where the link does not lead. Set 'path' to the files themselves: $instead."
+  }
 
   /** What failed, in the system's words: "Permission denied", "Input/output error". */
   def reason(e: IOException): String = e match {

@@ -1,9 +1,10 @@
 package com.hx.spark.sql.connector.aof.files
 
 /**
- * A multi-line record being put together, in an array of its own: its lines lie in the read
- * buffer one at a time, not side by side. Lines are joined by `\n`, each as the [[LineReader]]
- * gives it (without its `\r`), so a record of one line is that line.
+ * A multi-line record being put together, in an array of its own: its messages lie in the read
+ * buffer one at a time, not side by side. Messages are joined by `\n`, each as [[MessageJoin]]
+ * gives it (a line without its `\r`), so a record of one message is that message. Its stream
+ * and time are its first message's.
  */
 final class RecordBuffer {
   private var array = new Array[Byte](4096)
@@ -11,34 +12,49 @@ final class RecordBuffer {
   private var firstOffset = 0L
   private var cut = false
   private var counted = 0L
+  private var firstStream = LineChunks.NoStream
+  private var firstTime = 0L
 
   def bytes: Array[Byte] = array
   def length: Int = used
 
-  /** Where the record's first line starts in its file. */
+  /** Where the record's first message starts in its file. */
   def offset: Long = firstOffset
+  def stream: Int = firstStream
+  def timeMicros: Long = firstTime
 
   /** Whether a line of it was cut to `line.length.max`. */
   def truncated: Boolean = cut
 
-  /** Its lines' bytes with their newlines, as [[RecordRule.startsRecord]] counts them. */
+  /** Its messages' bytes with their newlines, as [[RecordRule.startsRecord]] counts them. */
   def recordBytes: Long = counted
 
-  /** Starts a record with the reader's current line. */
-  def start(lines: LineReader): Unit = {
+  /** Whether it holds no message. */
+  def isEmpty: Boolean = counted == 0
+
+  /** Empties it. */
+  def clear(): Unit = {
+    used = 0
+    counted = 0L
+  }
+
+  /** Starts a record with the current message. */
+  def start(message: MessageJoin): Unit = {
     used = 0
     counted = 0L
     cut = false
-    firstOffset = lines.lineOffset
-    append(lines)
+    firstOffset = message.offset
+    firstStream = message.stream
+    firstTime = message.timeMicros
+    append(message)
   }
 
-  /** Adds the reader's current line to the record. */
-  def append(lines: LineReader): Unit = {
+  /** Adds the current message to the record. */
+  def append(message: MessageJoin): Unit = {
     if (counted > 0) put(RecordBuffer.Newline, 0, 1)
-    put(lines.lineBytes, lines.lineStart, lines.lineLength)
-    counted += lines.lineLength + 1
-    cut ||= lines.truncated
+    put(message.bytes, message.start, message.length)
+    counted += message.length + 1
+    cut ||= message.truncated
   }
 
   private def put(from: Array[Byte], start: Int, count: Int): Unit = {

@@ -6,10 +6,13 @@ import scala.collection.mutable.ArrayBuffer
 
 /**
  * Where a file's complete records end, found by reading its lines from a record start (the
- * driver's position): what a node reports for a file in multi-line mode.
+ * driver's position): what a node reports for a file read as records ([[RecordRule]]). A range
+ * may end only at a record start that is a clean position ([[MessageJoin]]): every line is one
+ * in text.
  *
  * @param recordEnd where the last complete record ends: the start of the last record, which may
- *                  still grow, or the end of the last line once the file is flushed
+ *                  still grow (without a multi-line pattern, the end of the last message), or the
+ *                  end of the last line once the file is flushed
  * @param cuts      record starts between the floor and `recordEnd` at which the driver may end a
  *                  batch early: the first one, and the last one at or before each of
  *                  [[BatchCuts]]' thresholds
@@ -33,7 +36,9 @@ object RecordEnds {
       flushed: Boolean,
       window: Option[Long],
       batchCuts: BatchCuts): RecordEnds = {
-    val lines = new LineReader(channel, floor, size, rule.lineLengthMax, 64 * 1024)
+    val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024)
+    val messages = rule.messages()
+    messages.reset(floor)
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)
     val cuts = ArrayBuffer.empty[Long]
     val thresholds = batchCuts.thresholds(floor)
@@ -48,21 +53,40 @@ object RecordEnds {
       }
       last = at
     }
-    var recordBytes = 0L
     var stopped = false
+    def cut(at: Long): Unit = {
+      if (at > last) started(at)
+      stopped = at >= stopAt
+    }
+    // Clean positions that a record still open may yet span: cuts once it is complete.
+    val records = if (rule.multiline) Some(new RecordJoin(rule)) else None
+    val unsettled = ArrayBuffer.empty[Long]
     while (!stopped && lines.next()) {
-      val at = lines.lineOffset
-      if (rule.startsRecord(lines.lineBytes, lines.lineStart, lines.lineLength, recordBytes)) {
-        if (at > floor) started(at)
-        recordBytes = 0L
-        stopped = at >= stopAt
+      val completed = messages.take(lines)
+      records match {
+        case None => if (messages.isClean) cut(lines.lineEnd)
+        case Some(join) =>
+          if (completed) {
+            join.add(messages)
+            val from = join.openFrom(messages.stream)
+            if (from < messages.offset) {
+              // The message goes on a record from before: no range may end inside that record.
+              val spanned = unsettled.indexWhere(_ > from)
+              if (spanned >= 0) unsettled.remove(spanned, unsettled.size - spanned)
+            }
+            while (join.hasReady) join.take()
+          }
+          if (messages.isClean) unsettled += lines.lineEnd
+          val settled = unsettled.takeWhile(_ <= join.openFrom)
+          unsettled.remove(0, settled.size)
+          settled.foreach(at => if (!stopped) cut(at))
       }
-      recordBytes += lines.lineLength + 1
     }
     if (!stopped && flushed) {
-      // Where the last complete line ends: the line being written starts the next record.
+      // Every record is complete; the line being written starts the next one.
+      unsettled.foreach(at => if (!stopped) cut(at))
       val lineEnd = if (lines.incomplete) lines.lineOffset else size
-      if (lineEnd > last) started(lineEnd)
+      if (!stopped && lineEnd > last) started(lineEnd)
     }
     RecordEnds(last, cuts.filter(_ < last).toList)
   }

@@ -110,7 +110,7 @@ final class HostFollower(
   /** The ranges of one plan, read in turn; `from` and `end` are the plan's two offsets. */
   private final class Reading(from: AofOffset, val end: AofOffset, ranges: Seq[FileRange], at: Long)
       extends Closeable {
-    private val batch = new LineBatch(timestampMicros = at * 1000L)
+    private val batch = LineBatch.of(endpoint, at)
     private var index = 0
     private var reader: Option[FileRangeReader] = None
     private var rowIndex = -1

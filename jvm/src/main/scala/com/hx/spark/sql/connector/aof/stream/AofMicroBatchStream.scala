@@ -154,7 +154,9 @@ class AofMicroBatchStream(
       run.nodesRead.fold(Map.empty[String, String])(_.metrics) ++ Map(
         "bytesLost" -> lost.toString,
         "linesTruncated" -> counters.linesTruncated.value.toString,
-        "linesFiltered" -> counters.linesFiltered.value.toString)).asJava
+        "linesFiltered" -> counters.linesFiltered.value.toString,
+        "linesMalformed" -> counters.linesMalformed.value.toString
+      )).asJava
   }
 
   protected def offsetOf(offset: Offset): AofOffset = offset match {

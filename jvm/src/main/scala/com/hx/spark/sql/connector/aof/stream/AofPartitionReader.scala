@@ -18,7 +18,7 @@ final class AofPartitionReader(
 
   private val ranges = partition.ranges.iterator
   private var current: Option[FileRangeReader] = None
-  private val batch = new LineBatch(timestampMicros = partition.plannedAtMs * 1000L)
+  private val batch = LineBatch.of(endpoint, partition.plannedAtMs)
 
   override def next(): Boolean = {
     while (!current.exists(_.nextBatch(batch))) {

@@ -13,7 +13,9 @@ import com.hx.spark.sql.connector.aof.files.{
   KnownFile,
   LineFilter,
   LineReader,
-  RecordBuffer,
+  MessageJoin,
+  PathColumns,
+  RecordJoin,
   RecordRule,
   SourceFiles
 }
@@ -30,11 +32,14 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * again: its bytes are not lost. A task killed as it reads loses nothing either. Over-long lines
  * are counted.
  *
- * With `records`, each row is a multi-line record. The range's two ends are record starts (the
- * planner ends batches only there, [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a
- * range), so records are found from `from` by the rule alone and the last one ends at `until`.
+ * With `records`, each row is a message of a container runtime's lines, or a multi-line record.
+ * The range's two ends are record starts at clean positions (the planner ends batches only there,
+ * [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a range), so records are found
+ * from `from` by the rule alone and the last one ends at `until`. Lines not of the format are
+ * rows of their own, counted.
  *
  * With a [[LineFilter]], only the lines (or records) it keeps become rows; the others are counted.
+ * With [[PathColumns]], each row carries its file's path's values.
  */
 final class FileRangeReader(
     range: FileRange,
@@ -44,13 +49,18 @@ final class FileRangeReader(
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     identity: FileIdentity,
-    lineFilter: Option[LineFilter] = None)
+    lineFilter: Option[LineFilter] = None,
+    pathColumns: Option[PathColumns] = None)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
 
   private final class Source(val path: Path, channel: FileChannel, from: Long) {
-    val lines = new LineReader(channel, from, range.until, lineLengthMax)
+    val lines =
+      new LineReader(channel, from, range.until, records.fold(lineLengthMax)(_.lineLimit))
     val pathValue: UTF8String = UTF8String.fromString(path.toString)
+    val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
+      _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
+    }
     def close(): Unit = channel.close()
   }
 
@@ -60,12 +70,15 @@ final class FileRangeReader(
     sourceFiles,
     identity,
     s"file ${range.fileId}, bytes ${range.from} to ${range.until}")
+  private var lastOpened: Option[Source] = None
   private var source: Option[Source] = open(range.from)
   private var truncated = 0L
   private var filtered = 0L
-  private val record = new RecordBuffer
-  // The current line starts the next record, and is not in `record` yet.
-  private var lineWaiting = false
+  private val messages: Option[MessageJoin] = records.map(_.messages())
+  messages.foreach(_.reset(range.from))
+  private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
+  // The range's lines are all read, and its records all complete.
+  private var finished = false
   // Where the lines after those returned so far start: a query stopped here goes on from there.
   private var consumed = range.from
   private val hostValue = UTF8String.fromString(range.host)
@@ -76,15 +89,19 @@ final class FileRangeReader(
    * the next call (they point into the read buffer); false when the range has no more.
    */
   def nextBatch(batch: LineBatch): Boolean = {
-    val more = records match {
-      case Some(rule) => nextRecord(rule, batch)
-      case None => nextLines(batch)
+    val more = (recordJoin, messages) match {
+      case (Some(join), Some(m)) => nextRecord(join, m, batch)
+      case (None, Some(m)) => nextMessages(m, batch)
+      case _ => nextLines(batch)
     }
     consumed =
-      if (!more) range.until
+      if (!more || finished && !recordJoin.exists(_.hasReady)) range.until
       else if (records.isEmpty) source.get.lines.lineEnd
-      else if (lineWaiting) source.get.lines.lineOffset
-      else range.until
+      else {
+        // Real-time mode reads text only, where a record's first line starts where it does.
+        val next = recordJoin.fold(Long.MaxValue)(j => j.openFrom min j.readyFrom)
+        if (next < Long.MaxValue) next else source.get.lines.lineEnd
+      }
     more
   }
 
@@ -101,7 +118,7 @@ final class FileRangeReader(
       found = kept(source.get.lines)
     }
     val s = source.get
-    batch.reset(hostValue, s.pathValue, fileIdValue)
+    batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
     add(s.lines, batch)
     while (!batch.isFull && s.lines.nextInBuffer()) if (kept(s.lines)) add(s.lines, batch)
     true
@@ -112,23 +129,60 @@ final class FileRangeReader(
     f.keeps(lines.lineBytes, lines.lineStart, lines.lineLength) || { filtered += 1; false }
   }
 
+  /**
+   * The messages of a container runtime's lines, as many as the batch takes that need no read:
+   * a message in one chunk points into the read buffer, a joined one into an array of its own.
+   */
+  private def nextMessages(m: MessageJoin, batch: LineBatch): Boolean = {
+    var found = false
+    while (!found) {
+      if (!nextMessage(m)) return false
+      found = keptMessage(m)
+    }
+    val s = source.get
+    batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+    addMessage(m, batch)
+    while (!batch.isFull && s.lines.nextInBuffer()) {
+      if (m.take(s.lines) && keptMessage(m)) addMessage(m, batch)
+    }
+    true
+  }
+
+  private def keptMessage(m: MessageJoin): Boolean = lineFilter.forall { f =>
+    f.keeps(m.bytes, m.start, m.length) || { filtered += 1; false }
+  }
+
+  private def addMessage(m: MessageJoin, batch: LineBatch): Unit = {
+    if (m.truncated) truncated += 1
+    batch.add(m.bytes, m.start, m.length, m.offset, m.stream, m.timeMicros)
+  }
+
+  /** The next message; at the range's end, those still open, as the range ends flushed. */
+  private def nextMessage(m: MessageJoin): Boolean = {
+    while (nextLine()) if (m.take(source.get.lines)) return true
+    source.isDefined && m.drain()
+  }
+
   /** One record kept, read into a buffer of its own: the batch is that one row. */
-  private def nextRecord(rule: RecordRule, batch: LineBatch): Boolean = {
+  private def nextRecord(join: RecordJoin, m: MessageJoin, batch: LineBatch): Boolean = {
     while (true) {
-      if (!lineWaiting && !nextLine()) return false
-      val first = source.get
-      record.start(first.lines)
-      lineWaiting = false
-      while (!lineWaiting && nextLine()) {
-        val lines = source.get.lines
-        val starts =
-          rule.startsRecord(lines.lineBytes, lines.lineStart, lines.lineLength, record.recordBytes)
-        if (starts) lineWaiting = true else record.append(lines)
+      while (!join.hasReady) {
+        if (finished) return false
+        if (nextMessage(m)) join.add(m)
+        else {
+          join.finish()
+          finished = true
+        }
       }
+      val record = join.take()
       if (lineFilter.forall(_.keeps(record.bytes, 0, record.length))) {
         if (record.truncated) truncated += 1
-        batch.reset(hostValue, first.pathValue, fileIdValue)
-        batch.add(record.bytes, 0, record.length, record.offset)
+        // A record read before its file was lost is read under the name it was read by.
+        val s = lastOpened.get
+        batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+        if (records.get.format.wrapped) {
+          batch.add(record.bytes, 0, record.length, record.offset, record.stream, record.timeMicros)
+        } else batch.add(record.bytes, 0, record.length, record.offset)
         return true
       }
       filtered += 1
@@ -156,6 +210,13 @@ final class FileRangeReader(
 
   override def close(): Unit = {
     if (filtered > 0) counters.linesFiltered.add(filtered)
+    messages.map(_.malformed).filter(_ > 0).foreach { n =>
+      counters.linesMalformed.add(n)
+      log.warn(
+        s"aof: $n lines of ${range.path} in bytes ${range.from} to ${range.until} are not of " +
+          s"the format '${records.get.format.name}' (option 'format'): each is a row as " +
+          "written, with no stream or time")
+    }
     if (truncated > 0) {
       counters.linesTruncated.add(truncated)
       log.warn(
@@ -171,8 +232,11 @@ final class FileRangeReader(
     found
   }
 
-  private def opened(found: Option[(Path, FileChannel)], from: Long): Option[Source] =
-    found.map { case (p, channel) => new Source(p, channel, from) }
+  private def opened(found: Option[(Path, FileChannel)], from: Long): Option[Source] = {
+    val s = found.map { case (p, channel) => new Source(p, channel, from) }
+    s.foreach(o => lastOpened = Some(o))
+    s
+  }
 
   private def lost(from: Long, why: String): Unit = {
     // A task killed as it read (its query stopped): its reads failed, not its file.
@@ -200,5 +264,6 @@ object FileRangeReader {
       failOnDataLoss,
       counters,
       endpoint.identity,
-      endpoint.lineFilter)
+      endpoint.lineFilter,
+      endpoint.pathColumns)
 }

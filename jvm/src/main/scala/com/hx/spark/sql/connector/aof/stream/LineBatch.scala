@@ -4,10 +4,15 @@ import org.apache.spark.sql.types.{DataType, Decimal, LongType, StringType, Time
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
 import org.apache.spark.unsafe.types.UTF8String
 
+import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
+import com.hx.spark.sql.connector.aof.files.LineChunks
+
 /**
  * Lines of one file, handed to Spark as a columnar batch of the source's schema. A batch is a
  * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`,
- * `path`, `file_id` and `timestamp` are the same for every line.
+ * `path`, `file_id`, `timestamp` and the path's columns are the same for every line. A container
+ * runtime's lines ([[com.hx.spark.sql.connector.aof.files.LineFormat]], `wrapped`) add `stream`
+ * and `time`, both null for a line that is not of the format.
  *
  * Columnar because Spark then reads the lines in a loop of its generated code, one call per
  * batch, where a row reader costs several virtual calls per line in Spark's iterators; and that
@@ -16,17 +21,45 @@ import org.apache.spark.unsafe.types.UTF8String
  *
  * Valid until the reader moves on, as Spark expects of a batch it got from a reader.
  */
-final class LineBatch(val capacity: Int = LineBatch.Capacity, timestampMicros: Long = 0L) {
+final class LineBatch(
+    val capacity: Int = LineBatch.Capacity,
+    timestampMicros: Long = 0L,
+    wrapped: Boolean = false,
+    pathColumns: Int = 0) {
   private val arrays = new Array[Array[Byte]](capacity)
   private val starts = new Array[Int](capacity)
   private val lengths = new Array[Int](capacity)
   private val offsets = new Array[Long](capacity)
+  private val streams = if (wrapped) new Array[Int](capacity) else null
+  private val times = if (wrapped) new Array[Long](capacity) else null
   private var host = UTF8String.EMPTY_UTF8
   private var path = UTF8String.EMPTY_UTF8
   private var fileId = UTF8String.EMPTY_UTF8
+  private var pathValues = Array.fill[UTF8String](pathColumns)(null)
+
+  private def runtimeColumns: Seq[ColumnVector] = if (!wrapped) Nil
+  else {
+    Seq(
+      new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+        override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
+        override def getUTF8String(i: Int): UTF8String = LineBatch.StreamNames(streams(i))
+      },
+      new LineBatch.NullableColumn(TimestampType, () => columns.numRows) {
+        override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
+        override def getLong(i: Int): Long = times(i)
+      }
+    )
+  }
+
+  private def fromPath: Seq[ColumnVector] = (0 until pathColumns).map { c =>
+    new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+      override def isNullAt(i: Int): Boolean = pathValues(c) == null
+      override def getUTF8String(i: Int): UTF8String = pathValues(c)
+    }
+  }
 
   val columns: ColumnarBatch = new ColumnarBatch(
-    Array[ColumnVector](
+    (Seq[ColumnVector](
       new LineBatch.Column(StringType) {
         override def getUTF8String(i: Int): UTF8String =
           UTF8String.fromBytes(arrays(i), starts(i), lengths(i))
@@ -46,18 +79,26 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity, timestampMicros: L
       new LineBatch.Column(TimestampType) {
         override def getLong(i: Int): Long = timestampMicros
       }
-    ))
+    ) ++ runtimeColumns ++ fromPath).toArray)
 
   def isFull: Boolean = columns.numRows == capacity
 
   /** Where the `i`th line starts in its file. */
   def offsetAt(i: Int): Long = offsets(i)
 
-  /** Empties the batch for lines of a file, under the given host, path and file id. */
-  def reset(lineHost: UTF8String, linePath: UTF8String, lineFileId: UTF8String): Unit = {
+  /**
+   * Empties the batch for lines of a file, under the given host, path and file id, and the
+   * values of the path's columns (null where the path has none).
+   */
+  def reset(
+      lineHost: UTF8String,
+      linePath: UTF8String,
+      lineFileId: UTF8String,
+      values: Array[UTF8String] = LineBatch.NoValues): Unit = {
     host = lineHost
     path = linePath
     fileId = lineFileId
+    if (pathColumns > 0) pathValues = values
     columns.setNumRows(0)
   }
 
@@ -70,12 +111,35 @@ final class LineBatch(val capacity: Int = LineBatch.Capacity, timestampMicros: L
     offsets(i) = offset
     columns.setNumRows(i + 1)
   }
+
+  /** Adds a line of a runtime's stream, written at `timeMicros`, as [[add]] does. */
+  def add(
+      bytes: Array[Byte],
+      start: Int,
+      length: Int,
+      offset: Long,
+      stream: Int,
+      timeMicros: Long): Unit = {
+    streams(columns.numRows) = stream
+    times(columns.numRows) = timeMicros
+    add(bytes, start, length, offset)
+  }
 }
 
 object LineBatch {
 
   /** Lines per batch, as Spark's own columnar readers use by default. */
   val Capacity = 4096
+
+  /** An empty batch of the rows an endpoint's read tasks make, planned at `plannedAtMs`. */
+  def of(endpoint: EndpointSpec, plannedAtMs: Long): LineBatch = new LineBatch(
+    timestampMicros = plannedAtMs * 1000L,
+    wrapped = endpoint.records.exists(_.format.wrapped),
+    pathColumns = endpoint.pathColumns.fold(0)(_.names.size))
+
+  private val NoValues = Array.empty[UTF8String]
+  private val StreamNames =
+    (0 until LineChunks.Streams).map(s => UTF8String.fromString(LineChunks.name(s))).toArray
 
   /** A column that is never null and answers only for its own type. */
   private abstract class Column(dataType: DataType) extends ColumnVector(dataType) {
@@ -99,5 +163,12 @@ object LineBatch {
 
     private def unsupported: Nothing =
       throw new UnsupportedOperationException(s"aof: a $dataType column read as another type")
+  }
+
+  /** A column whose rows may be null: it says which. */
+  private abstract class NullableColumn(dataType: DataType, rows: () => Int)
+      extends Column(dataType) {
+    override def hasNull: Boolean = numNulls > 0
+    override def numNulls: Int = (0 until rows()).count(isNullAt)
   }
 }

@@ -93,6 +93,15 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
     assert(e.getMessage.contains("real-time mode"))
   }
 
+  test("a container runtime's format is refused at start, naming the trigger to use") {
+    val dir = newDir("cri")
+    Files.createFile(dir.resolve("0.log"))
+    val query = start("cri", s"$dir/0\\.log", newDir("ckpt"), options = Map("format" -> "cri"))
+    val e = intercept[StreamingQueryException](query.awaitTermination(60000))
+    assert(e.getMessage.contains("format 'cri'"), e.getMessage)
+    assert(e.getMessage.contains("processing-time trigger"), e.getMessage)
+  }
+
   test("multi-line records, line filters and ignore.older, as in a micro-batch") {
     val dir = newDir("records")
     val old = Files.createFile(dir.resolve("old.log"))

@@ -4,7 +4,13 @@ import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{LineFilter, PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{
+  LineFilter,
+  LineFormat,
+  PathColumns,
+  PathPattern,
+  SourceFiles
+}
 
 class AofOptionsSuite extends AnyFunSuite {
   private def parse(options: (String, String)*)(session: (String, String)*): AofOptions =
@@ -83,7 +89,7 @@ class AofOptionsSuite extends AnyFunSuite {
   test("multi-line records: a rule, its regex kept as given, and the limits it scans within") {
     assert(parse(path)().records === None)
     val rule = parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().records.get
-    assert(rule.pattern === "^ " && !rule.patternStarts) // a regex's spaces are part of it
+    assert(rule.pattern === Some("^ ") && !rule.patternStarts) // a regex's spaces are part of it
     assert((rule.bytesMax, rule.flushMs, rule.lineLengthMax) === ((1048576, 2000L, 1048576)))
     assert(rule.scanWindow === Some(4000L))
     val start = parse(path, "multiline.start" -> "^\\d", "multiline.flush.timeout" -> "50")()
@@ -180,6 +186,32 @@ class AofOptionsSuite extends AnyFunSuite {
 
   test("a valid connect string with a chroot is accepted") {
     assert(parse(path, "zookeeper.address" -> "zk1:2181,zk2:2181/aof")().zookeeperAddress.nonEmpty)
+  }
+
+  test("format: a runtime's lines are read as records of one message, flushed by time too") {
+    val cri = parse(path, "format" -> "CRI", "multiline.flush.timeout" -> "500")().records.get
+    assert((cri.format, cri.pattern, cri.flushMs) === ((LineFormat.Cri, None, 500L)))
+    val both = parse(path, "format" -> "docker", "multiline.start" -> "^\\S")().records.get
+    assert((both.format, both.pattern) === ((LineFormat.Docker, Some("^\\S"))))
+    assert(parse(path, "format" -> "text")().records === None)
+    val e = intercept[IllegalArgumentException](parse(path, "format" -> "json")())
+    assert(e.getMessage.contains("'text' or 'cri' or 'docker'"), e.getMessage)
+  }
+
+  test("path.columns: named groups, `_` and Python's (?P<...>) too; refused without one") {
+    val kubelet = "/var/log/pods/(?<namespace>[^_/]+)_(?P<pod>[^_/]+)_(?<pod_uid>[^/]+)/([^/]+)/"
+    val columns = parse(path, "path.columns" -> kubelet)().pathColumns.get
+    assert(columns.names === Seq("namespace", "pod", "pod_uid"))
+    val file = "/var/log/pods/shop_web-7d9f_0f1e-2a/nginx/0.log.20261128-100000.gz"
+    assert(columns.values(file) === Seq(Some("shop"), Some("web-7d9f"), Some("0f1e-2a")))
+    assert(columns.values("/var/log/other/0.log") === Seq(None, None, None))
+    val escaped = PathColumns("""\(x\)[(](?<a>\Q(?<no>\E)(b)?(?<c>c)?""")
+    assert(escaped.names === Seq("a", "c"))
+    assert(escaped.values("(x)((?<no>b") === Seq(Some("(?<no>"), None))
+    Seq("/var/(log)/", "(?<a>x)(?<a>y)", "(?<a>[)").foreach { bad =>
+      val e = intercept[IllegalArgumentException](parse(path, "path.columns" -> bad)())
+      assert(e.getMessage.contains("'path.columns'"), e.getMessage)
+    }
   }
 
   test("the README's options table is the generated one") {

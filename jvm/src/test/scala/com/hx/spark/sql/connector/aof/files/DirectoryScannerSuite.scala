@@ -76,6 +76,29 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("a symbolic link the regex matches is not read, and said once with the files meant") {
+    withDir { pods =>
+      withDir { links =>
+        val target = write(pods.resolve("0.log"), "a line\n")
+        val link = Files.createSymbolicLink(links.resolve("web.log"), target)
+        write(links.resolve("app.log"), "a file of its own\n")
+        val scanner = new DirectoryScanner(SourceFiles(links, ".*\\.log"), 1024)
+        val logged = Logged.during(classOf[FileListing].getName) { seen =>
+          assert(scanner.scan(Nil).map(_.path) === Seq(links.resolve("app.log").toString))
+          assert(scanner.scan(Nil).size === 1)
+          seen()
+        }
+        val real = target.toRealPath().getParent
+        assert(
+          logged === Seq(
+            s"aof: $link matches the file-name regex '.*\\.log' but is a symbolic link into " +
+              s"$real, and links are not followed: the file behind it is rotated in its own " +
+              s"directory, where the link does not lead. Set 'path' to the files themselves: " +
+              s"$real/0\\.log.*."))
+      }
+    }
+  }
+
   test("an answer kept for an unchanged file is not kept once it is rewritten or renamed") {
     withDir { dir =>
       val file = write(dir.resolve("app.log"), "aaaa\nbbbb\n")

@@ -10,8 +10,8 @@ import com.hx.spark.sql.connector.aof.testkit.Polling
 
 class RecordEndsSuite extends AnyFunSuite {
   private def ruleOf(bytesMax: Int = 1 << 20, continuation: Boolean = false) =
-    if (continuation) RecordRule("^ ", patternStarts = false, bytesMax, 1000L, 1 << 20, None)
-    else RecordRule("^r", patternStarts = true, bytesMax, 1000L, 1 << 20, None)
+    if (continuation) RecordRule(Some("^ "), patternStarts = false, bytesMax, 1000L, 1 << 20, None)
+    else RecordRule(Some("^r"), patternStarts = true, bytesMax, 1000L, 1 << 20, None)
 
   // Offsets: r1 a 0, " x" 5, r2 b 8, r3 c 13, " y" 18, " z" 21 (being written, no newline).
   private val text = "r1 a\n x\nr2 b\nr3 c\n y\n z"

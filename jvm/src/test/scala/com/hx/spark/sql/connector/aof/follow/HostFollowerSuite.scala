@@ -87,7 +87,7 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     "lines" -> identity,
     "lines, some dropped by a filter" -> (_.copy(lineFilter = Some(LineFilter(Nil, Seq("skip"))))),
     "multi-line records" -> (_.copy(records =
-      Some(RecordRule("^ ", patternStarts = false, 1 << 20, 1000L, 1 << 20, None))))
+      Some(RecordRule(Some("^ "), patternStarts = false, 1 << 20, 1000L, 1 << 20, None))))
   )
 
   ways.foreach { case (way, reads) =>

@@ -99,6 +99,43 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(df.isStreaming)
   }
 
+  test("a runtime's format adds stream and time; path.columns a column for each group") {
+    val df = spark.readStream
+      .format("aof")
+      .option("format", "cri")
+      .option("path.columns", "/pods/(?<namespace>[^_]+)_(?<pod>[^_]+)_(?<pod_uid>[^/]+)/")
+      .load("/var/log/x.*")
+    assert(
+      df.schema.map(f => f.name -> f.nullable).drop(6) === Seq(
+        "stream" -> true,
+        "time" -> true,
+        "namespace" -> true,
+        "pod" -> true,
+        "pod_uid" -> true))
+    val e = intercept[IllegalArgumentException] {
+      spark.readStream
+        .format("aof")
+        .option("format", "docker")
+        .option("path.columns", "/(?<stream>[^/]+)/")
+        .load("/var/log/x.*")
+    }
+    assert(e.getMessage.contains("'path.columns'") && e.getMessage.contains("'stream'"))
+  }
+
+  test("a path matching only symbolic links is refused at load(), naming where they lead") {
+    // As Kubernetes' /var/log/containers links into /var/log/pods.
+    val pod = Files.createDirectories(newDir("pods").resolve("shop_web_0f1e/nginx"))
+    Files.write(pod.resolve("0.log"), "a line\n".getBytes(UTF_8))
+    val links = newDir("containers")
+    Files.createSymbolicLink(links.resolve("web_shop_nginx-0f1e.log"), pod.resolve("0.log"))
+    val e = intercept[IllegalArgumentException] {
+      spark.readStream.format("aof").load(s"$links/.*\\.log")
+    }
+    assert(e.getMessage.contains("matches only symbolic links"), e.getMessage)
+    assert(e.getMessage.contains(s"into $pod"), e.getMessage)
+    assert(e.getMessage.contains(s"$pod/0\\.log.*"), e.getMessage)
+  }
+
   test("a reader for another host's files refuses to read, outside a task at once") {
     val counters = ReadCounters.register(spark.sparkContext)
     val range =

@@ -82,7 +82,7 @@ class FilteredRangeSuite extends AnyFunSuite with SparkTestKit {
       Seq(s"$n Exception in thread main", "  at Worker.call", s"  $cause").mkString("\n") + "\n"
     }
     val file = logFile(records.mkString)
-    val rule = RecordRule("^\\d", patternStarts = true, 1 << 20, 2000L, 1 << 20, None)
+    val rule = RecordRule(Some("^\\d"), patternStarts = true, 1 << 20, 2000L, 1 << 20, None)
     val starts = records.scanLeft(0L)(_ + _.length)
     val kept = records.zip(starts).filter(_._1.contains("Caused by")).map { case (r, at) =>
       r.stripSuffix("\n") -> at

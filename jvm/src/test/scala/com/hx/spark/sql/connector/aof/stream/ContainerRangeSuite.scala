@@ -1,0 +1,206 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.channels.FileChannel
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+
+import scala.collection.mutable.ArrayBuffer
+import scala.util.Random
+
+import org.apache.commons.codec.digest.DigestUtils.md5Hex
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{
+  BatchCuts,
+  FileIdentity,
+  FileKey,
+  Fingerprint,
+  LineFormat,
+  RecordEnds,
+  RecordRule,
+  SourceFiles
+}
+import com.hx.spark.sql.connector.aof.plan.FileRange
+import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+
+/**
+ * A container runtime's file read in ranges that end where the node says they may: every
+ * message once, whole, at its first chunk's offset, however the ranges fall and however the
+ * two streams' chunks interleave.
+ */
+class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
+  private val Chunk = 16 // the runtime's split, small so that many messages split
+
+  private case class Row(value: String, offset: Long, stream: String)
+
+  /** Two streams' messages, their chunks interleaved at random, as the runtime's writers do. */
+  private def written(format: LineFormat, random: Random): (String, Seq[Row]) = {
+    def messages(stream: String) = Seq.tabulate(40) { n =>
+      s"$stream $n " + random.alphanumeric.take(random.nextInt(3 * Chunk)).mkString
+    }
+    val all = Map("stdout" -> messages("stdout"), "stderr" -> messages("stderr"))
+    val pending = all.map { case (s, ms) => s -> ms.map(m => m.grouped(Chunk).toList).toBuffer }
+    val done = scala.collection.mutable.Map("stdout" -> 0, "stderr" -> 0)
+    val text = new StringBuilder
+    val rows = ArrayBuffer.empty[Row]
+    val firsts = scala.collection.mutable.Map.empty[String, Long]
+    while (pending.values.exists(_.nonEmpty)) {
+      val s = random.shuffle(pending.filter(_._2.nonEmpty).keys.toList).head
+      val chunks = pending(s).head
+      val last = chunks.size == 1
+      firsts.getOrElseUpdate(s, text.length.toLong)
+      text ++= line(format, s, chunks.head, last)
+      if (last) {
+        rows += Row(all(s)(done(s)), firsts.remove(s).get, s)
+        done(s) += 1
+        pending(s).remove(0)
+      } else pending(s)(0) = chunks.tail
+    }
+    // Rows are told by their offsets; completed ones come in order of their last chunks.
+    text.toString -> rows.toList
+  }
+
+  private def line(format: LineFormat, stream: String, chunk: String, last: Boolean): String =
+    format match {
+      case LineFormat.Docker =>
+        val log = chunk + (if (last) "\\n" else "")
+        s"""{"log":"$log","stream":"$stream","time":"2026-11-28T10:00:00.000000001Z"}""" + "\n"
+      case _ => s"2026-11-28T10:00:00.000000001Z $stream ${if (last) "F" else "P"} $chunk\n"
+    }
+
+  private def rule(format: LineFormat, continuation: Option[String]) =
+    RecordRule(continuation, patternStarts = false, 1 << 20, 2000L, 1 << 20, None, format)
+
+  private def read(
+      file: Path,
+      format: LineFormat,
+      from: Long,
+      until: Long,
+      continuation: Option[String] = None): Seq[Row] = {
+    val bytes = Files.readAllBytes(file)
+    val head = Fingerprint(math.min(1024, bytes.length), md5Hex(bytes.take(1024)))
+    val range = FileRange("h", file.toString, FileKey.of(file), "1:1:0", from, until, head)
+    val reader = new FileRangeReader(
+      range,
+      SourceFiles(file.getParent, ".*"),
+      1 << 20,
+      Some(rule(format, continuation)),
+      false,
+      ReadCounters.register(spark.sparkContext),
+      FileIdentity(checked = true)
+    )
+    val batch = new LineBatch(capacity = 5, wrapped = true)
+    val rows = ArrayBuffer.empty[Row]
+    try {
+      while (reader.nextBatch(batch)) {
+        (0 until batch.columns.numRows).foreach { i =>
+          val r = batch.columns.getRow(i)
+          rows += Row(r.getUTF8String(0).toString, r.getLong(3), r.getUTF8String(6).toString)
+        }
+      }
+    } finally reader.close()
+    rows.toList
+  }
+
+  /** Where the node lets ranges end: every record start it reports, from each floor in turn. */
+  private def cuts(
+      file: Path,
+      format: LineFormat,
+      continuation: Option[String] = None,
+      window: Long = 64L): Seq[Long] = {
+    val channel = FileChannel.open(file)
+    try {
+      val size = Files.size(file)
+      Iterator
+        .iterate(Option(0L)) {
+          case Some(floor) =>
+            val ends =
+              RecordEnds.scan(
+                channel,
+                floor,
+                size,
+                rule(format, continuation),
+                true,
+                Some(window),
+                BatchCuts.Any)
+            Some(ends.recordEnd).filter(_ > floor)
+          case None => None
+        }
+        .takeWhile(_.isDefined)
+        .flatten
+        .toList
+    } finally channel.close()
+  }
+
+  Seq(LineFormat.Cri, LineFormat.Docker).foreach { format =>
+    test(s"${format.name}: ranges cut where the node says hold every message once, joined") {
+      (1 to 20).foreach { seed =>
+        val random = new Random(seed)
+        val (text, rows) = written(format, random)
+        val file = Files.write(newDir("logs").resolve("0.log"), text.getBytes(UTF_8))
+        val ends = cuts(file, format)
+        assert(ends.last === text.length, s"seed $seed")
+        val read = ends.zip(ends.tail).flatMap { case (a, b) => this.read(file, format, a, b) }
+        assert(read.sortBy(_.offset) === rows.sortBy(_.offset), s"seed $seed")
+        assert(this.read(file, format, 0L, text.length) === rows, s"seed $seed")
+      }
+    }
+  }
+
+  private val Traces = Some("^\\s") // a stack trace's continuation lines
+
+  /** The lines' offsets, and the file holding them. */
+  private def written(lines: Seq[String]): (Seq[Long], Path) =
+    lines.scanLeft(0L)(_ + _.length) ->
+      Files.write(newDir("logs").resolve("0.log"), lines.mkString.getBytes(UTF_8))
+
+  /** Where the node lets ranges of stack traces end, each cut it reports, and their records. */
+  private def traces(file: Path): (Seq[Long], Seq[Row]) = {
+    val ends = cuts(file, LineFormat.Cri, Traces, window = 1L)
+    ends -> ends.zip(ends.tail).flatMap { case (a, b) => read(file, LineFormat.Cri, a, b, Traces) }
+  }
+
+  test("a stack trace printed in chunks is one record, whatever the other stream prints") {
+    val lines = Seq(
+      "stdout F GET /a",
+      "stderr P Exception in ",
+      "stdout P GET /long",
+      "stderr F thread main",
+      "stdout F  and more", // a continuation of stdout's chunks, not of the trace
+      "stderr F \tat A.run",
+      "stderr F \tat B.call",
+      "stdout F GET /b",
+      "stderr F \tat C.main",
+      "stdout F GET /c"
+    ).map(l => s"2026-11-28T10:00:00Z $l\n")
+    val (at, file) = written(lines)
+    val expected = Seq(
+      Row("GET /a", at(0), "stdout"),
+      Row("Exception in thread main\n\tat A.run\n\tat B.call\n\tat C.main", at(1), "stderr"),
+      Row("GET /long and more", at(2), "stdout"),
+      Row("GET /b", at(7), "stdout"),
+      Row("GET /c", at(9), "stdout")
+    )
+    // Ranges end only where no record goes on across: the trace spans all but its ends, the
+    // last of which the file's flush makes one.
+    val (ends, read) = traces(file)
+    assert(ends === Seq(0L, at(1), at(9), at(10)))
+    assert(read.sortBy(_.offset) === expected)
+  }
+
+  test("a stream's record is complete once the runtime's time passed it by the flush timeout") {
+    val lines = Seq(
+      "10:00:00Z stderr F Exception in main",
+      "10:00:01Z stdout F GET /a",
+      "10:00:02.5Z stdout F GET /b", // 2.5 s after the trace's last line: the trace is complete
+      "10:00:03Z stderr F \tat late.continuation",
+      "10:00:04Z stdout F GET /c"
+    ).map(l => s"2026-11-28T$l\n")
+    val (at, file) = written(lines)
+    val (ends, read) = traces(file)
+    assert(ends === Seq(0L, at(1), at(2), at(3), at(4), at(5)))
+    val values = Seq("Exception in main", "GET /a", "GET /b", "\tat late.continuation", "GET /c")
+    assert(read.map(_.value) === values)
+    assert(this.read(file, LineFormat.Cri, 0L, at(5), Traces).sortBy(_.offset) === read)
+  }
+}
