@@ -17,6 +17,8 @@ import gzip
 import json
 import random
 import shutil
+import subprocess
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -128,3 +130,39 @@ class Container:
         rotated = sorted(p for p in self.directory.iterdir() if p.name.startswith("0.log."))
         for p in rotated[: max(0, len(rotated) - (self.max_files - 1))]:
             p.unlink()
+
+
+class Runtime:
+    """A container runtime for a real process: its stdout and stderr, read by a thread each as
+    containerd's do, written to ``0.log`` in CRI lines, a line longer than 16 KiB in chunks."""
+
+    def __init__(self, directory: Path, command: list[str]) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self._out = (directory / "0.log").open("ab")
+        self._lock = threading.Lock()
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self._threads = [
+            threading.Thread(target=self._copy, args=(pipe, name), daemon=True)
+            for pipe, name in ((self.process.stdout, "stdout"), (self.process.stderr, "stderr"))
+        ]
+        for t in self._threads:
+            t.start()
+
+    def wait(self, timeout: float) -> None:
+        """Wait for the process to end and its lines to be written."""
+        self.process.wait(timeout)
+        for t in self._threads:
+            t.join(timeout)
+        self._out.close()
+
+    def _copy(self, pipe: BinaryIO, stream: str) -> None:
+        for line in pipe:
+            data = line.rstrip(b"\n")
+            chunks = [data[i : i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
+            for n, chunk in enumerate(chunks):
+                tag = b"F" if n == len(chunks) - 1 else b"P"
+                stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f") + "000Z"
+                with self._lock:
+                    self._out.write(f"{stamp} {stream} ".encode() + tag + b" " + chunk + b"\n")
+                    self._out.flush()

@@ -4,7 +4,9 @@ the kubelet's rotations and a restart."""
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -16,7 +18,7 @@ from pyspark.sql.functions import expr
 from pyspark.sql.streaming.query import StreamingQuery
 
 import pyspark_aof as aof
-from kubelet import Container
+from kubelet import Container, Runtime
 
 # The columns a runtime's lines add are Spark's own types, built by the source on each line.
 pytestmark = pytest.mark.both_lines
@@ -46,8 +48,19 @@ def _short(rows: Counter[Row]) -> list[tuple[object, ...]]:
     return [(v[:30], len(v), s, t, n) for (v, s, t), n in rows.items()]
 
 
-def _committed(spark: SparkSession, tmp: Path) -> int:
-    return spark.read.parquet(str(tmp / "out")).count()
+def _stop_once_committed(spark: SparkSession, query: StreamingQuery, tmp: Path, rows: int) -> None:
+    """Stop ``query`` once its sink holds ``rows`` rows, or after a minute."""
+
+    def committed() -> int:
+        if not any((tmp / "out").glob("*.parquet")):
+            return 0
+        return spark.read.parquet(str(tmp / "out")).count()
+
+    deadline = time.monotonic() + 60
+    while committed() < rows and time.monotonic() < deadline:
+        query.processAllAvailable()
+        time.sleep(0.2)
+    query.stop()
 
 
 def _print(container: Container, rng: random.Random, n: int) -> None:
@@ -96,12 +109,7 @@ def test_each_line_once_whole_with_its_stream_time_and_pod_through_rotations_and
     _write(container, rng, 40, rotate_every=15)
     container.close()
     # A rotated file's last chunks are a row once it has been quiet for the flush timeout.
-    expected_rows = len(container.written) + 1
-    deadline = time.monotonic() + 60
-    while _committed(spark, tmp_path) < expected_rows and time.monotonic() < deadline:
-        restarted.processAllAvailable()
-        time.sleep(0.2)
-    restarted.stop()
+    _stop_once_committed(spark, restarted, tmp_path, len(container.written) + 1)
 
     rows = spark.read.parquet(str(tmp_path / "out")).collect()
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
@@ -115,3 +123,73 @@ def test_each_line_once_whole_with_its_stream_time_and_pod_through_rotations_and
         ("shop", "web-7d9f", uid, "nginx")
     }
     assert len({(r["host"], r["file_id"], r["offset"]) for r in rows}) == len(rows)
+
+
+# A Python service: log records on stderr (logging's default), some with a traceback and some
+# longer than a runtime's chunk, and access lines on stdout, from two threads. It writes each
+# record as it formatted it to a file of its own: what must come out, row for row.
+APP = r"""
+import json, logging, sys, threading
+records = open(sys.argv[1], "w")
+class Kept(logging.Formatter):
+    def format(self, record):
+        text = super().format(record)
+        records.write(json.dumps(["stderr", text]) + "\n")
+        return text
+handler = logging.StreamHandler()
+handler.setFormatter(Kept("%(asctime)s %(levelname)s %(message)s"))
+log = logging.getLogger("shop")
+log.addHandler(handler)
+log.setLevel(logging.INFO)
+lock = threading.Lock()
+def access():
+    for n in range(300):
+        line = f"2026-11-28 10:00:00,000 GET /items/{n} 200"
+        with lock:
+            records.write(json.dumps(["stdout", line]) + "\n")
+        print(line, flush=True)
+t = threading.Thread(target=access)
+t.start()
+for n in range(300):
+    if n % 25 == 0:
+        try:
+            {}["missing-" + "x" * (20000 if n % 50 == 0 else 10)]
+        except KeyError:
+            with lock:
+                log.exception("order %d failed", n)
+    else:
+        with lock:
+            log.info("order %d placed", n)
+t.join()
+records.close()
+"""
+
+
+def test_a_python_services_records_and_tracebacks_are_one_row_each(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    pods = tmp_path / "pods"
+    expected_file = tmp_path / "records.jsonl"
+    runtime = Runtime(
+        pods / "shop_api-5c6d_9a8b7c6d" / "api",
+        [sys.executable, "-c", APP, str(expected_file)],
+    )
+    runtime.wait(timeout=60)
+    lines = aof.read_stream(
+        spark,
+        f"{pods}/*/*/[0-9]+\\.log.*",
+        format="cri",
+        multiline_start=r"^\d{4}-\d{2}-\d{2} ",
+    )
+    query = (
+        lines.writeStream.format("parquet")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start(str(tmp_path / "out"))
+    )
+    # Each stream's last record is complete once the file is quiet for the flush timeout.
+    _stop_once_committed(spark, query, tmp_path, len(expected_file.read_text().splitlines()))
+    rows = spark.read.parquet(str(tmp_path / "out")).collect()
+    expected = Counter(tuple(json.loads(line)) for line in expected_file.read_text().splitlines())
+    got: Counter[tuple[str, str]] = Counter((r["stream"], r["value"]) for r in rows)
+    assert got == expected, (sorted(got - expected)[:3], sorted(expected - got)[:3])
+    assert sum(1 for s, v in got if s == "stderr" and "Traceback" in v) == 12

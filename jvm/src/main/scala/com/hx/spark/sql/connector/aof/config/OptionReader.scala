@@ -182,13 +182,11 @@ private[config] final class OptionReader(options: Map[String, String]) {
 
   /** `path.columns`, its named groups rewritten ([[PathColumns]]). */
   def pathColumns(): Option[PathColumns] = get(O.PathColumns).filter(_.nonEmpty).map { raw =>
-    val columns =
-      try PathColumns(raw)
-      catch {
-        case e: IllegalArgumentException =>
-          fail(O.PathColumns, raw, s"a Java regex with named groups, (?<name>...): ${e.getMessage}")
-      }
-    columns
+    try PathColumns(raw)
+    catch {
+      case e: IllegalArgumentException =>
+        fail(O.PathColumns, raw, s"a Java regex with named groups, (?<name>...): ${e.getMessage}")
+    }
   }
 
   /**

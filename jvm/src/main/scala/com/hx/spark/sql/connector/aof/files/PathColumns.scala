@@ -18,10 +18,10 @@ import scala.collection.mutable.ArrayBuffer
  */
 final case class PathColumns(regex: String) {
   val (names: Seq[String], numbered: String) = PathColumns.rewrite(regex)
-  require(names.nonEmpty, "it names no group")
-  require(
-    names.distinct.size == names.size,
-    s"a group name appears twice (${names.mkString(", ")})")
+  if (names.isEmpty) throw new IllegalArgumentException("it names no group")
+  if (names.distinct.size < names.size) {
+    throw new IllegalArgumentException(s"a group name appears twice (${names.mkString(", ")})")
+  }
   Pattern.compile(numbered) // refused here, when the query is defined
   @transient private lazy val compiled = Pattern.compile(numbered)
   @transient private lazy val groups = PathColumns.groupNumbers(regex)

@@ -208,9 +208,12 @@ class AofOptionsSuite extends AnyFunSuite {
     val escaped = PathColumns("""\(x\)[(](?<a>\Q(?<no>\E)(b)?(?<c>c)?""")
     assert(escaped.names === Seq("a", "c"))
     assert(escaped.values("(x)((?<no>b") === Seq(Some("(?<no>"), None))
-    Seq("/var/(log)/", "(?<a>x)(?<a>y)", "(?<a>[)").foreach { bad =>
+    Seq(
+      "/var/(log)/" -> "it names no group",
+      "(?<a>x)(?<a>y)" -> "a group name appears twice (a, a)",
+      "(?<a>[)" -> "Unclosed character class").foreach { case (bad, why) =>
       val e = intercept[IllegalArgumentException](parse(path, "path.columns" -> bad)())
-      assert(e.getMessage.contains("'path.columns'"), e.getMessage)
+      assert(e.getMessage.contains("'path.columns'") && e.getMessage.contains(why), e.getMessage)
     }
   }
 
