@@ -20,7 +20,14 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
-import com.hx.spark.sql.connector.aof.plan.{PlanChanges, PlanLimits, Planner, Ranges, Tasks}
+import com.hx.spark.sql.connector.aof.plan.{
+  FileRange,
+  PlanChanges,
+  PlanLimits,
+  Planner,
+  Ranges,
+  Tasks
+}
 import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
 
 /**
@@ -129,10 +136,26 @@ class AofMicroBatchStream(
         slotsOf,
         options.partitionBytesMax,
         FilesOpenCost.of(spark),
-        cuttable = options.records.isEmpty)
+        cuttable = options.records.isEmpty,
+        cutsOf = messageCuts)
       .map(rs => AofInputPartition(rs, locations(rs.head.host), plannedAt): InputPartition)
       .toArray
   }
+
+  /**
+   * Where a range of a container runtime's messages may be cut between tasks: the clean positions
+   * its node reported for the same bytes (the head planned). Any clean position is one for every
+   * reader, so a replay that lacks them only reads the range in one task. Multi-line records are
+   * not cut: where one starts may depend on where reading started (`multiline.bytes.max`).
+   */
+  private def messageCuts(range: FileRange): Seq[Long] =
+    if (options.records.exists(_.multiline)) Nil
+    else {
+      run.lastReports.files
+        .getOrElse(range.host, Nil)
+        .find(m => m.key == range.key && m.fingerprint == range.head)
+        .fold(Seq.empty[Long])(_.cuts)
+    }
 
   override def createReaderFactory(): PartitionReaderFactory =
     new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, run.endpoint)

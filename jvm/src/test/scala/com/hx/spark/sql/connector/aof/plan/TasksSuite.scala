@@ -116,4 +116,21 @@ class TasksSuite extends AnyFunSuite {
       deal(Seq(range("a", 1, 1000)), Map("a" -> 8), 1L, 0L, cuttable = false) ===
         Seq(Seq((1, 0L, 1000L))))
   }
+
+  test("a range of messages is cut only where its node said, at the last cut within a share") {
+    val file = range("a", 1, 1000)
+    def dealt(cuts: Seq[Long], slots: Int) =
+      Tasks
+        .deal(Seq(file), _ => slots, 10L, 0L, cuttable = false, cutsOf = _ => cuts)
+        .map(_.map(r => (r.from, r.until)))
+    assert(dealt(Seq(256L, 512L, 900L), 2) === Seq(Seq((0L, 256L)), Seq((256L, 1000L))))
+    assert(dealt(Seq(100L, 300L, 500L, 700L), 2) === Seq(Seq((0L, 500L)), Seq((500L, 1000L))))
+    // None within a share: the nearest past it, in a task of its own.
+    assert(
+      dealt(Seq(240L, 500L, 740L), 4) ===
+        Seq(Seq((0L, 240L)), Seq((240L, 500L)), Seq((500L, 740L)), Seq((740L, 1000L))))
+    assert(dealt(Seq(900L), 2) === Seq(Seq((0L, 900L)), Seq((900L, 1000L))))
+    // None at all, as multi-line records: the range is one task.
+    assert(dealt(Nil, 2) === Seq(Seq((0L, 1000L))))
+  }
 }
