@@ -59,7 +59,7 @@ def _stop_once_committed(spark: SparkSession, query: StreamingQuery, tmp: Path, 
     deadline = time.monotonic() + 60
     while committed() < rows and time.monotonic() < deadline:
         query.processAllAvailable()
-        time.sleep(0.2)
+        time.sleep(0.2)  # the poll's interval: a file's quiet time passes meanwhile
     query.stop()
 
 

@@ -9,8 +9,9 @@ package com.hx.spark.sql.connector.aof.files
  * A message carries the offset of its first chunk, and completes at its last, so messages of
  * two streams may complete out of their offsets' order. A position is clean when no message is
  * open across it: there the lines before and after it hold whole messages, and only there may a
- * range end (the planner's cut; [[RecordEnds]] reports them). A message that completes first
- * after a clean position is what a reader starting there reads first.
+ * range end (the planner's cut; [[RecordEnds]] reports them).
+ *
+ * One is made for each range, at whose start nothing is open.
  *
  * Fed the reader's lines one at a time ([[take]]), it does no I/O: the reader may move to a
  * copy of the file between two lines. At the range's end, [[drain]] completes what is still
@@ -20,8 +21,6 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
   private val chunks = format.parser()
   private val open = new Array[MessageJoin.Open](LineChunks.Streams)
   private var openCount = 0
-  private var clean = 0L
-  private var completedSinceClean = false
   private var malformedLines = 0L
 
   // The current message: valid until the next take or drain.
@@ -32,8 +31,6 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
   private var streamOf = LineChunks.NoStream
   private var time = 0L
   private var cut = false
-  private var first = false
-  private var before = 0L
 
   def bytes: Array[Byte] = array
   def start: Int = from
@@ -45,25 +42,11 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
   def timeMicros: Long = time
   def truncated: Boolean = cut
 
-  /** Whether no other message completed between the last clean position and this one. */
-  def firstSinceClean: Boolean = first
-
-  /** The last clean position before this message completed. */
-  def cleanBefore: Long = before
-
   /** Lines not of the format, passed on as text. */
   def malformed: Long = malformedLines
 
   /** Whether no message is open: the position after the last line taken is clean. */
   def isClean: Boolean = openCount == 0
-
-  /** Starts over at `position`, a clean one. */
-  def reset(position: Long): Unit = {
-    java.util.Arrays.fill(open.asInstanceOf[Array[AnyRef]], null)
-    openCount = 0
-    clean = position
-    completedSinceClean = false
-  }
 
   /** Takes the reader's current line: true when it completes a message. */
   def take(lines: LineReader): Boolean = {
@@ -90,15 +73,6 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
         completeOpen(pending, s)
         true
       }
-    if (completed) {
-      first = !completedSinceClean
-      before = clean
-      completedSinceClean = true
-    }
-    if (openCount == 0) {
-      clean = lines.lineEnd
-      completedSinceClean = false
-    }
     completed
   }
 
@@ -110,7 +84,6 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
       open(stream) = null
       openCount -= 1
       completeOpen(pending, stream)
-      first = false
     }
     s.isDefined
   }

@@ -38,7 +38,6 @@ object RecordEnds {
       batchCuts: BatchCuts): RecordEnds = {
     val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024)
     val messages = rule.messages()
-    messages.reset(floor)
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)
     val cuts = ArrayBuffer.empty[Long]
     val thresholds = batchCuts.thresholds(floor)

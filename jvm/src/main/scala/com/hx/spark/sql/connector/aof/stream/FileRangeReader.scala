@@ -75,7 +75,6 @@ final class FileRangeReader(
   private var truncated = 0L
   private var filtered = 0L
   private val messages: Option[MessageJoin] = records.map(_.messages())
-  messages.foreach(_.reset(range.from))
   private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
   // The range's lines are all read, and its records all complete.
   private var finished = false

@@ -13,13 +13,7 @@ class MessageJoinSuite extends AnyFunSuite {
   private val T = "2026-11-28T10:00:00Z"
   private def cri(stream: String, tag: String, message: String) = s"$T $stream $tag $message\n"
 
-  private case class Message(
-      text: String,
-      offset: Long,
-      stream: String,
-      firstSinceClean: Boolean,
-      cleanBefore: Long,
-      truncated: Boolean)
+  private case class Message(text: String, offset: Long, stream: String, truncated: Boolean)
 
   /** The messages of `lines` read from 0, with those drained at the end, and the clean ends. */
   private def messages(
@@ -31,15 +25,12 @@ class MessageJoinSuite extends AnyFunSuite {
     try {
       val reader = new LineReader(channel, 0, Files.size(file), 1 << 20)
       val join = new MessageJoin(LineFormat.Cri, lineLengthMax)
-      join.reset(0)
       val found = ArrayBuffer.empty[Message]
       val clean = ArrayBuffer.empty[Long]
       def add() = found += Message(
         new String(join.bytes, join.start, join.length, UTF_8),
         join.offset,
         LineChunks.name(join.stream),
-        join.firstSinceClean,
-        join.cleanBefore,
         join.truncated)
       while (reader.next()) {
         if (join.take(reader)) add()
@@ -56,7 +47,7 @@ class MessageJoinSuite extends AnyFunSuite {
   test("a stream's chunks join into one message at its first chunk's offset") {
     val lines = Seq(cri("stdout", "P", "ab"), cri("stdout", "P", "cd"), cri("stdout", "F", "ef"))
     val (found, clean) = messages(lines)
-    assert(found === Seq(Message("abcdef", 0, "stdout", true, 0, false)))
+    assert(found === Seq(Message("abcdef", 0, "stdout", false)))
     assert(clean === Seq(lines.map(_.length).sum.toLong))
   }
 
@@ -73,10 +64,10 @@ class MessageJoinSuite extends AnyFunSuite {
     val (found, clean) = messages(lines)
     assert(
       found === Seq(
-        Message("err whole", at(1), "stderr", true, 0, false),
-        Message("out-1 out-2", at(0), "stdout", false, 0, false),
-        Message("err-1 err-2", at(2), "stderr", false, 0, false),
-        Message("out alone", at(5), "stdout", true, at(5), false)
+        Message("err whole", at(1), "stderr", false),
+        Message("out-1 out-2", at(0), "stdout", false),
+        Message("err-1 err-2", at(2), "stderr", false),
+        Message("out alone", at(5), "stdout", false)
       ))
     assert(clean === Seq(at(5), at(6)))
   }
