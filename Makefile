@@ -80,7 +80,8 @@ test-jvm-3:
 test-model: system $(VENV)/.installed
 	AOF_MODEL_SEEDS=$${AOF_MODEL_SEEDS:-500} AOF_MODEL_SPARK_SEEDS=$${AOF_MODEL_SPARK_SEEDS:-100} \
 	  AOF_EVERY_LINE=1 AOF_SPARK_JARS_2_13=$(SPARK4_JARS) \
-	  $(SBT) "+aof/testOnly *.RotationModelSuite *.FollowerModelSuite *.SparkRotationModelSuite"
+	  $(SBT) "+aof/testOnly *.RotationModelSuite *.FollowerModelSuite *.SparkRotationModelSuite \
+	  *.KubeletModelSuite"
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench examples

@@ -29,8 +29,7 @@ CHUNK = 16 * 1024  # what containerd, CRI-O and Docker split lines at
 
 @dataclass
 class Message:
-    """A line the container printed, or the part of it one file holds, and the time the runtime
-    gave its first chunk there."""
+    """A line the container printed, and the time the runtime gave its first chunk."""
 
     text: str
     stream: str
@@ -50,8 +49,7 @@ class Container:
     _open: dict[str, list[bytes]] = field(default_factory=dict)  # chunks left, by stream
     _clock: datetime = datetime(2026, 11, 28, 10, 0, 0, tzinfo=UTC)
     _rotations: int = 0
-    _generation: int = 0  # the file the runtime writes, counted from the first
-    _parts: dict[str, list[tuple[int, bytes, datetime]]] = field(default_factory=dict)
+    _parts: dict[str, list[tuple[bytes, datetime]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -86,7 +84,6 @@ class Container:
         assert self._out is not None
         self._out.close()
         self._out = (self.directory / "0.log").open("ab")
-        self._generation += 1
         self._compress_and_clean()
 
     def close(self) -> None:
@@ -98,7 +95,7 @@ class Container:
         chunk = chunks.pop(0)
         last = not chunks
         self._clock += timedelta(microseconds=self._random.randrange(1, 5000), milliseconds=1)
-        self._parts[stream].append((self._generation, chunk, self._clock))
+        self._parts[stream].append((chunk, self._clock))
         if self.format == "cri":
             stamp = self._clock.strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
             line = f"{stamp} {stream} {'F' if last else 'P'} ".encode() + chunk + b"\n"
@@ -111,12 +108,10 @@ class Container:
         self._out.flush()
         if last:
             del self._open[stream]
-            # A line split by a reopen is, so far, a row per file: its chunks in each.
+            # A line split by a reopen is one message too, at its first chunk's time.
             parts = self._parts.pop(stream)
-            for generation in sorted({g for g, _, _ in parts}):
-                here = [(c, t) for g, c, t in parts if g == generation]
-                text = b"".join(c for c, _ in here).decode()
-                self.written.append(Message(text, stream, here[0][1]))
+            text = b"".join(c for c, _ in parts).decode()
+            self.written.append(Message(text, stream, parts[0][1]))
 
     def _compress_and_clean(self) -> None:
         rotated = sorted(p for p in self.directory.iterdir() if p.name.startswith("0.log."))

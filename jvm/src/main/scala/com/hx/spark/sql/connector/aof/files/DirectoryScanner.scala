@@ -91,7 +91,7 @@ final class DirectoryScanner(
       val lookedAt = first.lookedAt ++ last.lookedAt
       tracker.keepOnly(lookedAt.contains)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
-      inWriteOrder(metas, last)
+      inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
     }
 
   /**

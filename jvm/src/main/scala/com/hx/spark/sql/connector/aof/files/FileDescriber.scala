@@ -88,17 +88,19 @@ private[files] final class FileDescriber(
     val floor = asked
       .filter(k => identity.ofKey(k, size, askedHead, Some(tailAtFloor)) == FileIdentity.Same)
       .fold(0L)(_.floor)
-    val ((lineEnd, tailAtLineEnd), cuts) = records match {
+    val ((lineEnd, tailAtLineEnd), cuts, openFrom) = records match {
       case None =>
         val (lineEnd, tail) = lineEndAfter(channel, key, size, fingerprint, floor)
-        ((lineEnd, tail), batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd)))
+        val cuts = batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd))
+        ((lineEnd, tail), cuts, None)
       case Some(rule) =>
         // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
         val window = asked.flatMap(_ => rule.scanWindow)
-        val flushed = stamp.quietMs(clock.millis()) >= rule.flushMs
-        val cuts = batchCuts.getOrElse(BatchCuts.Any)
-        val found = RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts)
-        ((found.recordEnd, tail(channel, found.recordEnd)), found.cuts)
+        val found = recordEnds(channel, stamp, floor, size, rule, window)
+        (
+          (found.recordEnd, tail(channel, found.recordEnd)),
+          found.cuts,
+          found.openFrom.filter(_ => rule.format.wrapped))
     }
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.
     val holdsAsked = asked.exists(identity.keepsHead(_, askedHead))
@@ -131,7 +133,26 @@ private[files] final class FileDescriber(
       tailAtLineEnd,
       copyOf,
       cuts = cuts,
-      copyOfRetired = copyOfRetired)
+      copyOfRetired = copyOfRetired,
+      openFrom = openFrom
+    )
+  }
+
+  /**
+   * Where the file's complete records end, from `floor`; read after `lead`'s lines, when it
+   * continues another file ([[RuntimeReopens]]).
+   */
+  def recordEnds(
+      channel: FileChannel,
+      stamp: FileStamp,
+      floor: Long,
+      size: Long,
+      rule: RecordRule,
+      window: Option[Long],
+      lead: Option[LineReader] = None): RecordEnds = {
+    val flushed = stamp.quietMs(clock.millis()) >= rule.flushMs
+    val cuts = batchCuts.getOrElse(BatchCuts.Any)
+    RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts, lead)
   }
 
   /**

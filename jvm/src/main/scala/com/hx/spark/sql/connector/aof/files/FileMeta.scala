@@ -29,6 +29,11 @@ package com.hx.spark.sql.connector.aof.files
  * @param unreadable  why the file could not be read this time (its permissions, an I/O error):
  *                    only `path`, `key` and `size` are known then, and the driver keeps its
  *                    position, so that it goes on from there once the file can be read again
+ * @param openFrom    a runtime's file read to its end: where the lines of the messages still open
+ *                    there start ([[RecordEnds.openFrom]]). Kept on the node, never sent
+ * @param continues   the file a container runtime wrote before it reopened this one's name, whose
+ *                    open messages this one's first lines complete ([[RuntimeReopens]]): read
+ *                    from its start, this file is read after that one's bytes from its `lineEnd`
  */
 final case class FileMeta(
     path: String,
@@ -44,7 +49,9 @@ final case class FileMeta(
     unreadable: Option[String] = None,
     cuts: Seq[Long] = Nil,
     copyOfRetired: Option[String] = None,
-    ignored: Boolean = false) {
+    ignored: Boolean = false,
+    openFrom: Option[Long] = None,
+    continues: Option[FileKey] = None) {
 
   /** The MD5 of the file's first `length` bytes, when the answer holds it (head or probe). */
   def headAt(length: Long): Option[Fingerprint] =

@@ -32,6 +32,10 @@ private[files] final class FileTracker(
 
   private val log = LoggerFactory.getLogger(getClass)
   private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
+  // Multi-line records are not joined across a reopen yet: a stream's last record stays open
+  // until its next message, which a quiet stream may not write within a rotated file.
+  private val reopens =
+    records.filter(r => r.format.wrapped && !r.multiline).map(new RuntimeReopens(_, describer))
   private val described = mutable.Map.empty[FileKey, Description]
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.
@@ -42,6 +46,20 @@ private[files] final class FileTracker(
 
   /** Whether the file (by key) is compressed: its bytes are read only decompressed, if at all. */
   def compressed(key: FileKey): Boolean = formats.get(key).exists(_._2.nonEmpty)
+
+  /**
+   * A look's files, with a runtime's file renamed amid a message joined to the one reopened at its
+   * name ([[RuntimeReopens]]).
+   */
+  def joined(
+      metas: Seq[FileMeta],
+      stamps: FileKey => Option[FileStamp],
+      question: NodeQuestion): Seq[FileMeta] = {
+    val floor = (m: FileMeta) => if (question.keepsTracked(m)) m.floor.getOrElse(0L) else 0L
+    val gzipped = (key: FileKey) =>
+      formats.get(key).map(_._2).collect { case None => false; case Some(Gzip) => true }
+    reopens.fold(metas)(_.joined(metas, stamps, gzipped, floor))
+  }
 
   /** Forgets every file not `kept`: what was described, found unreadable, and of what format. */
   def keepOnly(kept: FileKey => Boolean): Unit = {

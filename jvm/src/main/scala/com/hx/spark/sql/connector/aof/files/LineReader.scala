@@ -24,7 +24,7 @@ import java.nio.channels.FileChannel
 final class LineReader(
     channel: FileChannel,
     from: Long,
-    until: Long,
+    val until: Long,
     lineLengthMax: Int,
     bufferSize: Int = 256 * 1024)
     extends Closeable {

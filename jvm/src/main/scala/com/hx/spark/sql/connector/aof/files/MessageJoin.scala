@@ -48,22 +48,26 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
   /** Whether no message is open: the position after the last line taken is clean. */
   def isClean: Boolean = openCount == 0
 
-  /** Takes the reader's current line: true when it completes a message. */
-  def take(lines: LineReader): Boolean = {
+  /**
+   * Takes the reader's current line: true when it completes a message. Its offset is moved by
+   * `shift`: the lines of a file that another continues ([[RuntimeReopens]]) are taken at
+   * negative offsets, before the continuing file's.
+   */
+  def take(lines: LineReader, shift: Long = 0L): Boolean = {
     if (!chunks.parse(lines.lineBytes, lines.lineStart, lines.lineLength)) malformedLines += 1
     val s = chunks.stream
     val pending = open(s)
     val completed =
       if (chunks.partial) {
         if (pending == null) {
-          open(s) = new MessageJoin.Open(lines.lineOffset, chunks.timeMicros, lineLengthMax)
+          open(s) = new MessageJoin.Open(lines.lineOffset + shift, chunks.timeMicros, lineLengthMax)
           openCount += 1
         }
         open(s).append(chunks.bytes, chunks.start, chunks.length, lines.truncated)
         false
       } else if (pending == null) {
         val limited = math.min(chunks.length, lineLengthMax)
-        current(chunks.bytes, chunks.start, limited, lines.lineOffset, s, chunks.timeMicros)
+        current(chunks.bytes, chunks.start, limited, lines.lineOffset + shift, s, chunks.timeMicros)
         cut = lines.truncated || limited < chunks.length
         true
       } else {

@@ -16,8 +16,12 @@ import scala.collection.mutable.ArrayBuffer
  * @param cuts      record starts between the floor and `recordEnd` at which the driver may end a
  *                  batch early: the first one, and the last one at or before each of
  *                  [[BatchCuts]]' thresholds
+ * @param openFrom  where the lines of messages (records) still open at the file's end start,
+ *                  when the scan read complete lines to its end and some are: the end of the
+ *                  last complete record, flushed or not. A file another one continues is read
+ *                  to there ([[RuntimeReopens]])
  */
-final case class RecordEnds(recordEnd: Long, cuts: Seq[Long])
+final case class RecordEnds(recordEnd: Long, cuts: Seq[Long], openFrom: Option[Long] = None)
 
 object RecordEnds {
 
@@ -27,6 +31,8 @@ object RecordEnds {
    *                complete
    * @param window  stop at the first record start this far past the floor
    * @param batchCuts where batches may end early
+   * @param lead    the lines of the file this one continues, from its `openFrom`: taken first,
+   *                at negative offsets, so that their open messages go on in this file
    */
   def scan(
       channel: FileChannel,
@@ -35,7 +41,8 @@ object RecordEnds {
       rule: RecordRule,
       flushed: Boolean,
       window: Option[Long],
-      batchCuts: BatchCuts): RecordEnds = {
+      batchCuts: BatchCuts,
+      lead: Option[LineReader] = None): RecordEnds = {
     val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024)
     val messages = rule.messages()
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)
@@ -60,6 +67,15 @@ object RecordEnds {
     // Clean positions that a record still open may yet span: cuts once it is complete.
     val records = if (rule.multiline) Some(new RecordJoin(rule)) else None
     val unsettled = ArrayBuffer.empty[Long]
+    lead.foreach { l =>
+      val shift = -l.until
+      while (l.next()) {
+        if (messages.take(l, shift)) records.foreach { join =>
+          join.add(messages)
+          while (join.hasReady) join.take()
+        }
+      }
+    }
     while (!stopped && lines.next()) {
       val completed = messages.take(lines)
       records match {
@@ -81,12 +97,13 @@ object RecordEnds {
           settled.foreach(at => if (!stopped) cut(at))
       }
     }
+    val open = Some(last).filter(_ < size && !stopped && !lines.incomplete)
     if (!stopped && flushed) {
       // Every record is complete; the line being written starts the next one.
       unsettled.foreach(at => if (!stopped) cut(at))
       val lineEnd = if (lines.incomplete) lines.lineOffset else size
       if (!stopped && lineEnd > last) started(lineEnd)
     }
-    RecordEnds(last, cuts.filter(_ < last).toList)
+    RecordEnds(last, cuts.filter(_ < last).toList, open)
   }
 }

@@ -14,6 +14,10 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
  * @param tail        MD5 of the bytes just before `pos`, when known: a file whose head is the same
  *                    but whose content before `pos` is not (rewritten, or a reused inode) is new
  * @param seen        the file's size when `pos` was planned: what is lost if it goes unread
+ * @param continues   the file (by id) whose bytes from a position on are read before this one's
+ *                    first: a container runtime's file renamed amid a message, which this file,
+ *                    reopened at its name, completes. Set in the batch that first reads this file
+ *                    from its start, whose end moves that file past them
  */
 final case class FileOffset(
     path: String,
@@ -23,13 +27,17 @@ final case class FileOffset(
     pos: Long,
     fingerprint: Fingerprint,
     tail: Option[Fingerprint] = None,
-    seen: Long = 0L) {
+    seen: Long = 0L,
+    continues: Option[OpenTail] = None) {
   // Kept, not rebuilt: planning sorts and looks up thousands of files by it on every trigger.
   val fileId: String = FileOffset.fileId(key, serial)
 
   /** What a node is told of the file, and what its answer is compared with. */
   def known: KnownFile = KnownFile(key, pos, fingerprint, tail)
 }
+
+/** The bytes of file `fileId` from `from` to its position: messages another file completes. */
+final case class OpenTail(fileId: String, from: Long)
 
 object FileOffset {
   def fileId(key: FileKey, serial: Long): String = s"${key.dev}:${key.ino}:$serial"

@@ -162,6 +162,10 @@ object OffsetJson {
     writePrint(g, "fp", f.fingerprint)
     f.tail.foreach(writePrint(g, "tail", _))
     g.writeNumberField("seen", f.seen)
+    f.continues.foreach { t =>
+      g.writeStringField("continuesFile", t.fileId)
+      g.writeNumberField("continuesFrom", t.from)
+    }
   }
 
   private def readFile(n: JsonNode): FileOffset = FileOffset(
@@ -172,6 +176,10 @@ object OffsetJson {
     pos = n.path("pos").asLong,
     fingerprint = print(n, "fp"),
     tail = optionalPrint(n, "tail"),
-    seen = n.path("seen").asLong
+    seen = n.path("seen").asLong,
+    continues =
+      if (n.has("continuesFile"))
+        Some(OpenTail(n.path("continuesFile").asText, n.path("continuesFrom").asLong))
+      else None
   )
 }

@@ -6,6 +6,8 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
  * Bytes `[from, until)` of one file on one host: the lines whose first byte lies there. `path` is
  * where the file was when planned; the reader follows `key` if it was renamed since, and `head`
  * to a copy if the file was truncated (logrotate's `copytruncate`) before it was read.
+ * `continues`, for a range from a file's start, is the open tail of the file it continues (a
+ * container runtime's, renamed amid a message): read first, its messages completed by this one.
  */
 final case class FileRange(
     host: String,
@@ -14,4 +16,5 @@ final case class FileRange(
     fileId: String,
     from: Long,
     until: Long,
-    head: Fingerprint)
+    head: Fingerprint,
+    continues: Option[FileRange] = None)

@@ -11,7 +11,13 @@ import com.hx.spark.sql.connector.aof.files.{
   KnownFile
 }
 import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
+import com.hx.spark.sql.connector.aof.offset.{
+  AofOffset,
+  FileOffset,
+  HostOffsets,
+  OpenTail,
+  RetiredFile
+}
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
@@ -53,6 +59,11 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * its start, as a new file would be, so that its bytes are not counted lost. Two copies of one
  * file seen at once: the first (by path) continues it, the other waits and is then a copy of
  * that one.
+ *
+ * A container runtime's file reopened amid a message (`FileMeta.continues`) is read from its
+ * start only after the open tail of the file it continues: it waits until that file is planned
+ * to its tail, then its first range reads the tail first and that file moves to its end in the
+ * same batch (`FileOffset.continues`, [[Ranges]]).
  *
  * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
  * a file its node could not read this time, which is neither lost nor new.
@@ -139,18 +150,10 @@ object Planner {
 
     def plan(): (HostOffsets, Seq[Loss]) = {
       val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
-      val planned = files.flatMap { meta =>
-        tracked.get(meta.key) match {
-          case Some(f) if meta.unreadable.nonEmpty => Some(f.copy(path = meta.path))
-          case Some(f) => follow(f, meta)
-          case None if meta.unreadable.nonEmpty || meta.size == 0 => None
-          case None =>
-            copied(meta).getOrElse {
-              val latest = previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest
-              Some(fresh(meta, if (latest || meta.ignored) meta.lineEnd else 0L))
-            }
-        }
-      }
+      val (reopened, others) = files.partition(_.continues.nonEmpty)
+      val byKey = mutable.LinkedHashMap(others.flatMap(planFile).map(f => f.key -> f): _*)
+      reopened.foreach(continueTail(_, byKey))
+      val planned = byKey.values.toSeq
       val plannedIds = planned.map(_.fileId).toSet
       // Gone, or its key holds other content now, and no copy of it is in this answer.
       val ended = tracked.values.toSeq.filter { f =>
@@ -169,6 +172,41 @@ object Planner {
       val offsets =
         kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap, nowRetired))
       (offsets, losses)
+    }
+
+    private def planFile(meta: FileMeta): Option[FileOffset] =
+      tracked.get(meta.key) match {
+        case Some(f) if meta.unreadable.nonEmpty => Some(f.copy(path = meta.path))
+        case Some(f) => follow(f, meta)
+        case None if meta.unreadable.nonEmpty || meta.size == 0 => None
+        case None =>
+          copied(meta).getOrElse {
+            val latest = previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest
+            Some(fresh(meta, if (latest || meta.ignored) meta.lineEnd else 0L))
+          }
+      }
+
+    /**
+     * A runtime's file reopened amid a message ([[FileMeta.continues]]): planned once the file
+     * it continues is planned to its open tail, which this one's first range then reads, and
+     * which that file moves past in the same batch; until then it waits, as it is.
+     */
+    private def continueTail(meta: FileMeta, planned: mutable.Map[FileKey, FileOffset]): Unit = {
+      // Read to its open tail, and past the tail of the file it continues in turn, if any.
+      val renamed = meta.continues.flatMap(planned.get).filter { r =>
+        reported.get(r.key).exists { m =>
+          r.pos == m.lineEnd && m.size > m.lineEnd && (m.continues.isEmpty || r.continues.nonEmpty)
+        }
+      }
+      val now = renamed.fold(tracked.get(meta.key))(_ => planFile(meta))
+      now.foreach { f =>
+        val from = tracked.get(meta.key).filter(_.fileId == f.fileId).fold(f.first)(_.pos)
+        planned(meta.key) = renamed.filter(_ => from == 0L && f.pos > 0L).fold(f) { r =>
+          val size = reported(r.key).size
+          planned(r.key) = r.copy(pos = size, tail = None, seen = size)
+          f.copy(continues = Some(OpenTail(r.fileId, r.pos)))
+        }
+      }
     }
 
     /**

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 
 /**
  * The byte ranges a micro-batch reads, from its two offsets alone, so that a replayed batch
@@ -16,8 +16,19 @@ object Ranges {
   def between(start: AofOffset, end: AofOffset): Seq[FileRange] =
     for {
       (host, offsets) <- end.hosts.toSeq.sortBy(_._1)
+      tails = offsets.files.values.flatMap(_.continues).map(t => t.fileId -> t.from).toMap
       file <- offsets.files.values.toSeq.sortBy(f => (f.serial, f.fileId))
       from = start.file(host, file.fileId).fold(file.first)(_.pos)
-      if from < file.pos
-    } yield FileRange(host, file.path, file.key, file.fileId, from, file.pos, file.fingerprint)
+      // A file's open tail is read by the file that continues it, in the batch that moved past it.
+      until = tails.get(file.fileId).filter(from <= _).getOrElse(file.pos)
+      if from < until
+    } yield {
+      val continued = file.continues.filter(_ => from == 0L).flatMap { t =>
+        offsets.files.get(t.fileId).map(p => range(host, p, t.from, p.pos))
+      }
+      range(host, file, from, until).copy(continues = continued)
+    }
+
+  private def range(host: String, file: FileOffset, from: Long, until: Long): FileRange =
+    FileRange(host, file.path, file.key, file.fileId, from, until, file.fingerprint)
 }

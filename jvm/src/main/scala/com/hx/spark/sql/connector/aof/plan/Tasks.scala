@@ -82,7 +82,7 @@ object Tasks {
           rest = None
         } else if (cutAt.nonEmpty && (!over || task.isEmpty)) {
           task :+= r.copy(until = cutAt.get)
-          rest = Some(r.copy(from = cutAt.get))
+          rest = Some(r.copy(from = cutAt.get, continues = None))
           close()
         } else close()
       }

@@ -140,6 +140,10 @@ object Messages {
           g.writeNumberField("copyOfIno", k.ino)
         }
         f.copyOfRetired.foreach(g.writeStringField("copyOfRetired", _))
+        f.continues.foreach { k =>
+          g.writeNumberField("continuesDev", k.dev)
+          g.writeNumberField("continuesIno", k.ino)
+        }
         f.unreadable.foreach(g.writeStringField("unreadable", _))
         if (f.ignored) g.writeBooleanField("ignored", true)
         if (f.cuts.nonEmpty) {
@@ -180,7 +184,11 @@ object Messages {
             text(n, "unreadable"),
             n.path("cuts").elements().asScala.map(_.asLong).toVector,
             text(n, "copyOfRetired"),
-            n.path("ignored").asBoolean(false)
+            n.path("ignored").asBoolean(false),
+            continues =
+              if (n.has("continuesIno"))
+                Some(FileKey(n.path("continuesDev").asLong, n.path("continuesIno").asLong))
+              else None
           )
         },
       base(root),

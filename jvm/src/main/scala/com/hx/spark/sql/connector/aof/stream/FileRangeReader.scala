@@ -54,9 +54,8 @@ final class FileRangeReader(
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
 
-  private final class Source(val path: Path, channel: FileChannel, from: Long) {
-    val lines =
-      new LineReader(channel, from, range.until, records.fold(lineLengthMax)(_.lineLimit))
+  private final class Source(val path: Path, channel: FileChannel, from: Long, until: Long) {
+    val lines = new LineReader(channel, from, until, records.fold(lineLengthMax)(_.lineLimit))
     val pathValue: UTF8String = UTF8String.fromString(path.toString)
     val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
       _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
@@ -64,14 +63,28 @@ final class FileRangeReader(
     def close(): Unit = channel.close()
   }
 
-  private val search = new FileSearch(
-    KnownFile(range.key, range.until, range.head),
-    Paths.get(range.path),
+  private def searchFor(r: FileRange): FileSearch = new FileSearch(
+    KnownFile(r.key, r.until, r.head),
+    Paths.get(r.path),
     sourceFiles,
     identity,
-    s"file ${range.fileId}, bytes ${range.from} to ${range.until}")
+    s"file ${r.fileId}, bytes ${r.from} to ${r.until}")
+  private val search = searchFor(range)
   private var lastOpened: Option[Source] = None
+  // The open tail of the file this one continues, read first: its messages' offsets are moved
+  // below 0 ([[MessageJoin.take]]), and rows that start there carry that file's path and id.
+  private val tailRange = range.continues
+  private val tailShift = tailRange.fold(0L)(-_.until)
+  private var tail: Option[Source] = tailRange.flatMap { t =>
+    val found = searchFor(t).fileOrCopy().map { case (p, c) => new Source(p, c, t.from, t.until) }
+    if (found.isEmpty) lost(t, t.from, "it is gone")
+    found
+  }
+  private val tailValues = tail.map(t => (t.pathValue, t.pathValues))
+  private val tailFileIdValue = tailRange.map(t => UTF8String.fromString(t.fileId))
   private var source: Option[Source] = open(range.from)
+  // A message found but not given yet: of the other file than the batch it was found for.
+  private var held = false
   private var truncated = 0L
   private var filtered = 0L
   private val messages: Option[MessageJoin] = records.map(_.messages())
@@ -99,7 +112,7 @@ final class FileRangeReader(
       else {
         // Real-time mode reads text only, where a record's first line starts where it does.
         val next = recordJoin.fold(Long.MaxValue)(j => j.openFrom min j.readyFrom)
-        if (next < Long.MaxValue) next else source.get.lines.lineEnd
+        if (next < Long.MaxValue) next else source.fold(range.until)(_.lines.lineEnd)
       }
     more
   }
@@ -133,19 +146,38 @@ final class FileRangeReader(
    * a message in one chunk points into the read buffer, a joined one into an array of its own.
    */
   private def nextMessages(m: MessageJoin, batch: LineBatch): Boolean = {
-    var found = false
+    var found = held
     while (!found) {
       if (!nextMessage(m)) return false
       found = keptMessage(m)
     }
-    val s = source.get
-    batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+    held = false
+    val inTail = m.offset < 0
+    resetFor(batch, inTail)
     addMessage(m, batch)
-    while (!batch.isFull && s.lines.nextInBuffer()) {
-      if (m.take(s.lines) && keptMessage(m)) addMessage(m, batch)
+    val s = tail.orElse(source)
+    val at = shift
+    while (!held && !batch.isFull && s.exists(_.lines.nextInBuffer())) {
+      if (m.take(s.get.lines, at) && keptMessage(m)) {
+        if ((m.offset < 0) == inTail) addMessage(m, batch) else held = true
+      }
     }
     true
   }
+
+  /** `batch` emptied for rows of the range's file, or of the file it continues. */
+  private def resetFor(batch: LineBatch, inTail: Boolean): Unit = tailValues match {
+    case Some((path, values)) if inTail => batch.reset(hostValue, path, tailFileIdValue.get, values)
+    case _ =>
+      // A record read before its file was lost is read under the name it was read by.
+      val s = lastOpened.get
+      batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+  }
+
+  private def shift: Long = if (tail.nonEmpty) tailShift else 0L
+
+  /** A row's offset in its file. */
+  private def inFile(offset: Long): Long = if (offset < 0) offset - tailShift else offset
 
   private def keptMessage(m: MessageJoin): Boolean = lineFilter.forall { f =>
     f.keeps(m.bytes, m.start, m.length) || { filtered += 1; false }
@@ -153,13 +185,14 @@ final class FileRangeReader(
 
   private def addMessage(m: MessageJoin, batch: LineBatch): Unit = {
     if (m.truncated) truncated += 1
-    batch.add(m.bytes, m.start, m.length, m.offset, m.stream, m.timeMicros)
+    batch.add(m.bytes, m.start, m.length, inFile(m.offset), m.stream, m.timeMicros)
   }
 
   /** The next message; at the range's end, those still open, as the range ends flushed. */
   private def nextMessage(m: MessageJoin): Boolean = {
-    while (nextLine()) if (m.take(source.get.lines)) return true
-    source.isDefined && m.drain()
+    while (nextLine()) if (m.take(tail.orElse(source).get.lines, shift)) return true
+    // A file cut short as it was read: what was open is lost with the rest.
+    (source.nonEmpty || lastOpened.isEmpty) && m.drain()
   }
 
   /** One record kept, read into a buffer of its own: the batch is that one row. */
@@ -176,12 +209,11 @@ final class FileRangeReader(
       val record = join.take()
       if (lineFilter.forall(_.keeps(record.bytes, 0, record.length))) {
         if (record.truncated) truncated += 1
-        // A record read before its file was lost is read under the name it was read by.
-        val s = lastOpened.get
-        batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+        resetFor(batch, record.offset < 0)
+        val offset = inFile(record.offset)
         if (records.get.format.wrapped) {
-          batch.add(record.bytes, 0, record.length, record.offset, record.stream, record.timeMicros)
-        } else batch.add(record.bytes, 0, record.length, record.offset)
+          batch.add(record.bytes, 0, record.length, offset, record.stream, record.timeMicros)
+        } else batch.add(record.bytes, 0, record.length, offset)
         return true
       }
       filtered += 1
@@ -194,7 +226,17 @@ final class FileRangeReader(
     batch.add(lines.lineBytes, lines.lineStart, lines.lineLength, lines.lineOffset)
   }
 
-  private def nextLine(): Boolean = source match {
+  private def nextLine(): Boolean = tail match {
+    case Some(t) if t.lines.next() => true
+    case Some(t) =>
+      t.close()
+      tail = None
+      if (t.lines.incomplete) lost(tailRange.get, t.lines.lineOffset, s"${t.path} was cut short")
+      nextLine()
+    case None => nextInRange()
+  }
+
+  private def nextInRange(): Boolean = source match {
     case None => false
     case Some(s) if s.lines.next() => true
     case Some(s) if s.lines.incomplete =>
@@ -202,8 +244,10 @@ final class FileRangeReader(
       val at = s.lines.lineOffset
       s.close()
       source = opened(search.copyOnly(), at)
-      if (source.isEmpty) lost(at, s"${s.path} ended inside a line that was complete when planned")
-      nextLine()
+      if (source.isEmpty) {
+        lost(range, at, s"${s.path} ended inside a line that was complete when planned")
+      }
+      nextInRange()
     case Some(_) => false
   }
 
@@ -222,27 +266,28 @@ final class FileRangeReader(
         s"aof: $truncated lines of ${range.path} in bytes ${range.from} to ${range.until} were " +
           s"longer than $lineLengthMax bytes (line.length.max) and were cut to that length")
     }
+    tail.foreach(_.close())
     source.foreach(_.close())
   }
 
   private def open(from: Long): Option[Source] = {
     val found = opened(search.fileOrCopy(), from)
-    if (found.isEmpty) lost(from, "it is gone or cut short")
+    if (found.isEmpty) lost(range, from, "it is gone or cut short")
     found
   }
 
   private def opened(found: Option[(Path, FileChannel)], from: Long): Option[Source] = {
-    val s = found.map { case (p, channel) => new Source(p, channel, from) }
+    val s = found.map { case (p, channel) => new Source(p, channel, from, range.until) }
     s.foreach(o => lastOpened = Some(o))
     s
   }
 
-  private def lost(from: Long, why: String): Unit = {
+  private def lost(r: FileRange, from: Long, why: String): Unit = {
     // A task killed as it read (its query stopped): its reads failed, not its file.
     if (Thread.currentThread().isInterrupted) throw new ClosedByInterruptException()
-    val what = s"${range.host}:${range.path} (file ${range.fileId}) bytes $from to ${range.until}"
+    val what = s"${r.host}:${r.path} (file ${r.fileId}) bytes $from to ${r.until}"
     DataLoss.handle(s"$what; $why", failOnDataLoss, log.warn(_))
-    counters.bytesLost.add(range.until - from)
+    counters.bytesLost.add(r.until - from)
   }
 }
 

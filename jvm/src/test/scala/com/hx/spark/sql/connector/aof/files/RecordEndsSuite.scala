@@ -65,7 +65,7 @@ class RecordEndsSuite extends AnyFunSuite {
               row.flushed,
               row.window,
               row.batchCuts)
-          assert(found === RecordEnds(row.end, row.cuts))
+          assert((found.recordEnd, found.cuts) === ((row.end, row.cuts)))
         } finally channel.close()
       } finally Files.deleteIfExists(file)
     }

@@ -8,7 +8,13 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
+import com.hx.spark.sql.connector.aof.offset.{
+  AofOffset,
+  FileOffset,
+  HostOffsets,
+  OpenTail,
+  RetiredFile
+}
 
 /**
  * The formats of `docs/protocol.md`, held to golden files that the Python suites decode too: a
@@ -85,7 +91,16 @@ class GoldenFilesSuite extends AnyFunSuite {
         3000,
         Fingerprint(1024, md5('g')),
         None,
-        copyOfRetired = Some("2049:11:1"))
+        copyOfRetired = Some("2049:11:1")),
+      // A container runtime's file reopened amid a message, read after the renamed one's tail.
+      FileMeta(
+        "/var/log/pods/shop_web_0f1e/nginx/0.log",
+        FileKey(2049, 19),
+        400,
+        400,
+        Fingerprint(400, md5('h')),
+        None,
+        continues = Some(FileKey(2049, 20)))
     ),
     Some("request-1"),
     Seq(FileKey(2049, 11)),
@@ -107,7 +122,16 @@ class GoldenFilesSuite extends AnyFunSuite {
             Fingerprint(1024, md5('a')),
             Some(Fingerprint(1024, md5('b'))),
             9000),
-          FileOffset("/var/log/app/new.log", FileKey(2049, 16), 0, 0, 0, Fingerprint(0, md5('c')))
+          FileOffset("/var/log/app/new.log", FileKey(2049, 16), 0, 0, 0, Fingerprint(0, md5('c'))),
+          // Read after bytes 300 to its position of the file it continues (a runtime's reopen).
+          FileOffset(
+            "/var/log/pods/shop_web_0f1e/nginx/0.log",
+            FileKey(2049, 19),
+            4,
+            0,
+            400,
+            Fingerprint(400, md5('h')),
+            continues = Some(OpenTail("2049:12:2", 300)))
         )
           .map(f => f.fileId -> f)
           .toMap,

@@ -1,0 +1,175 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.channels.FileChannel
+import java.nio.file.{Path, Paths, StandardOpenOption}
+
+import scala.collection.mutable
+
+/**
+ * A container runtime's log renamed by a rotation between two chunks of a long line, and the
+ * file the runtime then reopened under its name, whose first lines hold the rest. Read on their
+ * own, each would give a part of the message as a row. So the renamed file is read only to where
+ * its open messages start, and the file written next from its start after those lines, as one
+ * ([[RecordEnds]]' `lead`): the message is one row, at its first chunk's offset in the renamed
+ * file.
+ *
+ * The file written next is told by name and by the runtime's times, as rotations name files: of
+ * the files named as the renamed one was (`0.log`) or as that name and a suffix
+ * (`0.log.20261128-100000`, `<id>-json.log.1`, gzipped or not), the one whose first line's time
+ * comes next after the renamed file's last. Two rotations between two looks chain: each renamed
+ * file is read after the one before it. They are joined only while the next file has bytes and
+ * is read from its start. Otherwise (no file written next, two as early, one read on already)
+ * the renamed file's last messages are complete once it is quiet for `multiline.flush.timeout`,
+ * as any file's are.
+ */
+private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescriber) {
+  import RuntimeReopens.Candidate
+
+  /**
+   * The look's files with each renamed file read to its open messages, and the file written next
+   * described as read after them; `openFrom` removed, which only the node uses.
+   *
+   * @param gzipped whether a file is gzipped; None for one of another format, never read
+   * @param floor   where the driver reads a file from: its position, or 0 for a file it does not
+   *                track (or tracks under a key another file now has)
+   */
+  def joined(
+      metas: Seq[FileMeta],
+      stamps: FileKey => Option[FileStamp],
+      gzipped: FileKey => Option[Boolean],
+      floor: FileMeta => Long): Seq[FileMeta] = {
+    val readable = metas.filter(m => m.unreadable.isEmpty && m.size > 0 && gzipped(m.key).nonEmpty)
+    val firstTimes = mutable.Map.empty[FileKey, Long]
+    val firstTime = (m: FileMeta) => firstTimes.getOrElseUpdate(m.key, lastTime(m, 0L, 1))
+    val now = mutable.LinkedHashMap(metas.map(m => m.key -> m): _*)
+    val renamed = readable.filter(m => m.openFrom.exists(floor(m) <= _)).sortBy(firstTime)
+    // In the order written: a file renamed in turn is described as read after the one before.
+    renamed.foreach { first =>
+      val r = now(first.key)
+      for {
+        from <- r.openFrom
+        last = lastTime(r, from, Int.MaxValue)
+        next <- RuntimeReopens.next(Candidate(r, last), metas, readable, firstTime)
+        if floor(next) == 0L
+        stamp <- stamps(next.key)
+        (read, continued) <- join(r, from, now(next.key), stamp)
+      } {
+        now(read.key) = read
+        now(continued.key) = continued
+      }
+    }
+    now.values.toList.map(m => if (m.openFrom.isEmpty) m else m.copy(openFrom = None))
+  }
+
+  /** The renamed file read to `from`, and the one written next described after its lines. */
+  private def join(
+      renamed: FileMeta,
+      from: Long,
+      next: FileMeta,
+      stamp: FileStamp): Option[(FileMeta, FileMeta)] =
+    opened(renamed).flatMap { before =>
+      try
+        opened(next).map { after =>
+          try {
+            val lead = new LineReader(before, from, renamed.size, rule.lineLimit, 64 * 1024)
+            val ends = describer.recordEnds(after, stamp, 0L, next.size, rule, None, Some(lead))
+            val read = renamed.copy(
+              lineEnd = from,
+              cuts = renamed.cuts.filter(_ < from),
+              tailAtLineEnd = describer.tail(before, from))
+            val continued = next.copy(
+              lineEnd = ends.recordEnd,
+              cuts = ends.cuts,
+              tailAtLineEnd = describer.tail(after, ends.recordEnd),
+              continues = Some(renamed.key),
+              // Where its own open messages start, if it was renamed in turn: never its start,
+              // whose bytes this file's first range reads after the file it continues.
+              openFrom = ends.openFrom.filter(_ > 0L)
+            )
+            read -> continued
+          } finally after.close()
+        }
+      finally before.close()
+    }
+
+  /**
+   * The runtime's time of the last of the file's first `lines` lines from `from` that has one;
+   * Long.MinValue when none has (or the file cannot be read now).
+   */
+  private def lastTime(m: FileMeta, from: Long, lines: Int): Long =
+    opened(m).fold(Long.MinValue) { channel =>
+      try {
+        val reader = new LineReader(channel, from, m.size, rule.lineLimit, 64 * 1024)
+        val chunks = rule.format.parser()
+        var time = Long.MinValue
+        var n = 0
+        while (n < lines && reader.next()) {
+          if (chunks.parse(reader.lineBytes, reader.lineStart, reader.lineLength)) {
+            time = chunks.timeMicros
+          }
+          n += 1
+        }
+        time
+      } finally channel.close()
+    }
+
+  /**
+   * The file open, as the lines it holds (a gzip file's decompressed), if its name still is its
+   * key's: a rotation may have renamed it since.
+   */
+  private def opened(m: FileMeta): Option[FileChannel] = {
+    val path = Paths.get(m.path)
+    try {
+      val channel = FileChannel.open(path, StandardOpenOption.READ)
+      val lines =
+        if (FileKey.of(path) != m.key) None
+        else
+          Compression.of(channel) match {
+            case None => Some(channel)
+            case Some(Compression.Gzip) => Some(Gunzipped.open(channel))
+            case Some(_) => None
+          }
+      if (!lines.contains(channel)) channel.close()
+      lines.filter(_.size() >= m.size).orElse {
+        lines.foreach(_.close())
+        None
+      }
+    } catch { case _: IOException => None }
+  }
+}
+
+private[files] object RuntimeReopens {
+
+  /** A renamed file, and the runtime's time of its last line. */
+  final case class Candidate(file: FileMeta, lastTime: Long)
+
+  /**
+   * The file the runtime wrote after `renamed`: of the `readable` files in its directory named as
+   * it was before its rotation (the longest name of `all` that its name extends) or as that name
+   * and a suffix, not a copy, the one whose first line's time is the earliest not before the
+   * renamed file's last. None when two are as early: which came first cannot be told.
+   */
+  def next(
+      renamed: Candidate,
+      all: Seq[FileMeta],
+      readable: Seq[FileMeta],
+      firstTime: FileMeta => Long): Option[FileMeta] = {
+    val r = renamed.file
+    val dir = parent(r)
+    def extended(m: FileMeta, base: FileMeta) =
+      parent(m) == dir && name(m).length > name(base).length && name(m).startsWith(name(base))
+    all.filter(extended(r, _)).sortBy(o => -name(o).length).headOption.flatMap { base =>
+      val later = readable
+        .filter(m => m.key != r.key && (m.key == base.key || extended(m, base)))
+        .filter(m => m.copyOf.isEmpty && m.copyOfRetired.isEmpty && !m.ignored)
+        .filter(m => firstTime(m) >= renamed.lastTime && renamed.lastTime > Long.MinValue)
+        .sortBy(firstTime)
+      later.headOption.filterNot(n => later.drop(1).headOption.exists(firstTime(_) == firstTime(n)))
+    }
+  }
+
+  private def parent(m: FileMeta): Option[Path] = Option(Paths.get(m.path).getParent)
+
+  private def name(m: FileMeta): String = Paths.get(m.path).getFileName.toString
+}
