@@ -32,10 +32,7 @@ private[files] final class FileTracker(
 
   private val log = LoggerFactory.getLogger(getClass)
   private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
-  // Multi-line records are not joined across a reopen yet: a stream's last record stays open
-  // until its next message, which a quiet stream may not write within a rotated file.
-  private val reopens =
-    records.filter(r => r.format.wrapped && !r.multiline).map(new RuntimeReopens(_, describer))
+  private val reopens = records.filter(_.format.wrapped).map(new RuntimeReopens(_, describer))
   private val described = mutable.Map.empty[FileKey, Description]
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.

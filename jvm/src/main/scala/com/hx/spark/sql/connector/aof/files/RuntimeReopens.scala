@@ -7,8 +7,9 @@ import java.nio.file.{Path, Paths, StandardOpenOption}
 import scala.collection.mutable
 
 /**
- * A container runtime's log renamed by a rotation between two chunks of a long line, and the
- * file the runtime then reopened under its name, whose first lines hold the rest. Read on their
+ * A container runtime's log renamed by a rotation between two chunks of a long line (or inside a
+ * multi-line record), and the file the runtime then reopened under its name, whose first lines
+ * hold the rest. Read on their
  * own, each would give a part of the message as a row. So the renamed file is read only to where
  * its open messages start, and the file written next from its start after those lines, as one
  * ([[RecordEnds]]' `lead`): the message is one row, at its first chunk's offset in the renamed

@@ -19,7 +19,11 @@ import scala.util.Random
  * but the newest is gzipped through a `.tmp`; the oldest beyond `MaxFiles` are deleted. Nothing
  * here reads.
  */
-final class KubeletWorld(dir: Path, rnd: Random) {
+/**
+ * @param records whether it is read as multi-line records (each message one here): a stream's
+ *                last record is complete only at its next message
+ */
+final class KubeletWorld(dir: Path, rnd: Random, records: Boolean) {
   import KubeletWorld._
 
   /** A message written: its id, stream, whole text and where its first chunk went. */
@@ -36,9 +40,12 @@ final class KubeletWorld(dir: Path, rnd: Random) {
   private val pending = mutable.Map.empty[String, (String, List[String])]
   private var count = 0
   private var chunksWritten = 0L
-  // Whether no message was open at some point of the file being written: a file that is all
-  // inside one message (longer than the kubelet's 10 MiB) is beyond what is joined.
+  // Whether the file being written has a position no message is open across, and for records,
+  // one after which both streams wrote a whole message: a file all inside one message (longer
+  // than the kubelet's 10 MiB) or one record is beyond what is joined.
   private var cleanSinceRotation = false
+  private var startedSinceClean = Set.empty[String]
+  private val afterClean = mutable.Map.empty[String, Boolean]
   val written: mutable.ArrayBuffer[Message] = mutable.ArrayBuffer.empty
 
   /**
@@ -46,7 +53,8 @@ final class KubeletWorld(dir: Path, rnd: Random) {
    * deleted only once `delivered` says every message with a chunk in it was read.
    */
   def nextOp(delivered: Seq[String] => Boolean): String = {
-    val rotations = Seq("rotate", "rotate with a late chunk").filter(_ => cleanSinceRotation)
+    val ready = cleanSinceRotation && (!records || startedSinceClean.size == 2)
+    val rotations = Seq("rotate", "rotate with a late chunk").filter(_ => ready)
     val ops = Seq.fill(20)("chunk") ++ rotations ++
       Seq("compress").filter(_ => compressible.nonEmpty) ++
       Seq("delete").filter(_ => rotated.size > MaxFiles && delivered(idsOf(rotated.head)))
@@ -81,6 +89,7 @@ final class KubeletWorld(dir: Path, rnd: Random) {
   private def chunk(stream: String): Unit = {
     val (id, chunks) = pending.getOrElse(
       stream, {
+        afterClean(stream) = cleanSinceRotation
         count += 1
         val id = s"m$count"
         // Most lines fit a chunk; a long one now and then is split.
@@ -97,6 +106,8 @@ final class KubeletWorld(dir: Path, rnd: Random) {
     val line = s"$time $stream ${if (last) "F" else "P"} ${chunks.head}\n"
     runtime.write(ByteBuffer.wrap(line.getBytes(UTF_8)))
     idsIn.getOrElseUpdate(runtimeFile, mutable.Set.empty) += id
+    // A record starts once its first message is whole: the one before it is then complete.
+    if (last && afterClean.getOrElse(stream, false)) startedSinceClean += stream
     if (last) pending -= stream else pending(stream) = id -> chunks.tail
     cleanSinceRotation ||= pending.isEmpty
   }
@@ -107,11 +118,13 @@ final class KubeletWorld(dir: Path, rnd: Random) {
     Files.move(live, dir.resolve(name))
     runtimeFile = name
     rotated += name
-    cleanSinceRotation = false
     if (lateChunk) chunk()
     runtime.close()
     runtime = open(live)
     runtimeFile = "0.log"
+    cleanSinceRotation = false
+    startedSinceClean = Set.empty
+    afterClean.clear()
   }
 
   private def compress(name: String): Unit = {

@@ -8,9 +8,15 @@ import scala.util.Random
 import org.apache.spark.sql.Row
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileIdentity, FileStamp, SourceFiles}
-import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.files.{
+  DirectoryScanner,
+  FileIdentity,
+  FileMeta,
+  FileStamp,
+  KnownFile,
+  SourceFiles
+}
+import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit}
 
@@ -42,8 +48,12 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     70 -> "after a plan",
     100 -> "alone")
 
-  private final class Run(dir: Path, world: RotationWorld, limits: PlanLimits) {
-    private val counters = ReadCounters.register(spark.sparkContext)
+  private final class Run(
+      dir: Path,
+      world: RotationWorld,
+      limits: PlanLimits,
+      counters: ReadCounters = ReadCounters.register(spark.sparkContext))
+      extends Batches(host, limits, counters) {
     private val inListing = mutable.Queue.empty[() => Unit]
     // An operation to run at a look's nth `stat` (about its nth file), and the look's stats so far.
     private var amidFiles = Option.empty[(Int, () => Unit)]
@@ -51,14 +61,8 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     private val directory = s"$dir/**"
     private val regex = world.pattern.substring(directory.length + 1)
     private var scanner = newScanner()
-    private var answers = 0
-    var committed: AofOffset = AofOffset.Empty
-    private var planned = Option.empty[AofOffset]
     val rows: mutable.ArrayBuffer[Row] = mutable.ArrayBuffer.empty
     private val delivered = mutable.Set.empty[String]
-    private var plannedLoss = 0L
-
-    def lost: Long = plannedLoss + counters.bytesLost.value
 
     private def newScanner() = new DirectoryScanner(
       SourceFiles(Paths.get(directory), regex),
@@ -78,29 +82,10 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     /** An endpoint started again: nothing of what the last one kept. */
     def restartEndpoint(): Unit = scanner = newScanner()
 
-    /** Plans the next batch, as a trigger does, unless one is planned and not read yet. */
-    def plan(): Unit = if (planned.isEmpty) {
-      val retired = Planner.retired(committed, host)
-      val files = scanner.scan(Planner.known(committed, host), retired)
-      answers += 1
-      val looked = Map(host -> CopiesLookedFor(s"answer-$answers", retired.keySet))
-      val result = Planner.plan(committed, Map(host -> files), limits, looked)
-      plannedLoss += result.losses.map(_.bytes).sum
-      planned = Some(result.end)
-    }
+    protected def scan(known: Seq[KnownFile], retired: Map[String, KnownFile]): Seq[FileMeta] =
+      scanner.scan(known, retired)
 
-    /** Reads the planned batch, as its tasks do, and commits it. */
-    def read(): Unit = planned.foreach { end =>
-      Ranges.between(committed, end).foreach(readRange)
-      committed = end
-      planned = None
-    }
-
-    def trigger(): Unit = {
-      read()
-      plan()
-      read()
-    }
+    protected def rowsRead: Int = rows.size
 
     /**
      * `ops` placed after the next trigger's listings, one each (a look lists each directory the
@@ -122,14 +107,7 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     def hasDelivered(ids: Seq[String]): Boolean = ids.forall(delivered)
     def hasDelivered(id: String): Boolean = delivered(id)
 
-    /** Whether a trigger changes nothing and nothing waits for a copy. */
-    def settled(): Boolean = {
-      val before = (committed, rows.size)
-      trigger()
-      before == ((committed, rows.size)) && committed.hosts.values.forall(_.retired.isEmpty)
-    }
-
-    private def readRange(range: FileRange): Unit = {
+    protected def readRange(range: FileRange): Unit = {
       val reader = new FileRangeReader(
         range,
         SourceFiles(Paths.get(directory), regex),
