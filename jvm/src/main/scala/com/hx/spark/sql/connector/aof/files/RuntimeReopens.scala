@@ -25,7 +25,6 @@ import scala.collection.mutable
  * as any file's are.
  */
 private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescriber) {
-  import RuntimeReopens.Candidate
 
   /**
    * The look's files with each renamed file read to its open messages, and the file written next
@@ -44,14 +43,16 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
     val firstTimes = mutable.Map.empty[FileKey, Long]
     val firstTime = (m: FileMeta) => firstTimes.getOrElseUpdate(m.key, lastTime(m, 0L, 1))
     val now = mutable.LinkedHashMap(metas.map(m => m.key -> m): _*)
-    val renamed = readable.filter(m => m.openFrom.exists(floor(m) <= _)).sortBy(firstTime)
+    // Only a file named as another and a suffix is read here: most have no such name.
+    val renamed = readable
+      .flatMap(m => m.openFrom.filter(floor(m) <= _).flatMap(_ => RuntimeReopens.base(m, metas)))
     // In the order written: a file renamed in turn is described as read after the one before.
-    renamed.foreach { first =>
+    renamed.sortBy(r => firstTime(r._1)).foreach { case (first, base) =>
       val r = now(first.key)
       for {
         from <- r.openFrom
         last = lastTime(r, from, Int.MaxValue)
-        next <- RuntimeReopens.next(Candidate(r, last), metas, readable, firstTime)
+        next <- RuntimeReopens.next(r, base, last, readable, firstTime)
         if floor(next) == 0L
         stamp <- stamps(next.key)
         (read, continued) <- join(r, from, now(next.key), stamp)
@@ -142,33 +143,37 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
 
 private[files] object RuntimeReopens {
 
-  /** A renamed file, and the runtime's time of its last line. */
-  final case class Candidate(file: FileMeta, lastTime: Long)
+  /**
+   * `renamed` with the file named as it was before its rotation: the longest name in its
+   * directory that its name extends (`0.log` for `0.log.20261128-100000`); None when there is none.
+   */
+  def base(renamed: FileMeta, all: Seq[FileMeta]): Option[(FileMeta, FileMeta)] =
+    all.filter(namedAfter(renamed, _)).sortBy(o => -name(o).length).headOption.map(renamed -> _)
 
   /**
-   * The file the runtime wrote after `renamed`: of the `readable` files in its directory named as
-   * it was before its rotation (the longest name of `all` that its name extends) or as that name
-   * and a suffix, not a copy, the one whose first line's time is the earliest not before the
-   * renamed file's last. None when two are as early: which came first cannot be told.
+   * The file the runtime wrote after `renamed`, whose last line's time is `lastTime`: of the
+   * `readable` files named as `base` or as that name and a suffix, not a copy, the one whose
+   * first line's time is the earliest not before it. None when two are as early: which came
+   * first cannot be told.
    */
   def next(
-      renamed: Candidate,
-      all: Seq[FileMeta],
+      renamed: FileMeta,
+      base: FileMeta,
+      lastTime: Long,
       readable: Seq[FileMeta],
       firstTime: FileMeta => Long): Option[FileMeta] = {
-    val r = renamed.file
-    val dir = parent(r)
-    def extended(m: FileMeta, base: FileMeta) =
-      parent(m) == dir && name(m).length > name(base).length && name(m).startsWith(name(base))
-    all.filter(extended(r, _)).sortBy(o => -name(o).length).headOption.flatMap { base =>
-      val later = readable
-        .filter(m => m.key != r.key && (m.key == base.key || extended(m, base)))
-        .filter(m => m.copyOf.isEmpty && m.copyOfRetired.isEmpty && !m.ignored)
-        .filter(m => firstTime(m) >= renamed.lastTime && renamed.lastTime > Long.MinValue)
-        .sortBy(firstTime)
-      later.headOption.filterNot(n => later.drop(1).headOption.exists(firstTime(_) == firstTime(n)))
-    }
+    val later = readable
+      .filter(m => m.key != renamed.key && (m.key == base.key || namedAfter(m, base)))
+      .filter(m => m.copyOf.isEmpty && m.copyOfRetired.isEmpty && !m.ignored)
+      .filter(m => lastTime > Long.MinValue && firstTime(m) >= lastTime)
+      .sortBy(firstTime)
+    later.headOption.filterNot(n => later.drop(1).headOption.exists(firstTime(_) == firstTime(n)))
   }
+
+  /** Whether `m`'s name is `base`'s and a suffix, in the same directory. */
+  private def namedAfter(m: FileMeta, base: FileMeta): Boolean =
+    parent(m) == parent(base) && name(m).length > name(base).length &&
+      name(m).startsWith(name(base))
 
   private def parent(m: FileMeta): Option[Path] = Option(Paths.get(m.path).getParent)
 

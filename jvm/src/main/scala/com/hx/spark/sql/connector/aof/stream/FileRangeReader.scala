@@ -36,7 +36,9 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * The range's two ends are record starts at clean positions (the planner ends batches only there,
  * [[com.hx.spark.sql.connector.aof.plan.Tasks]] never cuts such a range), so records are found
  * from `from` by the rule alone and the last one ends at `until`. Lines not of the format are
- * rows of their own, counted.
+ * rows of their own, counted. A range that carries the open tail of the file it continues (a
+ * runtime's file renamed amid a message, `FileRange.continues`) reads that tail first, and its
+ * messages go on in the range's lines: rows that start in the tail carry that file's path and id.
  *
  * With a [[LineFilter]], only the lines (or records) it keeps become rows; the others are counted.
  * With [[PathColumns]], each row carries its file's path's values.
