@@ -108,7 +108,6 @@ def test_each_line_once_whole_with_its_stream_time_and_pod_through_rotations_and
     restarted = _start(spark, pods, tmp_path, fmt)
     _write(container, rng, 40, rotate_every=15)
     container.close()
-    # A rotated file's last chunks are a row once it has been quiet for the flush timeout.
     _stop_once_committed(spark, restarted, tmp_path, len(container.written) + 1)
 
     rows = spark.read.parquet(str(tmp_path / "out")).collect()

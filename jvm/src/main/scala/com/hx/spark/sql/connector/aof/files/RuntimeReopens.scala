@@ -40,12 +40,23 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
       gzipped: FileKey => Option[Boolean],
       floor: FileMeta => Long): Seq[FileMeta] = {
     val readable = metas.filter(m => m.unreadable.isEmpty && m.size > 0 && gzipped(m.key).nonEmpty)
-    val firstTimes = mutable.Map.empty[FileKey, Long]
-    val firstTime = (m: FileMeta) => firstTimes.getOrElseUpdate(m.key, lastTime(m, 0L, 1))
-    val now = mutable.LinkedHashMap(metas.map(m => m.key -> m): _*)
     // Only a file named as another and a suffix is read here: most have no such name.
     val renamed = readable
       .flatMap(m => m.openFrom.filter(floor(m) <= _).flatMap(_ => RuntimeReopens.base(m, metas)))
+    val joined = if (renamed.isEmpty) metas else joinedAll(metas, renamed, stamps, readable, floor)
+    joined.map(m => if (m.openFrom.isEmpty) m else m.copy(openFrom = None))
+  }
+
+  /** Each renamed file (with the file of the name it had) joined with the one written next. */
+  private def joinedAll(
+      metas: Seq[FileMeta],
+      renamed: Seq[(FileMeta, FileMeta)],
+      stamps: FileKey => Option[FileStamp],
+      readable: Seq[FileMeta],
+      floor: FileMeta => Long): Seq[FileMeta] = {
+    val firstTimes = mutable.Map.empty[FileKey, Long]
+    val firstTime = (m: FileMeta) => firstTimes.getOrElseUpdate(m.key, lastTime(m, 0L, 1))
+    val now = mutable.LinkedHashMap(metas.map(m => m.key -> m): _*)
     // In the order written: a file renamed in turn is described as read after the one before.
     renamed.sortBy(r => firstTime(r._1)).foreach { case (first, base) =>
       val r = now(first.key)
@@ -61,7 +72,7 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
         now(continued.key) = continued
       }
     }
-    now.values.toList.map(m => if (m.openFrom.isEmpty) m else m.copy(openFrom = None))
+    now.values.toList
   }
 
   /** The renamed file read to `from`, and the one written next described after its lines. */

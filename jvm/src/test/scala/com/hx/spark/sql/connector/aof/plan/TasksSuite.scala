@@ -133,4 +133,13 @@ class TasksSuite extends AnyFunSuite {
     // None at all, as multi-line records: the range is one task.
     assert(dealt(Nil, 2) === Seq(Seq((0L, 1000L))))
   }
+
+  test("the open tail a range reads first goes with its first piece only: read once") {
+    val tail = range("a", 2, 300).copy(from = 200)
+    val file = range("a", 1, 1000).copy(continues = Some(tail))
+    val tasks = Tasks.deal(Seq(file), _ => 2, 10L, 0L, cuttable = false, cutsOf = _ => Seq(500L))
+    assert(
+      tasks.map(_.map(r => (r.from, r.continues))) ===
+        Seq(Seq((0L, Some(tail))), Seq((500L, None))))
+  }
 }

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path}
+import java.nio.file.{Files, Path, Paths}
 
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
@@ -202,5 +202,51 @@ class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
     val values = Seq("Exception in main", "GET /a", "GET /b", "\tat late.continuation", "GET /c")
     assert(read.map(_.value) === values)
     assert(this.read(file, LineFormat.Cri, 0L, at(5), Traces).sortBy(_.offset) === read)
+  }
+
+  test("a range read after the open tail of the file it continues: rows start where they start") {
+    val dir = newDir("logs")
+    val cri = (l: String) => s"2026-11-28T10:00:00Z $l\n"
+    val renamed = Files.write(
+      dir.resolve("0.log.1"),
+      Seq("stdout F a", "stderr P b1", "stdout P c1").map(cri).mkString.getBytes(UTF_8))
+    val next = Files.write(
+      dir.resolve("0.log"),
+      Seq("stdout F c2", "stderr F b2", "stdout F d").map(cri).mkString.getBytes(UTF_8))
+    val lineA = cri("stdout F a").length.toLong
+    val lineB = cri("stderr P b1").length.toLong
+    def fileRange(file: Path, id: String, from: Long) = {
+      val bytes = Files.readAllBytes(file)
+      val head = Fingerprint(bytes.length, md5Hex(bytes))
+      FileRange("h", file.toString, FileKey.of(file), id, from, bytes.length, head)
+    }
+    val range =
+      fileRange(next, "1:2:1", 0L).copy(continues = Some(fileRange(renamed, "1:1:0", lineA)))
+    val reader = new FileRangeReader(
+      range,
+      SourceFiles(dir, ".*"),
+      1 << 20,
+      Some(rule(LineFormat.Cri, None)),
+      false,
+      ReadCounters.register(spark.sparkContext),
+      FileIdentity(checked = true))
+    // Rows of the two files come in batches of their own, each with its file's path and id.
+    val batch = new LineBatch(capacity = 5, wrapped = true)
+    val rows = ArrayBuffer.empty[(String, String, String, Long)]
+    try {
+      while (reader.nextBatch(batch)) {
+        (0 until batch.columns.numRows).foreach { i =>
+          val r = batch.columns.getRow(i)
+          val path = Paths.get(r.getUTF8String(2).toString).getFileName.toString
+          rows += ((r.getUTF8String(0).toString, path, r.getUTF8String(4).toString, r.getLong(3)))
+        }
+      }
+    } finally reader.close()
+    val secondLine = cri("stdout F c2").length.toLong
+    assert(
+      rows.sortBy(r => (r._2, r._4)) === Seq(
+        ("d", "0.log", "1:2:1", secondLine + cri("stderr F b2").length),
+        ("b1b2", "0.log.1", "1:1:0", lineA),
+        ("c1c2", "0.log.1", "1:1:0", lineA + lineB)))
   }
 }
