@@ -49,6 +49,16 @@ object ByteSearch {
     i
   }
 
+  /** The eight bytes at `bytes[i, i + 8)` as one word, the first in the lowest bits. */
+  def word(bytes: Array[Byte], i: Int): Long = {
+    require(i >= 0 && i + 8 <= bytes.length)
+    val w = Platform.getLong(bytes, Platform.BYTE_ARRAY_OFFSET + i)
+    if (LittleEndian) w else java.lang.Long.reverseBytes(w)
+  }
+
+  /** `text`'s first eight bytes as a [[word]]. */
+  def word(text: String): Long = word(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0)
+
   private def matchesAt(bytes: Array[Byte], at: Int, needle: Array[Byte]): Boolean = {
     var k = 1
     while (k < needle.length && bytes(at + k) == needle(k)) k += 1

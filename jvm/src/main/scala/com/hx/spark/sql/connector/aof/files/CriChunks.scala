@@ -10,25 +10,37 @@ final class CriChunks extends LineChunks {
 
   override def parse(line: Array[Byte], from: Int, count: Int): Boolean = {
     val end = from + count
-    val timeEnd = indexOf(line, from, end, ' ')
-    val streamEnd = if (timeEnd < 0) -1 else indexOf(line, timeEnd + 1, end, ' ')
-    val parsed = streamEnd >= 0 && {
-      val tagsEnd = indexOf(line, streamEnd + 1, end, ' ') match {
-        case -1 => end
-        case i => i
-      }
-      val s = LineChunks.streamOf(line, timeEnd + 1, streamEnd)
-      val partialTag = tagged(line, streamEnd + 1, tagsEnd)
-      val micros =
-        if (s == LineChunks.NoStream) RuntimeTime.Invalid else time.micros(line, from, timeEnd)
-      (micros != RuntimeTime.Invalid && partialTag >= 0) && {
-        bytes = line
-        start = math.min(tagsEnd + 1, end)
-        length = end - start
-        stream = s
-        timeMicros = micros
-        partial = partialTag == 1
-        true
+    val micros = time.prefix(line, from, end)
+    val timeEnd = time.end
+    // The stream is `stdout` or `stderr` between two spaces: one word.
+    val streamEnd = timeEnd + 7
+    val parsed = micros != RuntimeTime.Invalid && streamEnd < end && {
+      val w = ByteSearch.word(line, timeEnd)
+      val s =
+        if (w == CriChunks.Stdout) LineChunks.Stdout
+        else if (w == CriChunks.Stderr) LineChunks.Stderr
+        else LineChunks.NoStream
+      s != LineChunks.NoStream && {
+        // One tag, as runtimes write today, or several, as CRI allows.
+        val oneTag = streamEnd + 2 == end || streamEnd + 2 < end && line(streamEnd + 2) == ' '
+        val tagsEnd =
+          if (oneTag) streamEnd + 2
+          else {
+            indexOf(line, streamEnd + 1, end, ' ') match {
+              case -1 => end
+              case i => i
+            }
+          }
+        val partialTag = tagged(line, streamEnd + 1, tagsEnd)
+        partialTag >= 0 && {
+          bytes = line
+          start = math.min(tagsEnd + 1, end)
+          length = end - start
+          stream = s
+          timeMicros = micros
+          partial = partialTag == 1
+          true
+        }
       }
     }
     if (!parsed) whole(line, from, count)
@@ -37,6 +49,7 @@ final class CriChunks extends LineChunks {
 
   /** 1 when the tags hold `P`, 0 when they hold `F`, -1 when they are not tags. */
   private def tagged(line: Array[Byte], from: Int, until: Int): Int = {
+    if (until - from == 1) return if (line(from) == 'P') 1 else if (line(from) == 'F') 0 else -1
     var kind = -1
     var i = from
     while (i < until) {
@@ -58,4 +71,9 @@ final class CriChunks extends LineChunks {
     while (i < until && line(i) != b) i += 1
     if (i < until) i else -1
   }
+}
+
+private object CriChunks {
+  private val Stdout = ByteSearch.word(" stdout ")
+  private val Stderr = ByteSearch.word(" stderr ")
 }

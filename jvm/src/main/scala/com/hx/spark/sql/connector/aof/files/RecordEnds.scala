@@ -5,10 +5,9 @@ import java.nio.channels.FileChannel
 import scala.collection.mutable.ArrayBuffer
 
 /**
- * Where a file's complete records end, found by reading its lines from a record start (the
- * driver's position): what a node reports for a file read as records ([[RecordRule]]). A range
- * may end only at a record start that is a clean position ([[MessageJoin]]): every line is one
- * in text.
+ * Where a file's complete records end, after a record start (the driver's position): what a node
+ * reports for a file read as records ([[RecordRule]]). A range may end only at a record start
+ * that is a clean position ([[MessageJoin]]): every line is one in text.
  *
  * @param recordEnd where the last complete record ends: the start of the last record, which may
  *                  still grow (without a multi-line pattern, the end of the last message), or the
@@ -43,6 +42,61 @@ object RecordEnds {
       window: Option[Long],
       batchCuts: BatchCuts,
       lead: Option[LineReader] = None): RecordEnds = {
+    val unbounded = window.forall(w => w >= size - floor)
+    if (rule.format.wrapped && !rule.multiline && lead.isEmpty && unbounded) {
+      backwards(channel, floor, size, rule, flushed, batchCuts)
+    } else forwards(channel, floor, size, rule, flushed, window, batchCuts, lead)
+  }
+
+  /**
+   * The same as [[forwards]] for a runtime's messages read from a clean `floor`, found from the
+   * end and from each threshold backwards ([[CleanBefore]]): most of the file is never read.
+   */
+  private def backwards(
+      channel: FileChannel,
+      floor: Long,
+      size: Long,
+      rule: RecordRule,
+      flushed: Boolean,
+      batchCuts: BatchCuts): RecordEnds = {
+    val cleanBefore = new CleanBefore(channel, rule.format, rule.lineLimit)
+    val lineEnd = Prefixes.lastLineEnd(channel, floor, size).getOrElse(floor)
+    val last = cleanBefore(floor, lineEnd)
+    val end = if (flushed) lineEnd else last
+    var lower = floor
+    val atThresholds = batchCuts.thresholds(floor).takeWhile(_ < end).map { t =>
+      lower = if (t >= last) last else cleanBefore(lower, t)
+      lower
+    }
+    val cuts = (firstClean(channel, floor, last, rule).iterator ++ atThresholds)
+      .filter(c => c > floor && c < end)
+      .toList
+      .distinct
+    RecordEnds(end, cuts, Some(last).filter(_ < size && lineEnd == size))
+  }
+
+  /** The first clean position after `floor`, if one is at or before `last`. */
+  private def firstClean(channel: FileChannel, floor: Long, last: Long, rule: RecordRule) = {
+    val lines = new LineReader(channel, floor, last, rule.lineLimit, 16 * 1024)
+    val messages = rule.messages()
+    var found = Option.empty[Long]
+    while (found.isEmpty && lines.next()) {
+      messages.take(lines)
+      if (messages.isClean) found = Some(lines.lineEnd)
+    }
+    found
+  }
+
+  /** Reads the lines from `floor` on (after `lead`'s), to the end or past the window. */
+  private[files] def forwards(
+      channel: FileChannel,
+      floor: Long,
+      size: Long,
+      rule: RecordRule,
+      flushed: Boolean,
+      window: Option[Long],
+      batchCuts: BatchCuts,
+      lead: Option[LineReader]): RecordEnds = {
     val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024)
     val messages = rule.messages()
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)

@@ -55,6 +55,8 @@ final class FileRangeReader(
     pathColumns: Option[PathColumns] = None)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
+  // Asked of every line: a null, not an Option's closure, in the loop.
+  private val filter = lineFilter.orNull
 
   private final class Source(val path: Path, channel: FileChannel, from: Long, until: Long) {
     val lines = new LineReader(channel, from, until, records.fold(lineLengthMax)(_.lineLimit))
@@ -139,9 +141,11 @@ final class FileRangeReader(
   }
 
   /** Whether the filter keeps the current line; one it drops is counted. */
-  private def kept(lines: LineReader): Boolean = lineFilter.forall { f =>
-    f.keeps(lines.lineBytes, lines.lineStart, lines.lineLength) || { filtered += 1; false }
-  }
+  private def kept(lines: LineReader): Boolean =
+    filter == null || filter.keeps(lines.lineBytes, lines.lineStart, lines.lineLength) || {
+      filtered += 1
+      false
+    }
 
   /**
    * The messages of a container runtime's lines, as many as the batch takes that need no read:
@@ -157,10 +161,10 @@ final class FileRangeReader(
     val inTail = m.offset < 0
     resetFor(batch, inTail)
     addMessage(m, batch)
-    val s = tail.orElse(source)
+    val lines = tail.orElse(source).fold[LineReader](null)(_.lines)
     val at = shift
-    while (!held && !batch.isFull && s.exists(_.lines.nextInBuffer())) {
-      if (m.take(s.get.lines, at) && keptMessage(m)) {
+    while (!held && !batch.isFull && lines != null && lines.nextInBuffer()) {
+      if (m.take(lines, at) && keptMessage(m)) {
         if ((m.offset < 0) == inTail) addMessage(m, batch) else held = true
       }
     }
@@ -181,9 +185,8 @@ final class FileRangeReader(
   /** A row's offset in its file. */
   private def inFile(offset: Long): Long = if (offset < 0) offset - tailShift else offset
 
-  private def keptMessage(m: MessageJoin): Boolean = lineFilter.forall { f =>
-    f.keeps(m.bytes, m.start, m.length) || { filtered += 1; false }
-  }
+  private def keptMessage(m: MessageJoin): Boolean =
+    filter == null || filter.keeps(m.bytes, m.start, m.length) || { filtered += 1; false }
 
   private def addMessage(m: MessageJoin, batch: LineBatch): Unit = {
     if (m.truncated) truncated += 1

@@ -1,7 +1,9 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.time.Instant
+import java.time.{Instant, OffsetDateTime}
+
+import scala.util.{Random, Try}
 
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -96,5 +98,35 @@ class LineFormatSuite extends AnyFunSuite {
       chunks.timeMicros
     }
     assert(micros === times.map(t => Instant.parse(t).toEpochMilli * 1000L))
+  }
+
+  test("any time, valid or not, reads as java.time reads it, alone or as a line's prefix") {
+    val random = new Random(11)
+    def two(n: Int) = f"$n%02d"
+    val time = new RuntimeTime
+    for (_ <- 1 to 20000) {
+      val digits = random.nextInt(11)
+      val fraction = if (digits == 0) "" else "." + Seq.fill(digits)(random.nextInt(10)).mkString
+      val zone = random.nextInt(3) match {
+        case 0 => "Z"
+        case k =>
+          (if (k == 1) "+" else "-") + two(random.nextInt(15)) + ":" + two(15 * random.nextInt(4))
+      }
+      // The same second for runs of lines, as a log has them; some days and months not real.
+      val day = if (random.nextInt(20) == 0) random.nextInt(32) else 28
+      val month = if (random.nextInt(20) == 0) 2 + random.nextInt(12) else 11
+      val text =
+        s"2026-${two(month)}-${two(day)}T10:0${random.nextInt(2)}:0${random.nextInt(2)}$fraction$zone"
+      val expected = Try(OffsetDateTime.parse(text)).toOption.map { t =>
+        t.toEpochSecond * 1000000L + t.getNano / 1000
+      }
+      val alone = text.getBytes(UTF_8)
+      val line = s"$text stdout F x".getBytes(UTF_8)
+      val found = Some(time.micros(alone, 0, alone.length)).filter(_ != RuntimeTime.Invalid)
+      assert(found === expected, text)
+      val prefix = Some(time.prefix(line, 0, line.length)).filter(_ != RuntimeTime.Invalid)
+      assert(prefix === expected, text)
+      if (expected.isDefined) assert(time.end === alone.length, text)
+    }
   }
 }
