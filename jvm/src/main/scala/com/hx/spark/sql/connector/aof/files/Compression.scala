@@ -8,13 +8,15 @@ import java.nio.file.{Path, StandardOpenOption}
 /**
  * Compressed files, told by their first bytes (the formats' magic numbers): what a rotation's
  * `compress` leaves, gzip by default or another `compresscmd` (bzip2, xz, zstd, lz4). Their bytes
- * are not lines: read as text, they would be rows of binary noise. A gzip file is read as the
- * lines it decompresses to ([[Gunzipped]]); the others are never read.
+ * are not lines: read as text, they would be rows of binary noise. Each is read as the lines it
+ * decompresses to ([[Decompressed]]).
  */
 object Compression {
-
-  /** The one format read: what it decompresses to is lines ([[Gunzipped]]). */
   val Gzip: String = "gzip"
+  val Bzip2: String = "bzip2"
+  val Xz: String = "xz"
+  val Zstd: String = "zstd"
+  val Lz4: String = "lz4"
 
   /**
    * A file that is, whole, the first bytes of a magic number: a compressor's output caught as it
@@ -28,16 +30,19 @@ object Compression {
   private val Magics: Seq[(String, Seq[Seq[Byte]])] = Seq(
     Gzip -> Seq(bytes(0x1f, 0x8b, 0x08)),
     // "BZh", a block size digit, then a block's or the end of stream's own magic.
-    "bzip2" -> ('1' to '9').flatMap { digit =>
+    Bzip2 -> ('1' to '9').flatMap { digit =>
       val head = "BZh".map(_.toInt) :+ digit.toInt
       Seq(head ++ Seq(0x31, 0x41, 0x59, 0x26, 0x53, 0x59), head ++ Seq(0x17, 0x72, 0x45, 0x38))
         .map(b => bytes(b: _*))
     },
-    "xz" -> Seq(bytes(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)),
-    "zstd" -> Seq(bytes(0x28, 0xb5, 0x2f, 0xfd)),
-    "lz4" -> Seq(bytes(0x04, 0x22, 0x4d, 0x18))
+    Xz -> Seq(bytes(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)),
+    Zstd -> Seq(bytes(0x28, 0xb5, 0x2f, 0xfd)),
+    Lz4 -> Seq(bytes(0x04, 0x22, 0x4d, 0x18))
   )
   private val Longest = Magics.flatMap(_._2).map(_.length).max
+
+  /** Whether a file of `format` (of [[of]]) is read, decompressed: all but [[Incomplete]]. */
+  def decompresses(format: String): Boolean = format != Incomplete
 
   /** The format whose magic number `head` (a file's first bytes, or all of them) starts with. */
   def of(head: Seq[Byte]): Option[String] =

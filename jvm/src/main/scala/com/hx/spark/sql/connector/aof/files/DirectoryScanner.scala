@@ -14,10 +14,10 @@ import scala.collection.mutable
  * keys and positions, never paths.
  *
  * Each file is described by the [[FileTracker]], which keeps what it knows of every file between
- * looks, and described again only when its bytes or the driver's question change. A gzip file is
- * looked at as the bytes it decompresses to: a rotation's `compress` may leave the unread end of
- * a tracked file only there. Files of other compression formats are never read. The directories
- * are listed by the [[FileListing]], as a read task lists them.
+ * looks, and described again only when its bytes or the driver's question change. A compressed
+ * file is looked at as the bytes it decompresses to: a rotation's `compress` may leave the unread
+ * end of a tracked file only there. The directories are listed by the [[FileListing]], as a read
+ * task lists them.
  *
  * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
  * driver keeps its position), and a directory it cannot list fails the whole look with
@@ -49,8 +49,6 @@ final class DirectoryScanner(
     clock: Clock = Clock.systemUTC(),
     identity: FileIdentity = FileIdentity(checked = true),
     ignoreOlderMs: Option[Long] = None) {
-  import Compression.Gzip
-
   private val tracker =
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs)
   private val listing = new FileListing(files, listed)
@@ -61,7 +59,7 @@ final class DirectoryScanner(
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
 
-  // Gzip files decompressed so far: each costs a pass over all a file holds.
+  // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
 
   /**
@@ -163,8 +161,8 @@ final class DirectoryScanner(
           if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfNotRead(path, _))
           else if (!seen.contains(key) && wanted(readBy, key)) {
             lookedAt += key
-            if (tracker.formatOf(path, stamp, None).contains(Gzip) &&
-              tracker.old.leftOut(path, stamp, question)) {
+            val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
+            if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
               seen += key
               leftOld += 1
             } else {

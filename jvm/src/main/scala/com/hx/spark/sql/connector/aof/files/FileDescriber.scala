@@ -11,8 +11,8 @@ import scala.collection.mutable
 /**
  * What one file holds, as a node answers the driver: its size and head, the end of its last
  * complete line (or record), the tails the driver checks its position by, and which tracked file
- * it is a copy of, if any. Read from a channel over the file's bytes (a gzip file's, over what it
- * decompresses to); which files to read, and when, is the [[DirectoryScanner]]'s.
+ * it is a copy of, if any. Read from a channel over the file's bytes (a compressed file's, over
+ * what it decompresses to); which files to read, and when, is the [[DirectoryScanner]]'s.
  *
  * It remembers where each file's last complete line ended, so that a file without newlines is
  * scanned once rather than on every trigger.

@@ -79,8 +79,8 @@ final class FileSearch(
    * `p` opened, if once open it still is the file `key`, starts with the planned head and holds
    * the planned bytes. Checked after the open: a rotation renames files in quick succession, and
    * the name looked at a moment ago may already be another file's (whose lines would then be
-   * read twice). A gzip file is read as what it decompresses to, as its node described it: the
-   * planned file itself, or the compressed rotation of one deleted since. It is decompressed
+   * read twice). A compressed file is read as what it decompresses to, as its node described it:
+   * the planned file itself, or the compressed rotation of one deleted since. It is decompressed
    * only once its head is the planned one, as [[FileIdentity]] judges a head.
    *
    * @param ofKey whether `p` is the planned key's file, or may be a copy of it
@@ -102,9 +102,10 @@ final class FileSearch(
           Compression.of(file) match {
             case None => Some(file)
             // Its size is known only once decompressed: the head alone decides whether to.
-            case Some(Compression.Gzip)
-                if holdsRange(planned.floor, Gunzipped.headMd5(file, headLength)) =>
-              Some(Gunzipped.open(file))
+            case Some(f)
+                if Compression.decompresses(f) &&
+                  holdsRange(planned.floor, Decompressed.headMd5(file, f, headLength)) =>
+              Some(Decompressed.open(file, f))
             case Some(_) => None
           }
       } catch { case _: IOException => None }

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory
  * same (most files, most triggers). What is kept of a file no look reaches any more is forgotten
  * ([[keepOnly]]), all of it at once.
  *
- * A gzip file is described as the bytes it decompresses to ([[Gunzipped]]); files of other
- * compression formats are never read. A file that cannot be read is described unreadable, with
- * why, said once when it starts and once when it ends.
+ * A compressed file is described as the bytes it decompresses to ([[Decompressed]]). A file that
+ * cannot be read is described unreadable, with why, said once when it starts and once when it
+ * ends.
  */
 private[files] final class FileTracker(
     sampleLength: Int,
@@ -27,7 +27,6 @@ private[files] final class FileTracker(
     clock: Clock,
     identity: FileIdentity,
     ignoreOlderMs: Option[Long]) {
-  import Compression.Gzip
   import FileTracker.Description
 
   private val log = LoggerFactory.getLogger(getClass)
@@ -38,10 +37,10 @@ private[files] final class FileTracker(
   // What each file was found to be (a compression format, or none), at which stamp.
   private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
   val old: OldFiles = new OldFiles(ignoreOlderMs, sampleLength, clock, stat)
-  // Gzip files decompressed so far: each costs a pass over all a file holds.
+  // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] var decompressions: Long = 0L
 
-  /** Whether the file (by key) is compressed: its bytes are read only decompressed, if at all. */
+  /** Whether the file (by key) is compressed: its bytes are read only decompressed. */
   def compressed(key: FileKey): Boolean = formats.get(key).exists(_._2.nonEmpty)
 
   /**
@@ -53,9 +52,12 @@ private[files] final class FileTracker(
       stamps: FileKey => Option[FileStamp],
       question: NodeQuestion): Seq[FileMeta] = {
     val floor = (m: FileMeta) => if (question.keepsTracked(m)) m.floor.getOrElse(0L) else 0L
-    val gzipped = (key: FileKey) =>
-      formats.get(key).map(_._2).collect { case None => false; case Some(Gzip) => true }
-    reopens.fold(metas)(_.joined(metas, stamps, gzipped, floor))
+    val compressed = (key: FileKey) =>
+      formats.get(key).map(_._2).collect {
+        case None => false
+        case Some(f) if Compression.decompresses(f) => true
+      }
+    reopens.fold(metas)(_.joined(metas, stamps, compressed, floor))
   }
 
   /** Forgets every file not `kept`: what was described, found unreadable, and of what format. */
@@ -68,18 +70,18 @@ private[files] final class FileTracker(
   }
 
   /**
-   * The file's answer; none for a compressed file never read, or one gone or replaced since. One
-   * not tracked and not modified for `ignore.older` is `ignored`, unless it is a copy.
+   * The file's answer; none for a compressor's output just begun, or one gone or replaced since.
+   * One not tracked and not modified for `ignore.older` is `ignored`, unless it is a copy.
    */
   def describe(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
     val asked = question.knownByKey.get(stamp.key)
     val format = formatOf(path, stamp, asked)
-    if (format.isEmpty || format.contains(Gzip) ||
-      // A compressor's output just begun waits for its magic, as an empty file waits.
-      (format.contains(Compression.Incomplete) && asked.nonEmpty)) {
+    // A compressor's output just begun waits for its magic, as an empty file waits.
+    if (format.contains(Compression.Incomplete) && asked.isEmpty) None
+    else {
       readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
         .map(old.judged(_, stamp, tracked = asked.nonEmpty))
-    } else None
+    }
   }
 
   /**
@@ -97,10 +99,6 @@ private[files] final class FileTracker(
           case e: NoSuchFileException => throw e
           case _: IOException => None // `readable` says why it cannot be read
         }
-      val neverRead = found.exists(f => f != Gzip && f != Compression.Incomplete)
-      if (neverRead && !earlier.exists(_._2 == found)) {
-        log.info(s"aof: $path is ${found.get}-compressed; not read")
-      }
       formats(stamp.key) = (stamp, found)
       found
     }
@@ -141,9 +139,9 @@ private[files] final class FileTracker(
 
   /**
    * The answer kept for the file, or a new one. One for a file not tracked holds while no tracked
-   * file starts like it: only then can it be a copy. A gzip file costs a decompression per answer,
-   * so that a node with many of them (at a query's start) still answers in time from the second
-   * trigger on.
+   * file starts like it: only then can it be a copy. A compressed file costs a decompression per
+   * answer, so that a node with many of them (at a query's start) still answers in time from the
+   * second trigger on.
    */
   private def describeAgain(
       path: Path,
@@ -165,9 +163,9 @@ private[files] final class FileTracker(
         Some(meta)
       case None =>
         val found = read(path, stamp, format, asked, question)
-        for ((m, gzipTail) <- found
+        for ((m, compressedTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
-          described(stamp.key) = Description(stamp, asked, m, gzipTail)
+          described(stamp.key) = Description(stamp, asked, m, compressedTail)
         }
         found.map(_._1)
     }
@@ -175,19 +173,19 @@ private[files] final class FileTracker(
 
   /**
    * Whether the file holds the bytes `d` described. A rename changes only a file's ctime, and a
-   * rotation renames every rotated file: a gzip file's last bytes hold the CRC-32 and length of
-   * all it decompresses to, so while they, its size and its mtime stay, its lines do too, and it
-   * is not decompressed again (with `rotate 30`, thirty files at every rotation).
+   * rotation renames every rotated file: a compressed file's last bytes end what it decompresses
+   * to (gzip's hold its CRC-32 and length), so while they, its size and its mtime stay, its lines
+   * do too, and it is not decompressed again (with `rotate 30`, thirty files at every rotation).
    */
   private def holds(d: Description, path: Path, stamp: FileStamp): Boolean =
-    d.stamp == stamp || d.gzipTail.nonEmpty &&
+    d.stamp == stamp || d.compressedTail.nonEmpty &&
       d.stamp.copy(changedNanos = stamp.changedNanos) == stamp && {
         val channel = FileChannel.open(path, StandardOpenOption.READ)
-        try stat(path).key == stamp.key && describer.tail(channel, stamp.size) == d.gzipTail
+        try stat(path).key == stamp.key && describer.tail(channel, stamp.size) == d.compressedTail
         finally channel.close()
       }
 
-  /** The file described from its bytes; for a gzip file, with its compressed bytes' tail. */
+  /** The file described from its bytes; for a compressed file, with its compressed bytes' tail. */
   private def read(
       path: Path,
       stamp: FileStamp,
@@ -205,14 +203,17 @@ private[files] final class FileTracker(
         // soon another's (a rotation's .gz). Looked at again in the listing's next pass.
         formats -= stamp.key
         None
-      } else if (!format.contains(Gzip)) {
-        Some(describer.describe(channel, path, stamp, asked, known, retired) -> None)
       } else {
-        val gzipTail = describer.tail(channel, stamp.size)
-        decompressions += 1
-        val lines = Gunzipped.open(channel)
-        try Some(describer.describe(lines, path, stamp, asked, known, retired) -> gzipTail)
-        finally lines.close()
+        format.filter(Compression.decompresses) match {
+          case None => Some(describer.describe(channel, path, stamp, asked, known, retired) -> None)
+          case Some(f) =>
+            val compressedTail = describer.tail(channel, stamp.size)
+            decompressions += 1
+            val lines = Decompressed.open(channel, f)
+            try
+              Some(describer.describe(lines, path, stamp, asked, known, retired) -> compressedTail)
+            finally lines.close()
+        }
       }
     } finally channel.close()
   }
@@ -221,12 +222,12 @@ private[files] final class FileTracker(
 private object FileTracker {
 
   /**
-   * The answer for a file with the stamp it was given at and the driver's question; for a gzip
-   * file, with its compressed bytes' tail.
+   * The answer for a file with the stamp it was given at and the driver's question; for a
+   * compressed file, with its compressed bytes' tail.
    */
   final case class Description(
       stamp: FileStamp,
       question: Option[KnownFile],
       meta: FileMeta,
-      gzipTail: Option[Fingerprint])
+      compressedTail: Option[Fingerprint])
 }

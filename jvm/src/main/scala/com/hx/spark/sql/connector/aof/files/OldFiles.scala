@@ -9,8 +9,8 @@ import scala.collection.mutable
 
 /**
  * `ignore.older` on a node: which files not tracked have gone unmodified too long to be read. A
- * plain one is still described, and reported `ignored`; a gzip file is left out unless its head
- * is that of a tracked or retired file. `gzip` keeps a file's modification time, so the
+ * plain one is still described, and reported `ignored`; a compressed file is left out unless its
+ * head is that of a tracked or retired file. Compressors keep a file's modification time, so the
  * compressed rotation of a file still being read looks old, and it must still be read as a copy.
  *
  * @param limitMs the option's value; None leaves every file to be read
@@ -20,7 +20,7 @@ private[files] final class OldFiles(
     sampleLength: Int,
     clock: Clock,
     stat: Path => FileStamp) {
-  // The decompressed heads of gzip files left out, at which stamp.
+  // The decompressed heads of compressed files left out, at which stamp.
   private val heads = mutable.Map.empty[FileKey, (FileStamp, Option[Fingerprint])]
 
   /** Whether the file has not been modified for the limit; a rename does not count. */
@@ -28,11 +28,11 @@ private[files] final class OldFiles(
     limitMs.exists(limit => clock.millis() - stamp.modifiedNanos / 1000000L >= limit)
 
   /**
-   * Whether the gzip file is left out: not tracked, old, and no copy of a tracked or retired
-   * file as its head alone shows, decompressed without the rest. One shorter than the sample is
-   * described, at little cost.
+   * Whether the compressed file (of `format`) is left out: not tracked, old, and no copy of a
+   * tracked or retired file as its head alone shows, decompressed without the rest. One shorter
+   * than the sample is described, at little cost.
    */
-  def leftOut(path: Path, stamp: FileStamp, question: NodeQuestion): Boolean =
+  def leftOut(path: Path, stamp: FileStamp, format: String, question: NodeQuestion): Boolean =
     !question.tracks(stamp.key) && isOld(stamp) && {
       val head = heads.get(stamp.key).collect { case (`stamp`, h) => h }.getOrElse {
         val read =
@@ -40,7 +40,7 @@ private[files] final class OldFiles(
             val channel = FileChannel.open(path, StandardOpenOption.READ)
             try {
               if (stat(path).key != stamp.key) None
-              else Gunzipped.headMd5(channel, sampleLength.toLong)
+              else Decompressed.headMd5(channel, format, sampleLength.toLong)
             } finally channel.close()
           } catch { case _: IOException => None } // described, which says why
         heads(stamp.key) = (stamp, read)

@@ -17,7 +17,7 @@ import scala.collection.mutable
  *
  * The file written next is told by name and by the runtime's times, as rotations name files: of
  * the files named as the renamed one was (`0.log`) or as that name and a suffix
- * (`0.log.20261128-100000`, `<id>-json.log.1`, gzipped or not), the one whose first line's time
+ * (`0.log.20261128-100000`, `<id>-json.log.1`, compressed or not), the one whose first line's time
  * comes next after the renamed file's last. Two rotations between two looks chain: each renamed
  * file is read after the one before it. They are joined only while the next file has bytes and
  * is read from its start. Otherwise (no file written next, two as early, one read on already)
@@ -30,16 +30,17 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
    * The look's files with each renamed file read to its open messages, and the file written next
    * described as read after them; `openFrom` removed, which only the node uses.
    *
-   * @param gzipped whether a file is gzipped; None for one of another format, never read
+   * @param compressed whether a file is compressed; None for one not known to be read
    * @param floor   where the driver reads a file from: its position, or 0 for a file it does not
    *                track (or tracks under a key another file now has)
    */
   def joined(
       metas: Seq[FileMeta],
       stamps: FileKey => Option[FileStamp],
-      gzipped: FileKey => Option[Boolean],
+      compressed: FileKey => Option[Boolean],
       floor: FileMeta => Long): Seq[FileMeta] = {
-    val readable = metas.filter(m => m.unreadable.isEmpty && m.size > 0 && gzipped(m.key).nonEmpty)
+    val readable =
+      metas.filter(m => m.unreadable.isEmpty && m.size > 0 && compressed(m.key).nonEmpty)
     // Only a file named as another and a suffix is read here: most have no such name.
     val renamed = readable
       .flatMap(m => m.openFrom.filter(floor(m) <= _).flatMap(_ => RuntimeReopens.base(m, metas)))
@@ -128,8 +129,8 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
     }
 
   /**
-   * The file open, as the lines it holds (a gzip file's decompressed), if its name still is its
-   * key's: a rotation may have renamed it since.
+   * The file open, as the lines it holds (a compressed file's decompressed), if its name still is
+   * its key's: a rotation may have renamed it since.
    */
   private def opened(m: FileMeta): Option[FileChannel] = {
     val path = Paths.get(m.path)
@@ -140,7 +141,7 @@ private[files] final class RuntimeReopens(rule: RecordRule, describer: FileDescr
         else
           Compression.of(channel) match {
             case None => Some(channel)
-            case Some(Compression.Gzip) => Some(Gunzipped.open(channel))
+            case Some(f) if Compression.decompresses(f) => Some(Decompressed.open(channel, f))
             case Some(_) => None
           }
       if (!lines.contains(channel)) channel.close()

@@ -10,8 +10,8 @@ import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 /**
- * Each compressor a rotation may use, run for real on a log, and text that only looks alike; a
- * gzip file read as the log it holds, whole, cut short, or made of two members.
+ * Each compressor a rotation may use, run for real on a log, and text that only looks alike; each
+ * one's file read as the log it holds, whole, cut short, or made of two streams.
  */
 class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
   private val dir = Files.createTempDirectory("compressed-")
@@ -32,10 +32,10 @@ class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
     out
   }
 
-  private def gunzipped(gzip: Path): Array[Byte] = {
-    val file = FileChannel.open(gzip, StandardOpenOption.READ)
+  private def decompressed(path: Path, format: String): Array[Byte] = {
+    val file = FileChannel.open(path, StandardOpenOption.READ)
     val lines =
-      try Gunzipped.open(file)
+      try Decompressed.open(file, format)
       finally file.close()
     try {
       val bytes = ByteBuffer.allocate(lines.size().toInt)
@@ -52,24 +52,39 @@ class CompressionSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
   }
 
-  test("a gzip file reads as the log; cut short, as a prefix of it; two members, as both") {
-    val text = Files.readAllBytes(log)
-    val gz = compressed("gzip", dir.resolve("app.log.gz"))
-    try {
-      assert(gunzipped(gz).toSeq === text.toSeq)
-      val file = FileChannel.open(gz, StandardOpenOption.READ)
+  Seq("gzip", "bzip2", "xz", "zstd", "lz4").foreach { format =>
+    test(s"a $format file reads as the log; cut short, as a prefix of it; two streams, as both") {
+      val text = Files.readAllBytes(log)
+      val out = compressed(format, dir.resolve(s"app.log.$format"))
       try {
-        assert(Gunzipped.headMd5(file, 1024) === Some(Fingerprint(1024, md5Hex(text.take(1024)))))
-        assert(Gunzipped.headMd5(file, text.length + 1L) === None)
-      } finally file.close()
-      val whole = Files.readAllBytes(gz)
-      Seq(whole.length / 2, 5).foreach { length =>
-        Files.write(gz, whole.take(length)) // a compressor caught mid-write
-        assert(text.startsWith(gunzipped(gz)), length)
-      }
-      Files.write(gz, whole ++ whole) // what `cat a.gz b.gz` makes
-      assert(gunzipped(gz).toSeq === (text ++ text).toSeq)
-    } finally Files.delete(gz)
+        assert(decompressed(out, format).toSeq === text.toSeq)
+        val file = FileChannel.open(out, StandardOpenOption.READ)
+        try {
+          val head = Some(Fingerprint(1024, md5Hex(text.take(1024))))
+          assert(Decompressed.headMd5(file, format, 1024) === head)
+          assert(Decompressed.headMd5(file, format, text.length + 1L) === None)
+        } finally file.close()
+        val whole = Files.readAllBytes(out)
+        Seq(whole.length / 2, 5).foreach { length =>
+          Files.write(out, whole.take(length)) // a compressor caught mid-write
+          assert(text.startsWith(decompressed(out, format)), length)
+        }
+        Files.write(out, whole ++ whole) // what `cat a b` makes
+        assert(decompressed(out, format).toSeq === (text ++ text).toSeq)
+      } finally Files.delete(out)
+    }
+  }
+
+  test("a compressed file that cannot be read fails, not taken for a short one") {
+    val out = compressed("xz", dir.resolve("app.log.xz"))
+    val file = FileChannel.open(out, StandardOpenOption.READ)
+    try {
+      val failing = new CountingChannel(file, () => throw new java.io.IOException("disk error"))
+      intercept[java.io.IOException](Decompressed.open(failing, "xz"))
+    } finally {
+      file.close()
+      Files.delete(out)
+    }
   }
 
   test("text and empty files are not compressed; a file that is a magic's start is incomplete") {

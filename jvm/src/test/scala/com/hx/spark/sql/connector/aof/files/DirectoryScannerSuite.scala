@@ -370,7 +370,7 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
   private def run(command: String*): Unit =
     assert(new ProcessBuilder(command: _*).inheritIO().start().waitFor() === 0, command)
 
-  test("a gzip file is its lines; other compressed files are never listed, even one just made") {
+  test("a compressed file is its lines; a compressor's output is listed once it has its magic") {
     withDir { dir =>
       val text = (1 to 100).map(n => s"line $n\n").mkString
       run("gzip", "-q", write(dir.resolve("app.log.1"), text).toString) // app.log.1.gz only
@@ -386,18 +386,20 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
       val gz = byName("app.log.1.gz")
       assert(
         (gz.size, gz.lineEnd, gz.fingerprint) === ((same.size, same.lineEnd, same.fingerprint)))
-      // The compressor writes into the file it made: tracked at byte 0, it is looked at again.
+      // The compressor writes into the file it made: tracked at byte 0, it is read as its lines.
       run("sh", "-c", s"printf 'a line\\n' | bzip2 > $empty")
       // Caught after its first two bytes: not taken for text, not listed until it has its magic.
       val begun = Files.write(dir.resolve("app.log.3.gz"), Array(0x1f, 0x8b).map(_.toByte))
       val again = scanner.scan(first.map(known))
       Files.write(begun, Files.readAllBytes(dir.resolve("app.log.1.gz")))
       val whole = scanner.scan(first.map(known)).map(m => Paths.get(m.path).getFileName.toString)
-      assert(whole.toSet === Set("app.log", "app.log.1.gz", "app.log.3.gz"))
+      assert(whole.toSet === Set("app.log", "app.log.1.gz", "app.log.2.bz2", "app.log.3.gz"))
+      val bz2 = again.find(_.path.endsWith("app.log.2.bz2"))
+      assert(bz2.map(m => (m.size, m.lineEnd)) === Some((7L, 7L)))
       assert(
-        again.map(m => Paths.get(m.path).getFileName.toString).toSet === Set(
-          "app.log",
-          "app.log.1.gz"))
+        again
+          .map(m => Paths.get(m.path).getFileName.toString)
+          .toSet === Set("app.log", "app.log.1.gz", "app.log.2.bz2"))
     }
   }
 

@@ -36,7 +36,7 @@ class FileIdentitySuite extends AnyFunSuite {
       Files.write(file, if (gzip) gzipped(bytes) else bytes.getBytes(UTF_8))
       val channel = FileChannel.open(file)
       if (gzip) {
-        try Gunzipped.open(channel)
+        try Decompressed.open(channel, Compression.Gzip)
         finally channel.close()
       } else channel
     } finally Files.delete(file)

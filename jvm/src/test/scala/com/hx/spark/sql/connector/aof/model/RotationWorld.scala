@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.model
 
-import java.io.FileOutputStream
+import java.io.{FileOutputStream, OutputStream}
 import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
@@ -9,6 +9,11 @@ import java.util.zip.GZIPOutputStream
 
 import scala.collection.mutable
 
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream
+import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorOutputStream
+import org.apache.commons.compress.compressors.xz.XZCompressorOutputStream
+import org.apache.commons.compress.compressors.zstandard.ZstdCompressorOutputStream
+
 import com.hx.spark.sql.connector.aof.files.FileKey
 
 /**
@@ -16,7 +21,8 @@ import com.hx.spark.sql.connector.aof.files.FileKey
  * they hold: which line ids each file has. Logs `a.log`, `b.log`, ... are each written by an
  * application through an append descriptor it keeps until told to reopen (a late `postrotate`);
  * rotated files are `x.log.1`, `x.log.2.gz`, ..., in `dir` or in its `old` directory (logrotate's
- * `olddir`). Nothing here reads: the runs that use it say what the source delivered.
+ * `olddir`), compressed by each compressor in turn. Nothing here reads: the runs that use it say
+ * what the source delivered.
  */
 final class RotationWorld(dir: Path, logNames: Seq[String]) {
   private val old = Files.createDirectories(dir.resolve("old"))
@@ -98,7 +104,8 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
       idle.collectFirst {
         case (f, i) if i >= 1 && !f.gz && l.gzip.isEmpty => Op.GzipBegin(log, i)
       },
-      Some(Op.GzipEnd(log)).filter(_ => l.gzip.nonEmpty),
+      // Each compressor in turn, as logrotate's `compresscmd` runs it.
+      Some(Op.GzipEnd(log, RotationWorld.Compressors(l.written % 5))).filter(_ => l.gzip.nonEmpty),
       idle.collectFirst { case (f, i) if f.path.getParent != old => Op.ToOldDir(log, i) },
       idle.lastOption.map { case (_, i) => Op.Delete(log, i) }
     ).flatten
@@ -153,9 +160,9 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         val source = l.rotated(nth)
         val gz = created(l, Files.createFile(source.path.resolveSibling(s"${source.name}.gz")))
         l.gzip = Some(source -> gz)
-      case Op.GzipEnd(_) =>
+      case Op.GzipEnd(_, compressor) =>
         val (source, gz) = l.gzip.get
-        val out = new GZIPOutputStream(new FileOutputStream(gz.path.toFile))
+        val out = RotationWorld.compressing(compressor, new FileOutputStream(gz.path.toFile))
         try out.write(Files.readAllBytes(source.path))
         finally out.close()
         gz.ids ++= source.ids
@@ -198,6 +205,20 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
   }
 }
 
+object RotationWorld {
+
+  /** The compressors a rotation may use. Their files are all named `.gz`: told by their bytes. */
+  val Compressors: Seq[String] = Seq("gzip", "bzip2", "xz", "zstd", "lz4")
+
+  def compressing(compressor: String, out: OutputStream): OutputStream = compressor match {
+    case "gzip" => new GZIPOutputStream(out)
+    case "bzip2" => new BZip2CompressorOutputStream(out)
+    case "xz" => new XZCompressorOutputStream(out)
+    case "zstd" => new ZstdCompressorOutputStream(out)
+    case "lz4" => new FramedLZ4CompressorOutputStream(out)
+  }
+}
+
 /** What the world can be told to do; `log` is an index into its logs. */
 sealed trait Op extends Product with Serializable { def log: Int }
 
@@ -208,7 +229,7 @@ object Op {
   final case class Reopen(log: Int) extends Op
   final case class CopyTruncate(log: Int) extends Op
   final case class GzipBegin(log: Int, nth: Int) extends Op
-  final case class GzipEnd(log: Int) extends Op
+  final case class GzipEnd(log: Int, compressor: String) extends Op
   final case class ToOldDir(log: Int, nth: Int) extends Op
   final case class Delete(log: Int, nth: Int) extends Op
 }

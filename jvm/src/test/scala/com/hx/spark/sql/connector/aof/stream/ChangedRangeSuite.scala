@@ -21,16 +21,20 @@ import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 
 /**
  * A range planned in a file changed before a task read it. Compressed (and deleted) by its
- * rotation, or moved to another directory: read from where its bytes now are, by the real gzip;
- * by a compressor whose files are never read, moved out of the path's directories, or into a
- * copy `exclude` leaves out, counted lost. Rewritten in place: counted lost, unless `md5.check.enabled` is off.
+ * rotation, or moved to another directory: read from where its bytes now are, by each real
+ * compressor. Moved out of the path's directories, into a copy `exclude` leaves out, or compressed
+ * after a change: counted lost. Rewritten in place: counted lost, unless `md5.check.enabled` is
+ * off.
  */
 class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
   private val text = (1 to 2000).map(n => s"line $n\n").mkString.getBytes(UTF_8)
   private val head = Fingerprint(1024, md5Hex(text.take(1024)))
 
-  private def compress(compressor: String, file: Path): Unit =
-    assert(new ProcessBuilder(compressor, "-q", file.toString).start().waitFor() === 0)
+  // Into `<file>.<ext>` beside it (lz4 writes to a stdout that is not a terminal unless -m).
+  private def compress(compressor: String, file: Path): Unit = {
+    val args = Seq(compressor, "-q") ++ Some("-m").filter(_ => compressor == "lz4") :+ file.toString
+    assert(new ProcessBuilder(args: _*).start().waitFor() === 0)
+  }
 
   /** @param path the directory part of the query's path, by default the planned file's */
   private def read(
@@ -64,14 +68,20 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     all.zip(all.scanLeft(0L)(_ + _.length + 1))
   }
 
-  test("bytes planned in a file gzipped and deleted since are read from its .gz") {
-    val file = Files.write(newDir("logs").resolve("app.log.1"), text)
-    val range = planned(file, 6000L)
-    compress("gzip", file)
-    assert(read(range) === ((lines.filter(_._2 >= 6000L), 0L)))
-    // The .gz itself planned (a tracked compressed rotation), by its own key.
-    val gz = file.resolveSibling("app.log.1.gz")
-    assert(read(planned(gz, 100L)) === ((lines.filter(_._2 >= 100L), 0L)))
+  // Each compressor as logrotate's `compresscmd` runs it: the file replaced by its compressed copy.
+  Seq("gzip" -> "gz", "bzip2" -> "bz2", "xz" -> "xz", "zstd" -> "zst", "lz4" -> "lz4").foreach {
+    case (compressor, suffix) =>
+      test(
+        s"bytes planned in a file compressed by $compressor and deleted since are read from it") {
+        val file = Files.write(newDir("logs").resolve("app.log.1"), text)
+        val range = planned(file, 6000L)
+        compress(compressor, file)
+        Files.deleteIfExists(file) // zstd and lz4 keep what they compress; logrotate removes it
+        assert(read(range) === ((lines.filter(_._2 >= 6000L), 0L)))
+        // The compressed file itself planned (a tracked compressed rotation), by its own key.
+        val compressed = file.resolveSibling(s"app.log.1.$suffix")
+        assert(read(planned(compressed, 100L)) === ((lines.filter(_._2 >= 100L), 0L)))
+      }
   }
 
   test("bytes planned in a file moved since to another directory of the path are read there") {
@@ -139,10 +149,11 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     assert(counters.bytesLost.value === 0L)
   }
 
-  test("bytes planned in a file compressed otherwise are counted lost, never read as text") {
+  test("bytes planned in a file compressed after a change to its head are counted lost") {
     val file = Files.write(newDir("logs").resolve("app.log.1"), text)
     val range = planned(file, 6000L)
-    compress("bzip2", file)
+    Files.write(file, "another head\n".getBytes(UTF_8) ++ text)
+    compress("xz", file)
     assert(read(range) === ((Nil, text.length - 6000L)))
   }
 }
