@@ -132,6 +132,10 @@ class AofOptions(OptionValues):
         Java regex searched for in each file's path; each named group is a string column (``/var/log
         /pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<pod_uid>[^/]+)/(?<container>[^/]+)/``), null
         where it is not found.
+    header_lines : str, optional
+        Java regex found in each of the lines at a file's head that are its header (``^#`` for W3C
+        and IIS logs; a CSV's column names, ``^time,``): they are not rows, and each row of the file
+        carries them, joined by newlines, in a ``header`` column. Text lines, one a row, only.
     line_length_max : int, optional
         Longest line in bytes (with a ``format``, the message); a longer one is emitted cut to this
         length and the rest is skipped.
@@ -206,6 +210,7 @@ class AofOptions(OptionValues):
     partition_bytes_max: int | None = None
     format: str | None = None
     path_columns: str | None = None
+    header_lines: str | None = None
     line_length_max: int | None = None
     multiline_start: str | None = None
     multiline_continuation: str | None = None

@@ -8,7 +8,8 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
  * The rows the source emits: `(host, file_id, offset)` names a line uniquely and stably;
  * `timestamp` is when the source first planned the line's bytes, the same in a replay. A
  * container runtime's lines (`format`) add the `stream` and `time` the runtime wrote, and
- * `path.columns` a column for each of its groups; the order is that of
+ * `path.columns` a column for each of its groups, and `header.lines` the `header` column (null
+ * for a file without one); the order is that of
  * [[com.hx.spark.sql.connector.aof.stream.LineBatch]]'s columns.
  */
 object AofSchema {
@@ -33,12 +34,13 @@ object AofSchema {
   def of(options: AofOptions): StructType = {
     val runtime = if (options.records.exists(_.format.wrapped)) Runtime else Nil
     val fromPath = options.pathColumns.toSeq.flatMap(_.names).map(StructField(_, StringType))
-    val taken = (Schema.fields.toSeq ++ runtime).map(_.name).toSet
+    val header = options.header.map(_ => StructField("header", StringType)).toSeq
+    val taken = (Schema.fields.toSeq ++ runtime ++ header).map(_.name).toSet
     fromPath.map(_.name).find(taken).foreach { name =>
       throw new IllegalArgumentException(
         s"Option 'path.columns' names a group '$name', which is a column of the source's " +
           s"rows already (${taken.toSeq.sorted.mkString(", ")}): give the group another name.")
     }
-    StructType(Schema.fields.toSeq ++ runtime ++ fromPath)
+    StructType(Schema.fields.toSeq ++ runtime ++ header ++ fromPath)
   }
 }

@@ -5,6 +5,7 @@ import java.util.Locale
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
+  FileHeader,
   FileIdentity,
   LineFilter,
   PathColumns,
@@ -25,6 +26,7 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param records      how lines group into messages and records, when not one row a line
  * @param lineFilter   which lines (or records) are kept, when not all are
  * @param pathColumns  the columns taken from a file's path
+ * @param header       the lines at a file's head that are its header, not rows (`header.lines`)
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  */
 final case class AofOptions(
@@ -48,6 +50,7 @@ final case class AofOptions(
     records: Option[RecordRule] = None,
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
+    header: Option[FileHeader] = None,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
     resumeFromBackup: Boolean = false) {
@@ -78,6 +81,7 @@ object AofOptions {
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
     val lineLengthMax = reader.int(O.LineLengthMax)
     val nodeNameEnv = reader.optional(O.NodeNameEnv)
+    val records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
     AofOptions(
       files = SourceFiles(paths, reader.many(O.Exclude)),
       zookeeperAddress = reader.optional(O.ZookeeperAddress),
@@ -96,9 +100,10 @@ object AofOptions {
       partitionBytesMax = reader.long(O.PartitionBytesMax),
       lineLengthMax = lineLengthMax,
       failOnDataLoss = reader.boolean(O.FailOnDataLoss),
-      records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _)),
+      records = records,
       lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
       pathColumns = reader.pathColumns(),
+      header = reader.header(records),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
       resumeFromBackup = reader.boolean(O.ResumeFromBackup)

@@ -6,6 +6,7 @@ import java.util.regex.{Pattern, PatternSyntaxException}
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
   DirectoryGlob,
+  FileHeader,
   LineFormat,
   PathColumns,
   PathPattern,
@@ -179,6 +180,22 @@ private[config] final class OptionReader(options: Map[String, String]) {
         limit.filter(_ < Long.MaxValue / 4).map(_ * 4),
         format)).filter(r => r.multiline || format.wrapped)
   }
+
+  /**
+   * `header.lines`, for a file of text lines, one a row: a runtime's chunks and multi-line
+   * records would start where the header ends, which a node and a reader would each have to find.
+   */
+  def header(records: Option[RecordRule]): Option[FileHeader] =
+    options.get(O.HeaderLines.key).map(checked(O.HeaderLines, _)).map { regex =>
+      records.foreach { r =>
+        val other =
+          if (r.format.wrapped) s"'${O.Format.key}' ${r.format.name}" else "multi-line records"
+        throw new IllegalArgumentException(
+          s"Option '${O.HeaderLines.key}' reads a header from text lines, one a row; it " +
+            s"cannot be used with $other: remove one of them.")
+      }
+      FileHeader(regex)
+    }
 
   /** `path.columns`, its named groups rewritten ([[PathColumns]]). */
   def pathColumns(): Option[PathColumns] = get(O.PathColumns).filter(_.nonEmpty).map { raw =>

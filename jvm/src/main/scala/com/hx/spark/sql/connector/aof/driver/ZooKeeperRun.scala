@@ -138,7 +138,8 @@ final class ZooKeeperRun(
     options.identity,
     options.ignoreOlderMs,
     options.lineFilter,
-    options.pathColumns
+    options.pathColumns,
+    options.header
   )
 
   override def stop(): Unit = synchronized {

@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
+  FileHeader,
   FileIdentity,
   LineFilter,
   PathColumns,
@@ -22,6 +23,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param batchCuts   where batches may end early, when a byte limit bounds them
  * @param lineFilter  which lines (or records) the read tasks keep, when not all
  * @param pathColumns the columns the read tasks take from a file's path (`path.columns`)
+ * @param header      the lines at a file's head that are its header (`header.lines`)
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
@@ -40,6 +42,7 @@ final case class EndpointSpec(
     identity: FileIdentity = FileIdentity(checked = true),
     ignoreOlderMs: Option[Long] = None,
     lineFilter: Option[LineFilter] = None,
-    pathColumns: Option[PathColumns] = None) {
+    pathColumns: Option[PathColumns] = None,
+    header: Option[FileHeader] = None) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

@@ -8,6 +8,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
+  FileHeader,
   FileIdentity,
   FileSearch,
   KnownFile,
@@ -41,7 +42,9 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
  * messages go on in the range's lines: rows that start in the tail carry that file's path and id.
  *
  * With a [[LineFilter]], only the lines (or records) it keeps become rows; the others are counted.
- * With [[PathColumns]], each row carries its file's path's values.
+ * With [[PathColumns]], each row carries its file's path's values. With a [[FileHeader]], the
+ * lines at the file's head are not rows: each row carries them, read from the file it is read
+ * from, whatever the range's start.
  */
 final class FileRangeReader(
     range: FileRange,
@@ -52,7 +55,8 @@ final class FileRangeReader(
     counters: ReadCounters,
     identity: FileIdentity,
     lineFilter: Option[LineFilter] = None,
-    pathColumns: Option[PathColumns] = None)
+    pathColumns: Option[PathColumns] = None,
+    header: Option[FileHeader] = None)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
   // Asked of every line: a null, not an Option's closure, in the loop.
@@ -64,6 +68,11 @@ final class FileRangeReader(
     val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
       _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
     }
+    private val found = header.map(_.of(channel, lineLengthMax))
+    // Lines before it are the header's (or before the range).
+    val headerEnd: Long = found.fold(0L)(_.end)
+    val headerValue: UTF8String =
+      found.flatMap(_.lines).map(UTF8String.fromString).orNull
     def close(): Unit = channel.close()
   }
 
@@ -131,10 +140,10 @@ final class FileRangeReader(
     var found = false
     while (!found) {
       if (!nextLine()) return false
-      found = kept(source.get.lines)
+      found = source.get.lines.lineOffset >= source.get.headerEnd && kept(source.get.lines)
     }
     val s = source.get
-    batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues)
+    batch.reset(hostValue, s.pathValue, fileIdValue, s.pathValues, s.headerValue)
     add(s.lines, batch)
     while (!batch.isFull && s.lines.nextInBuffer()) if (kept(s.lines)) add(s.lines, batch)
     true
@@ -314,5 +323,7 @@ object FileRangeReader {
       counters,
       endpoint.identity,
       endpoint.lineFilter,
-      endpoint.pathColumns)
+      endpoint.pathColumns,
+      endpoint.header
+    )
 }

@@ -12,7 +12,8 @@ import com.hx.spark.sql.connector.aof.files.LineChunks
  * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`,
  * `path`, `file_id`, `timestamp` and the path's columns are the same for every line. A container
  * runtime's lines ([[com.hx.spark.sql.connector.aof.files.LineFormat]], `wrapped`) add `stream`
- * and `time`, both null for a line that is not of the format.
+ * and `time`, both null for a line that is not of the format; `header.lines` adds the file's
+ * `header`, the same for every line.
  *
  * Columnar because Spark then reads the lines in a loop of its generated code, one call per
  * batch, where a row reader costs several virtual calls per line in Spark's iterators; and that
@@ -25,7 +26,8 @@ final class LineBatch(
     val capacity: Int = LineBatch.Capacity,
     timestampMicros: Long = 0L,
     wrapped: Boolean = false,
-    pathColumns: Int = 0) {
+    pathColumns: Int = 0,
+    header: Boolean = false) {
   private val arrays = new Array[Array[Byte]](capacity)
   private val starts = new Array[Int](capacity)
   private val lengths = new Array[Int](capacity)
@@ -36,6 +38,7 @@ final class LineBatch(
   private var path = UTF8String.EMPTY_UTF8
   private var fileId = UTF8String.EMPTY_UTF8
   private var pathValues = Array.fill[UTF8String](pathColumns)(null)
+  private var headerValue: UTF8String = null
 
   private def runtimeColumns: Seq[ColumnVector] = if (!wrapped) Nil
   else {
@@ -49,6 +52,14 @@ final class LineBatch(
         override def getLong(i: Int): Long = times(i)
       }
     )
+  }
+
+  private def headerColumn: Seq[ColumnVector] = if (!header) Nil
+  else {
+    Seq(new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+      override def isNullAt(i: Int): Boolean = headerValue == null
+      override def getUTF8String(i: Int): UTF8String = headerValue
+    })
   }
 
   private def fromPath: Seq[ColumnVector] = (0 until pathColumns).map { c =>
@@ -79,7 +90,7 @@ final class LineBatch(
       new LineBatch.Column(TimestampType) {
         override def getLong(i: Int): Long = timestampMicros
       }
-    ) ++ runtimeColumns ++ fromPath).toArray)
+    ) ++ runtimeColumns ++ headerColumn ++ fromPath).toArray)
 
   def isFull: Boolean = columns.numRows == capacity
 
@@ -87,18 +98,20 @@ final class LineBatch(
   def offsetAt(i: Int): Long = offsets(i)
 
   /**
-   * Empties the batch for lines of a file, under the given host, path and file id, and the
-   * values of the path's columns (null where the path has none).
+   * Empties the batch for lines of a file, under the given host, path and file id, the values
+   * of the path's columns (null where the path has none), and the file's header (or null).
    */
   def reset(
       lineHost: UTF8String,
       linePath: UTF8String,
       lineFileId: UTF8String,
-      values: Array[UTF8String] = LineBatch.NoValues): Unit = {
+      values: Array[UTF8String] = LineBatch.NoValues,
+      fileHeader: UTF8String = null): Unit = {
     host = lineHost
     path = linePath
     fileId = lineFileId
     if (pathColumns > 0) pathValues = values
+    headerValue = fileHeader
     columns.setNumRows(0)
   }
 
@@ -135,7 +148,9 @@ object LineBatch {
   def of(endpoint: EndpointSpec, plannedAtMs: Long): LineBatch = new LineBatch(
     timestampMicros = plannedAtMs * 1000L,
     wrapped = endpoint.records.exists(_.format.wrapped),
-    pathColumns = endpoint.pathColumns.fold(0)(_.names.size))
+    pathColumns = endpoint.pathColumns.fold(0)(_.names.size),
+    header = endpoint.header.nonEmpty
+  )
 
   private val NoValues = Array.empty[UTF8String]
   private val StreamNames =

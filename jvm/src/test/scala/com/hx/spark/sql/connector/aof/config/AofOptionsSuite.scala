@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.{
+  FileHeader,
   LineFilter,
   LineFormat,
   PathColumns,
@@ -196,6 +197,20 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(parse(path, "format" -> "text")().records === None)
     val e = intercept[IllegalArgumentException](parse(path, "format" -> "json")())
     assert(e.getMessage.contains("'text' or 'cri' or 'docker'"), e.getMessage)
+  }
+
+  test("header.lines: a regex for text lines, one a row; refused with a format or records") {
+    assert(parse(path, "header.lines" -> "^#")().header === Some(FileHeader("^#")))
+    assert(parse(path)().header === None)
+    Seq(
+      Seq("format" -> "cri") -> "'format' cri",
+      Seq("multiline.start" -> "^\\d") -> "multi-line records").foreach { case (other, named) =>
+      val e =
+        intercept[IllegalArgumentException](parse(Seq(path, "header.lines" -> "^#") ++ other: _*)())
+      assert(e.getMessage.contains("'header.lines'") && e.getMessage.contains(named), e.getMessage)
+    }
+    val e = intercept[IllegalArgumentException](parse(path, "header.lines" -> "^(#")())
+    assert(e.getMessage.contains("'header.lines'"), e.getMessage)
   }
 
   test("path.columns: named groups, `_` and Python's (?P<...>) too; refused without one") {

@@ -122,6 +122,24 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(e.getMessage.contains("'path.columns'") && e.getMessage.contains("'stream'"))
   }
 
+  test("header.lines adds a header column, before the path's; a group may not take its name") {
+    val df = spark.readStream
+      .format("aof")
+      .option("header.lines", "^#")
+      .option("path.columns", "/(?<site>[^/]+)/")
+      .load("/var/log/x.*")
+    assert(
+      df.schema.map(f => f.name -> f.nullable).drop(6) === Seq("header" -> true, "site" -> true))
+    val e = intercept[IllegalArgumentException] {
+      spark.readStream
+        .format("aof")
+        .option("header.lines", "^#")
+        .option("path.columns", "/(?<header>[^/]+)/")
+        .load("/var/log/x.*")
+    }
+    assert(e.getMessage.contains("'path.columns'") && e.getMessage.contains("'header'"))
+  }
+
   test("a path matching only symbolic links is refused at load(), naming where they lead") {
     // As Kubernetes' /var/log/containers links into /var/log/pods.
     val pod = Files.createDirectories(newDir("pods").resolve("shop_web_0f1e/nginx"))
