@@ -62,19 +62,14 @@ final class FileRangeReader(
   // Asked of every line: a null, not an Option's closure, in the loop.
   private val filter = lineFilter.orNull
 
-  private final class Source(val path: Path, channel: FileChannel, from: Long, until: Long) {
-    val lines = new LineReader(channel, from, until, records.fold(lineLengthMax)(_.lineLimit))
-    val pathValue: UTF8String = UTF8String.fromString(path.toString)
-    val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
-      _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
-    }
-    private val found = header.map(_.of(channel, lineLengthMax))
-    // Lines before it are the header's (or before the range).
-    val headerEnd: Long = found.fold(0L)(_.end)
-    val headerValue: UTF8String =
-      found.flatMap(_.lines).map(UTF8String.fromString).orNull
-    def close(): Unit = channel.close()
-  }
+  private def sourceOf(path: Path, channel: FileChannel, from: Long, until: Long) = new RangeSource(
+    path,
+    channel,
+    from,
+    until,
+    records.fold(lineLengthMax)(_.lineLimit),
+    pathColumns,
+    header)
 
   private def searchFor(r: FileRange): FileSearch = new FileSearch(
     KnownFile(r.key, r.until, r.head),
@@ -83,19 +78,19 @@ final class FileRangeReader(
     identity,
     s"file ${r.fileId}, bytes ${r.from} to ${r.until}")
   private val search = searchFor(range)
-  private var lastOpened: Option[Source] = None
+  private var lastOpened: Option[RangeSource] = None
   // The open tail of the file this one continues, read first: its messages' offsets are moved
   // below 0 ([[MessageJoin.take]]), and rows that start there carry that file's path and id.
   private val tailRange = range.continues
   private val tailShift = tailRange.fold(0L)(-_.until)
-  private var tail: Option[Source] = tailRange.flatMap { t =>
-    val found = searchFor(t).fileOrCopy().map { case (p, c) => new Source(p, c, t.from, t.until) }
+  private var tail: Option[RangeSource] = tailRange.flatMap { t =>
+    val found = searchFor(t).fileOrCopy().map { case (p, c) => sourceOf(p, c, t.from, t.until) }
     if (found.isEmpty) lost(t, t.from, "it is gone")
     found
   }
   private val tailValues = tail.map(t => (t.pathValue, t.pathValues))
   private val tailFileIdValue = tailRange.map(t => UTF8String.fromString(t.fileId))
-  private var source: Option[Source] = open(range.from)
+  private var source: Option[RangeSource] = open(range.from)
   // A message found but not given yet: of the other file than the batch it was found for.
   private var held = false
   private var truncated = 0L
@@ -284,14 +279,14 @@ final class FileRangeReader(
     source.foreach(_.close())
   }
 
-  private def open(from: Long): Option[Source] = {
+  private def open(from: Long): Option[RangeSource] = {
     val found = opened(search.fileOrCopy(), from)
     if (found.isEmpty) lost(range, from, "it is gone or cut short")
     found
   }
 
-  private def opened(found: Option[(Path, FileChannel)], from: Long): Option[Source] = {
-    val s = found.map { case (p, channel) => new Source(p, channel, from, range.until) }
+  private def opened(found: Option[(Path, FileChannel)], from: Long): Option[RangeSource] = {
+    val s = found.map { case (p, channel) => sourceOf(p, channel, from, range.until) }
     s.foreach(o => lastOpened = Some(o))
     s
   }

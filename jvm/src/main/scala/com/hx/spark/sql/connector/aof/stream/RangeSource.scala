@@ -1,0 +1,37 @@
+package com.hx.spark.sql.connector.aof.stream
+
+import java.nio.channels.FileChannel
+import java.nio.file.Path
+
+import org.apache.spark.unsafe.types.UTF8String
+
+import com.hx.spark.sql.connector.aof.files.{FileHeader, LineReader, PathColumns}
+
+/**
+ * A file a [[FileRangeReader]] reads a range's lines from (the planned file, a copy of it, or the
+ * open tail of the file it continues), with what every row of that file carries: its path, the
+ * path's columns, and its header.
+ *
+ * @param lineLimit the longest line read whole
+ */
+private[stream] final class RangeSource(
+    val path: Path,
+    channel: FileChannel,
+    from: Long,
+    until: Long,
+    lineLimit: Int,
+    pathColumns: Option[PathColumns],
+    header: Option[FileHeader]) {
+  val lines = new LineReader(channel, from, until, lineLimit)
+  val pathValue: UTF8String = UTF8String.fromString(path.toString)
+  val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
+    _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
+  }
+  private val found = header.map(_.of(channel, lineLimit))
+
+  /** Where the file's header ends: the lines before it are not rows. */
+  val headerEnd: Long = found.fold(0L)(_.end)
+  val headerValue: UTF8String = found.flatMap(_.lines).map(UTF8String.fromString).orNull
+
+  def close(): Unit = channel.close()
+}
