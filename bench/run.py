@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import charsets
 import filtering
 import kafka_reference
 import pyspark
@@ -164,6 +165,12 @@ def _summary(every: dict[str, dict[str, Any]]) -> list[str]:
         (
             f"1 GB, {formats.QUERY}: `format=cri` / `format=text` time (batch alone)",
             lambda r: f"{_get(r, 'formats', 'cost')} ({_get(r, 'formats', 'cost batch')})",
+        ),
+        (
+            f"1 GB, {charsets.QUERY}: UTF-8 (the default) / `spark.read.text`; UTF-16 / UTF-8",
+            lambda r: (
+                f"{_get(r, 'encodings', 'utf8 / text')}; {_get(r, 'encodings', 'utf16 / utf8')}"
+            ),
         ),
         (
             "`spark.read.text` on 1 GB (s, the machine's speed that run)",
@@ -363,6 +370,25 @@ def details(results: dict[str, Any], name: str) -> list[str]:
             f"**{c['cost batch']}** on the batch alone (target at most 1.2: "
             f"{'met' if max(c['cost'], c['cost batch']) <= 1.2 else 'missed'}).",
         ]
+    e = results.get("encodings")
+    if e:
+        lines += [
+            "",
+            f"### Encodings, {e['lines']:,} lines, {charsets.QUERY}",
+            "",
+            "| read | MB | seconds | batch alone |",
+            "| --- | --- | --- | --- |",
+            f"| `spark.read.text`, UTF-8 | {e['utf8_mb']:,} | {e['text']['seconds']} | - |",
+            f"| the source, UTF-8 (default: read in place, checked) | {e['utf8_mb']:,} | "
+            f"{e['utf8']['seconds']} | {e['utf8']['batch']} |",
+            f"| the source, `encoding=UTF-16` (decoded to UTF-8) | {e['utf16_mb']:,} | "
+            f"{e['utf16']['seconds']} | {e['utf16']['batch']} |",
+            "",
+            f"UTF-8 takes **{e['utf8 / text']}** the time of `spark.read.text` (the same "
+            f"measure as the throughput table's `noop` ratio). The same lines in UTF-16 take "
+            f"**{e['utf16 / utf8']}** the time of UTF-8, **{e['utf16 / utf8 batch']}** on the "
+            "batch alone: twice the bytes, each line decoded.",
+        ]
     lines += ["", f"![throughput](results-{name}.png)", ""]
     return lines
 
@@ -376,7 +402,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--only",
-        choices=("filtering", "formats"),
+        choices=("filtering", "formats", "encodings"),
         help="measure this alone, keeping the line's other figures",
     )
     parser.add_argument(
@@ -389,6 +415,8 @@ def main() -> None:
         spark = local_session()
         if args.only == "filtering":
             kept["filtering"] = filtering.run_in(data, spark, args.filter_gb, args.runs)
+        elif args.only == "encodings":
+            kept["encodings"] = charsets.run_in(data, spark, args.gb, args.runs)
         else:
             kept["formats"] = formats.run_in(data, spark, args.gb, args.runs)
         spark.stop()
@@ -419,6 +447,8 @@ def main() -> None:
         print(json.dumps(results["filtering"]), flush=True)
     results["formats"] = formats.run_in(data, spark, args.gb, args.runs)
     print(json.dumps(results["formats"]), flush=True)
+    results["encodings"] = charsets.run_in(data, spark, args.gb, args.runs)
+    print(json.dumps(results["encodings"]), flush=True)
     spark.stop()
     if args.memory_gb > 0:
         big = data / "memory" / "app.log"

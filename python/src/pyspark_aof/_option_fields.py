@@ -132,6 +132,15 @@ class AofOptions(OptionValues):
         Java regex searched for in each file's path; each named group is a string column (``/var/log
         /pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<pod_uid>[^/]+)/(?<container>[^/]+)/``), null
         where it is not found.
+    encoding : str, optional
+        Charset the files are written in: any the JVM supports (``UTF-16LE``, ``UTF-16`` by each
+        file's byte order mark, ``ISO-8859-1``, ``windows-1252``, ``Shift_JIS``, ``GB18030``). Lines
+        are found in it, offsets stay in bytes, and ``value`` is the decoded text. Bytes not of it
+        become U+FFFD; such lines are counted in ``linesInvalidEncoding``.
+    line_separator : str, optional
+        What ends a line instead of ``\n`` (with a ``\r`` before it dropped): any string in the
+        ``encoding``, taken exactly, such as ``\r`` or NUL (``\u0000``). One that can overlap itself
+        (``--``) is refused.
     header_lines : str, optional
         Java regex found in each of the lines at a file's head that are its header (``^#`` for W3C
         and IIS logs; a CSV's column names, ``^time,``): they are not rows, and each row of the file
@@ -210,6 +219,8 @@ class AofOptions(OptionValues):
     partition_bytes_max: int | None = None
     format: str | None = None
     path_columns: str | None = None
+    encoding: str | None = None
+    line_separator: str | None = None
     header_lines: str | None = None
     line_length_max: int | None = None
     multiline_start: str | None = None

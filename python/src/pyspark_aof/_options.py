@@ -243,10 +243,10 @@ def _checked_one(spec: OptionSpec, name: str, value: Any) -> Any:
     def fail(expected: str, shown: str) -> ValueError:
         return _fail(spec, expected, shown)
 
-    if spec.type == "regex":
-        # Not trimmed: a regex's spaces are part of it.
+    if spec.type in ("regex", "exact"):
+        # Not trimmed: a regex's spaces are part of it, and a separator may be a space or `\r`.
         if not isinstance(value, str) or not value:
-            raise fail(_say("regex"), given)
+            raise fail(_say(spec.type), given)
         return value
     text = given.strip(_JAVA_TRIMMED)
     if spec.type == "boolean":

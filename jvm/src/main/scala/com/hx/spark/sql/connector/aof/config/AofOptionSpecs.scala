@@ -86,6 +86,8 @@ object AofOptionSpecs {
   val PartitionBytesMax: OptionSpec = spec("partition.bytes.max")
   val Format: OptionSpec = spec("format")
   val PathColumns: OptionSpec = spec("path.columns")
+  val Encoding: OptionSpec = spec("encoding")
+  val LineSeparator: OptionSpec = spec("line.separator")
   val HeaderLines: OptionSpec = spec("header.lines")
   val LineLengthMax: OptionSpec = spec("line.length.max")
   val MultilineStart: OptionSpec = spec("multiline.start")

@@ -7,6 +7,7 @@ import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
   FileHeader,
   FileIdentity,
+  LineEnding,
   LineFilter,
   PathColumns,
   RecordRule,
@@ -27,6 +28,7 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param lineFilter   which lines (or records) are kept, when not all are
  * @param pathColumns  the columns taken from a file's path
  * @param header       the lines at a file's head that are its header, not rows (`header.lines`)
+ * @param ending       how the files' bytes are lines (`encoding`, `line.separator`)
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  */
 final case class AofOptions(
@@ -51,6 +53,7 @@ final case class AofOptions(
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
     header: Option[FileHeader] = None,
+    ending: LineEnding = LineEnding.Default,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
     resumeFromBackup: Boolean = false) {
@@ -104,6 +107,7 @@ object AofOptions {
       lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
       pathColumns = reader.pathColumns(),
       header = reader.header(records),
+      ending = reader.ending(records),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
       resumeFromBackup = reader.boolean(O.ResumeFromBackup)

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.config
 
+import java.nio.charset.{CharacterCodingException, Charset, IllegalCharsetNameException}
+import java.nio.charset.UnsupportedCharsetException
 import java.nio.file.{FileSystems, Paths}
 import java.util.regex.{Pattern, PatternSyntaxException}
 
@@ -7,6 +9,7 @@ import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
   DirectoryGlob,
   FileHeader,
+  LineEnding,
   LineFormat,
   PathColumns,
   PathPattern,
@@ -197,6 +200,47 @@ private[config] final class OptionReader(options: Map[String, String]) {
       FileHeader(regex)
     }
 
+  /**
+   * `encoding` and `line.separator`. A runtime's lines are UTF-8 and end in `\n`, as the kubelet
+   * reads them, so neither applies with a runtime's `format`.
+   */
+  def ending(records: Option[RecordRule]): LineEnding = {
+    val encoding = value(O.Encoding)
+    val charset =
+      try Charset.forName(encoding)
+      catch {
+        case _: IllegalCharsetNameException | _: UnsupportedCharsetException =>
+          fail(O.Encoding, encoding, OptionReader.Charsets)
+      }
+    // Not trimmed: a space or `\r` may be the separator.
+    val separator = options.get(O.LineSeparator.key).map(checked(O.LineSeparator, _))
+    val ending = LineEnding(charset.name, separator)
+    try ending.overlapsItself
+    catch {
+      case _: CharacterCodingException | _: UnsupportedOperationException =>
+        val what = separator.fold(s"'${O.Encoding.key}'")(_ => s"'${O.LineSeparator.key}'")
+        throw new IllegalArgumentException(
+          s"Option $what: ${charset.name} cannot write " +
+            separator.fold("a newline")(s => s"'$s'") + "; choose another " +
+            separator.fold(s"charset (${OptionReader.Charsets})")(_ => "separator") + ".")
+    }
+    if (ending.overlapsItself) {
+      fail(
+        O.LineSeparator,
+        separator.get,
+        "a separator that cannot overlap itself ('--' can: '---' would end a line at either " +
+          "'-'), such as \\r, NUL (U+0000) or |;"
+      )
+    }
+    records.filter(_.format.wrapped && !ending.isDefault).foreach { r =>
+      val set = Seq(O.Encoding, O.LineSeparator).filter(get(_).nonEmpty).map(s => s"'${s.key}'")
+      throw new IllegalArgumentException(
+        s"Option '${O.Format.key}' ${r.format.name} reads a container runtime's lines, which are " +
+          s"UTF-8 and end in \\n: remove ${set.mkString(" and ")}.")
+    }
+    ending
+  }
+
   /** `path.columns`, its named groups rewritten ([[PathColumns]]). */
   def pathColumns(): Option[PathColumns] = get(O.PathColumns).filter(_.nonEmpty).map { raw =>
     try PathColumns(raw)
@@ -270,4 +314,10 @@ private[config] final class OptionReader(options: Map[String, String]) {
 
   private def checked(spec: OptionSpec, raw: String): String =
     spec.check(raw).fold(fail(spec, raw, _), _.toString)
+}
+
+private object OptionReader {
+  val Charsets: String =
+    "a charset the JVM supports, such as UTF-8, UTF-16LE, UTF-16 (by the byte order mark), " +
+      "ISO-8859-1, windows-1252, Shift_JIS or GB18030"
 }

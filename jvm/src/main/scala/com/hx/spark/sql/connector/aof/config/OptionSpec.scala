@@ -78,6 +78,7 @@ final case class OptionSpec(
             val at = if (e.getIndex >= 0) say("at", "index" -> e.getIndex) else ""
             Left(say("regexSyntax", "description" -> e.getDescription, "at" -> at))
         }
+      case "exact" => if (raw.isEmpty) Left(say("exact")) else Right(raw)
       case "duration" =>
         OptionSpec.durationMs(value).toRight(say("duration", "units" -> OptionSpec.UnitNames))
       case "choice" =>

@@ -139,7 +139,8 @@ final class ZooKeeperRun(
     options.ignoreOlderMs,
     options.lineFilter,
     options.pathColumns,
-    options.header
+    options.header,
+    options.ending
   )
 
   override def stop(): Unit = synchronized {

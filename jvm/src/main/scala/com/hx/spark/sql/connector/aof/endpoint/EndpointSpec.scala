@@ -4,6 +4,7 @@ import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
   FileHeader,
   FileIdentity,
+  LineEnding,
   LineFilter,
   PathColumns,
   RecordRule,
@@ -24,6 +25,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param lineFilter  which lines (or records) the read tasks keep, when not all
  * @param pathColumns the columns the read tasks take from a file's path (`path.columns`)
  * @param header      the lines at a file's head that are its header (`header.lines`)
+ * @param ending      how the files' bytes are lines (`encoding`, `line.separator`)
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
@@ -43,6 +45,7 @@ final case class EndpointSpec(
     ignoreOlderMs: Option[Long] = None,
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
-    header: Option[FileHeader] = None) {
+    header: Option[FileHeader] = None,
+    ending: LineEnding = LineEnding.Default) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

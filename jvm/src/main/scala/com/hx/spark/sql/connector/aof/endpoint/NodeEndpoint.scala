@@ -46,7 +46,8 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     spec.records,
     batchCuts = spec.batchCuts,
     identity = spec.identity,
-    ignoreOlderMs = spec.ignoreOlderMs)
+    ignoreOlderMs = spec.ignoreOlderMs,
+    ending = spec.ending)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))

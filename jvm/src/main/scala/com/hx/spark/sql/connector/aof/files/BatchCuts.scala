@@ -28,13 +28,17 @@ final case class BatchCuts(limits: Seq[Long]) {
       .map(floor + _)
 
   /** The line starts in `(floor, lineEnd)` at which a batch may end, one for each threshold. */
-  def lineStarts(channel: FileChannel, floor: Long, lineEnd: Long): Seq[Long] = {
+  def lineStarts(
+      channel: FileChannel,
+      floor: Long,
+      lineEnd: Long,
+      ending: LineEnding = LineEnding.Default): Seq[Long] = {
     var searched = floor
     thresholds(floor)
       .takeWhile(_ < lineEnd)
       .flatMap { t =>
         // No line starts in (searched, t] when this finds none: the last one before is a cut.
-        val start = Prefixes.lastLineEnd(channel, searched, t)
+        val start = Prefixes.lastLineEnd(channel, searched, t, ending)
         searched = t
         start
       }

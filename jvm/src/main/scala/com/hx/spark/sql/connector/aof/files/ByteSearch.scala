@@ -49,6 +49,42 @@ object ByteSearch {
     i
   }
 
+  /**
+   * [[find]], noting whether a byte it looked at has its high bit set: [[NonAscii]] is set in
+   * the result then, and the index is its low 32 bits. A line of ASCII alone is valid UTF-8
+   * without another look. The last word looked at may hold bytes past the one found: those are
+   * noted too, so a note may be a false alarm, never a miss.
+   */
+  def findNoting(bytes: Array[Byte], from: Int, until: Int, b: Byte): Long = {
+    val pattern = (b & 0xffL) * Ones
+    var seen = 0L
+    var i = from
+    while (i + 8 <= until) {
+      val w = Platform.getLong(bytes, Platform.BYTE_ARRAY_OFFSET + i)
+      val x = w ^ pattern
+      val found = (x - Ones) & ~x & Highs
+      seen |= w
+      if (found != 0) {
+        val skip =
+          if (LittleEndian) java.lang.Long.numberOfTrailingZeros(found)
+          else java.lang.Long.numberOfLeadingZeros(found)
+        return noted(i + skip / 8, seen)
+      }
+      i += 8
+    }
+    while (i < until && bytes(i) != b) {
+      seen |= bytes(i) & 0x80L
+      i += 1
+    }
+    noted(i, seen)
+  }
+
+  /** The flag of [[findNoting]]'s result: a byte with its high bit set was looked at. */
+  val NonAscii: Long = 1L << 32
+
+  private def noted(index: Int, seen: Long): Long =
+    if ((seen & Highs) != 0) index | NonAscii else index.toLong
+
   /** The eight bytes at `bytes[i, i + 8)` as one word, the first in the lowest bits. */
   def word(bytes: Array[Byte], i: Int): Long = {
     require(i >= 0 && i + 8 <= bytes.length)

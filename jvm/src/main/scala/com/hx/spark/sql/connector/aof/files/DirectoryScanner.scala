@@ -38,6 +38,7 @@ import scala.collection.mutable
  * @param identity how a file is told from what was known of it (`md5.check.enabled`)
  * @param ignoreOlderMs how long a file not tracked must have gone unmodified to be left unread
  *               (`ignore.older`, [[OldFiles]])
+ * @param ending how the files' bytes are lines (`encoding`, `line.separator`)
  */
 final class DirectoryScanner(
     files: SourceFiles,
@@ -48,9 +49,10 @@ final class DirectoryScanner(
     stat: Path => FileStamp = FileStamp.of,
     clock: Clock = Clock.systemUTC(),
     identity: FileIdentity = FileIdentity(checked = true),
-    ignoreOlderMs: Option[Long] = None) {
+    ignoreOlderMs: Option[Long] = None,
+    ending: LineEnding = LineEnding.Default) {
   private val tracker =
-    new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs)
+    new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
   private val listing = new FileListing(files, listed)
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)

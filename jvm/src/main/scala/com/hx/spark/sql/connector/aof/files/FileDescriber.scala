@@ -18,13 +18,15 @@ import scala.collection.mutable
  * scanned once rather than on every trigger.
  *
  * @param batchCuts where batches may end early, when a byte limit bounds them
+ * @param ending    how the file's bytes are lines
  */
 private[files] final class FileDescriber(
     sampleLength: Int,
     records: Option[RecordRule],
     batchCuts: Option[BatchCuts],
     identity: FileIdentity,
-    clock: Clock = Clock.systemUTC()) {
+    clock: Clock = Clock.systemUTC(),
+    ending: LineEnding = LineEnding.Default) {
   import FileDescriber.Scan
 
   private val scanned = mutable.Map.empty[FileKey, Scan]
@@ -91,7 +93,7 @@ private[files] final class FileDescriber(
     val ((lineEnd, tailAtLineEnd), cuts, openFrom) = records match {
       case None =>
         val (lineEnd, tail) = lineEndAfter(channel, key, size, fingerprint, floor)
-        val cuts = batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd))
+        val cuts = batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd, ending))
         ((lineEnd, tail), cuts, None)
       case Some(rule) =>
         // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
@@ -152,7 +154,7 @@ private[files] final class FileDescriber(
       lead: Option[LineReader] = None): RecordEnds = {
     val flushed = stamp.quietMs(clock.millis()) >= rule.flushMs
     val cuts = batchCuts.getOrElse(BatchCuts.Any)
-    RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts, lead)
+    RecordEnds.scan(channel, floor, size, rule, flushed, window, cuts, lead, ending)
   }
 
   /**
@@ -171,7 +173,7 @@ private[files] final class FileDescriber(
       s.tails.forall { case (end, t) => tail(channel, end) == t }
     }
     val found = Prefixes
-      .lastLineEnd(channel, earlier.fold(floor)(_.size), size)
+      .lastLineEnd(channel, earlier.fold(floor)(_.size), size, ending)
       .orElse(earlier.flatMap(_.lastEnd))
     val tails = (size +: found.toSeq).map(end => end -> tail(channel, end))
     scanned(key) = Scan(earlier.fold(floor)(_.from), size, found, head, tails)

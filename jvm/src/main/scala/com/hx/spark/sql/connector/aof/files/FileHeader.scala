@@ -20,9 +20,12 @@ final case class FileHeader(regex: String) {
   Pattern.compile(regex)
   @transient private lazy val compiled = Pattern.compile(regex)
 
-  /** The header of the file `channel` reads, its lines read with `lineLimit` as any line is. */
-  def of(channel: FileChannel, lineLimit: Int): FileHeader.Found = {
-    val lines = new LineReader(channel, 0L, channel.size(), lineLimit, 16 * 1024)
+  /**
+   * The header of the file `channel` reads, its lines read with `lineLimit` and `ending` as any
+   * line is.
+   */
+  def of(channel: FileChannel, lineLimit: Int, ending: LineEnding): FileHeader.Found = {
+    val lines = new LineReader(channel, 0L, channel.size(), lineLimit, 16 * 1024, ending)
     val header = Seq.newBuilder[String]
     var count = 0
     var end = 0L

@@ -26,11 +26,13 @@ private[files] final class FileTracker(
     stat: Path => FileStamp,
     clock: Clock,
     identity: FileIdentity,
-    ignoreOlderMs: Option[Long]) {
+    ignoreOlderMs: Option[Long],
+    ending: LineEnding) {
   import FileTracker.Description
 
   private val log = LoggerFactory.getLogger(getClass)
-  private val describer = new FileDescriber(sampleLength, records, batchCuts, identity, clock)
+  private val describer =
+    new FileDescriber(sampleLength, records, batchCuts, identity, clock, ending)
   private val reopens = records.filter(_.format.wrapped).map(new RuntimeReopens(_, describer))
   private val described = mutable.Map.empty[FileKey, Description]
   private val unreadable = mutable.Map.empty[FileKey, String]

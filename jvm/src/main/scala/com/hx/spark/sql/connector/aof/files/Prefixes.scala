@@ -39,14 +39,22 @@ object Prefixes {
   }
 
   /**
-   * The end of the last complete line within `[from, size)`: the position just after its last
-   * `\n`, or None when that span holds none. Scans backwards, so a long line costs one pass.
+   * The end of the last complete line within `(from, size]`: the position just after its last
+   * separator (which may start before `from`), or None when that span ends none. Scans
+   * backwards, so a long line costs one pass.
    */
-  def lastLineEnd(channel: FileChannel, from: Long, size: Long): Option[Long] = {
+  def lastLineEnd(
+      channel: FileChannel,
+      from: Long,
+      size: Long,
+      ending: LineEnding = LineEnding.Default): Option[Long] = {
+    val separator = ending.in(channel)
+    val length = separator.length
     val buffer = ByteBuffer.allocate(Chunk)
+    val start = math.max(0L, from - length + 1)
     var hi = size
-    while (hi > from) {
-      val lo = math.max(from, hi - Chunk)
+    while (hi - start >= length) {
+      val lo = math.max(start, hi - Chunk)
       buffer.clear()
       buffer.limit((hi - lo).toInt)
       var read = 0
@@ -55,12 +63,14 @@ object Prefixes {
         if (n < 0) return None // shrank while we looked: the next trigger sees the new size
         read += n
       }
-      var i = read - 1
+      val last = read - length // the last index a separator can start at
+      var i = last - Math.floorMod(lo + last, separator.unit.toLong).toInt
       while (i >= 0) {
-        if (buffer.get(i) == '\n') return Some(lo + i + 1)
-        i -= 1
+        if (separator.matchesAt(buffer.array(), i)) return Some(lo + i + length)
+        i -= separator.unit
       }
-      hi = lo
+      if (lo == start) return None
+      hi = lo + length - 1 // a separator across `lo` is found in the next chunk
     }
     None
   }

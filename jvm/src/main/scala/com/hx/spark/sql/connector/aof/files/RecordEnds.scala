@@ -32,6 +32,7 @@ object RecordEnds {
    * @param batchCuts where batches may end early
    * @param lead    the lines of the file this one continues, from its `openFrom`: taken first,
    *                at negative offsets, so that their open messages go on in this file
+   * @param ending  how the file's bytes are lines (a runtime's are UTF-8 and `\n`)
    */
   def scan(
       channel: FileChannel,
@@ -41,11 +42,12 @@ object RecordEnds {
       flushed: Boolean,
       window: Option[Long],
       batchCuts: BatchCuts,
-      lead: Option[LineReader] = None): RecordEnds = {
+      lead: Option[LineReader] = None,
+      ending: LineEnding = LineEnding.Default): RecordEnds = {
     val unbounded = window.forall(w => w >= size - floor)
     if (rule.format.wrapped && !rule.multiline && lead.isEmpty && unbounded) {
       backwards(channel, floor, size, rule, flushed, batchCuts)
-    } else forwards(channel, floor, size, rule, flushed, window, batchCuts, lead)
+    } else forwards(channel, floor, size, rule, flushed, window, batchCuts, lead, ending)
   }
 
   /**
@@ -96,8 +98,9 @@ object RecordEnds {
       flushed: Boolean,
       window: Option[Long],
       batchCuts: BatchCuts,
-      lead: Option[LineReader]): RecordEnds = {
-    val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024)
+      lead: Option[LineReader],
+      ending: LineEnding = LineEnding.Default): RecordEnds = {
+    val lines = new LineReader(channel, floor, size, rule.lineLimit, 64 * 1024, ending)
     val messages = rule.messages()
     val stopAt = window.filter(_ < Long.MaxValue - floor).fold(Long.MaxValue)(floor + _)
     val cuts = ArrayBuffer.empty[Long]

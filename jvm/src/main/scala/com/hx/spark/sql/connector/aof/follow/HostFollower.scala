@@ -47,7 +47,9 @@ final class HostFollower(
     endpoint.records,
     clock = clock,
     identity = endpoint.identity,
-    ignoreOlderMs = endpoint.ignoreOlderMs)
+    ignoreOlderMs = endpoint.ignoreOlderMs,
+    ending = endpoint.ending
+  )
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
   private var reading: Option[Reading] = None
   private var looks = 0L

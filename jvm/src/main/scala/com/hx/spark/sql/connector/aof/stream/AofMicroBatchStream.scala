@@ -178,7 +178,8 @@ class AofMicroBatchStream(
         "bytesLost" -> lost.toString,
         "linesTruncated" -> counters.linesTruncated.value.toString,
         "linesFiltered" -> counters.linesFiltered.value.toString,
-        "linesMalformed" -> counters.linesMalformed.value.toString
+        "linesMalformed" -> counters.linesMalformed.value.toString,
+        "linesInvalidEncoding" -> counters.linesInvalidEncoding.value.toString
       )).asJava
   }
 

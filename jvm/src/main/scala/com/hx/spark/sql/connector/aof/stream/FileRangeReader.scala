@@ -12,6 +12,7 @@ import com.hx.spark.sql.connector.aof.files.{
   FileIdentity,
   FileSearch,
   KnownFile,
+  LineEnding,
   LineFilter,
   LineReader,
   MessageJoin,
@@ -56,7 +57,8 @@ final class FileRangeReader(
     identity: FileIdentity,
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
-    header: Option[FileHeader] = None)
+    header: Option[FileHeader] = None,
+    ending: LineEnding = LineEnding.Default)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
   // Asked of every line: a null, not an Option's closure, in the loop.
@@ -69,7 +71,8 @@ final class FileRangeReader(
     until,
     records.fold(lineLengthMax)(_.lineLimit),
     pathColumns,
-    header)
+    header,
+    ending)
 
   private def searchFor(r: FileRange): FileSearch = new FileSearch(
     KnownFile(r.key, r.until, r.head),
@@ -95,6 +98,7 @@ final class FileRangeReader(
   private var held = false
   private var truncated = 0L
   private var filtered = 0L
+  private var invalid = 0L
   private val messages: Option[MessageJoin] = records.map(_.messages())
   private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
   // The range's lines are all read, and its records all complete.
@@ -238,7 +242,7 @@ final class FileRangeReader(
   private def nextLine(): Boolean = tail match {
     case Some(t) if t.lines.next() => true
     case Some(t) =>
-      t.close()
+      done(t)
       tail = None
       if (t.lines.incomplete) lost(tailRange.get, t.lines.lineOffset, s"${t.path} was cut short")
       nextLine()
@@ -251,7 +255,7 @@ final class FileRangeReader(
     case Some(s) if s.lines.incomplete =>
       // Cut short while we read: go on from a copy, at the line we could not finish.
       val at = s.lines.lineOffset
-      s.close()
+      done(s)
       source = opened(search.copyOnly(), at)
       if (source.isEmpty) {
         lost(range, at, s"${s.path} ended inside a line that was complete when planned")
@@ -275,8 +279,21 @@ final class FileRangeReader(
         s"aof: $truncated lines of ${range.path} in bytes ${range.from} to ${range.until} were " +
           s"longer than $lineLengthMax bytes (line.length.max) and were cut to that length")
     }
-    tail.foreach(_.close())
-    source.foreach(_.close())
+    tail.foreach(done)
+    source.foreach(done)
+    if (invalid > 0) {
+      counters.linesInvalidEncoding.add(invalid)
+      log.warn(
+        s"aof: $invalid lines of ${range.path} in bytes ${range.from} to ${range.until} held " +
+          s"bytes that are not ${ending.encoding} (option 'encoding'); each such sequence was " +
+          "read as U+FFFD")
+    }
+  }
+
+  /** Closes a file read from, counting its lines of invalid bytes. */
+  private def done(s: RangeSource): Unit = {
+    invalid += s.lines.invalid
+    s.close()
   }
 
   private def open(from: Long): Option[RangeSource] = {
@@ -319,6 +336,7 @@ object FileRangeReader {
       endpoint.identity,
       endpoint.lineFilter,
       endpoint.pathColumns,
-      endpoint.header
+      endpoint.header,
+      endpoint.ending
     )
 }

@@ -5,7 +5,7 @@ import java.nio.file.Path
 
 import org.apache.spark.unsafe.types.UTF8String
 
-import com.hx.spark.sql.connector.aof.files.{FileHeader, LineReader, PathColumns}
+import com.hx.spark.sql.connector.aof.files.{FileHeader, LineEnding, LineReader, PathColumns}
 
 /**
  * A file a [[FileRangeReader]] reads a range's lines from (the planned file, a copy of it, or the
@@ -13,6 +13,7 @@ import com.hx.spark.sql.connector.aof.files.{FileHeader, LineReader, PathColumns
  * path's columns, and its header.
  *
  * @param lineLimit the longest line read whole
+ * @param ending    how the file's bytes are lines
  */
 private[stream] final class RangeSource(
     val path: Path,
@@ -21,13 +22,14 @@ private[stream] final class RangeSource(
     until: Long,
     lineLimit: Int,
     pathColumns: Option[PathColumns],
-    header: Option[FileHeader]) {
-  val lines = new LineReader(channel, from, until, lineLimit)
+    header: Option[FileHeader],
+    ending: LineEnding) {
+  val lines = new LineReader(channel, from, until, lineLimit, ending = ending)
   val pathValue: UTF8String = UTF8String.fromString(path.toString)
   val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
     _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
   }
-  private val found = header.map(_.of(channel, lineLimit))
+  private val found = header.map(_.of(channel, lineLimit, ending))
 
   /** Where the file's header ends: the lines before it are not rows. */
   val headerEnd: Long = found.fold(0L)(_.end)

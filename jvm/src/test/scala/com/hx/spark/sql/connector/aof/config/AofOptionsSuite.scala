@@ -6,6 +6,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.{
   FileHeader,
+  LineEnding,
   LineFilter,
   LineFormat,
   PathColumns,
@@ -211,6 +212,25 @@ class AofOptionsSuite extends AnyFunSuite {
     }
     val e = intercept[IllegalArgumentException](parse(path, "header.lines" -> "^(#")())
     assert(e.getMessage.contains("'header.lines'"), e.getMessage)
+  }
+
+  test("encoding and line.separator: a charset the JVM has, a separator that cannot overlap") {
+    assert(parse(path)().ending === LineEnding.Default)
+    assert(parse(path, "encoding" -> " utf-16le ")().ending === LineEnding("UTF-16LE"))
+    assert(parse(path, "encoding" -> "latin1")().ending === LineEnding("ISO-8859-1"))
+    assert(parse(path, "line.separator" -> "\r")().ending === LineEnding("UTF-8", Some("\r")))
+    assert(parse(path, "line.separator" -> " ")().ending.separator === Some(" "))
+    def refused(options: (String, String)*): String =
+      intercept[IllegalArgumentException](parse(path +: options: _*)()).getMessage
+    assert(
+      refused("encoding" -> "klingon").startsWith("Invalid value 'klingon' for option 'encoding'"))
+    assert(refused("encoding" -> "x-JISAutoDetect").contains("cannot write a newline"))
+    val overlapping = refused("line.separator" -> "--")
+    assert(overlapping.startsWith("Invalid value '--' for option 'line.separator'"), overlapping)
+    assert(overlapping.contains("overlap"))
+    assert(refused("line.separator" -> "").contains("'line.separator'"))
+    val runtime = refused("format" -> "cri", "encoding" -> "UTF-16LE")
+    assert(runtime.contains("'format' cri") && runtime.contains("remove 'encoding'"), runtime)
   }
 
   test("path.columns: named groups, `_` and Python's (?P<...>) too; refused without one") {

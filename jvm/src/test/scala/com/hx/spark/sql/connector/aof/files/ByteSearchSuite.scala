@@ -16,8 +16,8 @@ class ByteSearchSuite extends AnyFunSuite {
     for (length <- 0 to 20; at <- 0 until length) {
       val bytes = Array.fill[Byte](length)('x')
       bytes(at) = '\n'
-      assert(Newlines.find(bytes, 0, length) === at, s"length $length, newline at $at")
-      assert(Newlines.find(bytes, 0, at) === at, "the end bounds the search")
+      assert(ByteSearch.find(bytes, 0, length, '\n') === at, s"length $length, newline at $at")
+      assert(ByteSearch.find(bytes, 0, at, '\n') === at, "the end bounds the search")
     }
   }
 
@@ -34,7 +34,29 @@ class ByteSearchSuite extends AnyFunSuite {
       0x0b,
       0x0b,
       '\n')
-    assert(Newlines.find(bytes, 0, bytes.length) === 10)
+    assert(ByteSearch.find(bytes, 0, bytes.length, '\n') === 10)
+  }
+
+  test("notes every byte other than ASCII it passed, and finds what find finds") {
+    val random = new Random(11)
+    for (_ <- 1 to 5000) {
+      val bytes = Array.fill(random.nextInt(64)) {
+        random.nextInt(30) match {
+          case 0 => '\n'.toByte
+          case 1 => (0x80 + random.nextInt(0x80)).toByte
+          case _ => ('a' + random.nextInt(26)).toByte
+        }
+      }
+      val from = if (bytes.isEmpty) 0 else random.nextInt(bytes.length + 1)
+      val until = from + random.nextInt(bytes.length - from + 1)
+      val found = ByteSearch.findNoting(bytes, from, until, '\n')
+      val at = naive(bytes, from, until)
+      assert(found.toInt === at)
+      val passed = bytes.slice(from, math.min(at + 1, until))
+      if (passed.exists(_ < 0)) assert((found & ByteSearch.NonAscii) != 0, bytes.toSeq)
+    }
+    val ascii = "abcdefghijklmnopqrstuvwxyz\n".getBytes("UTF-8")
+    assert(ByteSearch.findNoting(ascii, 0, ascii.length, '\n') === 26L)
   }
 
   test("agrees with a byte-by-byte search on random bytes, newlines and bounds") {
@@ -45,7 +67,7 @@ class ByteSearchSuite extends AnyFunSuite {
       }
       val from = if (bytes.isEmpty) 0 else random.nextInt(bytes.length + 1)
       val until = from + random.nextInt(bytes.length - from + 1)
-      assert(Newlines.find(bytes, from, until) === naive(bytes, from, until))
+      assert(ByteSearch.find(bytes, from, until, '\n') === naive(bytes, from, until))
     }
   }
 

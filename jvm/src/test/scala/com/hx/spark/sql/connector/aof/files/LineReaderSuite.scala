@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.nio.channels.FileChannel
-import java.nio.charset.StandardCharsets.ISO_8859_1
+import java.nio.charset.StandardCharsets.{ISO_8859_1, UTF_8}
 import java.nio.file.{Files, Path, StandardOpenOption}
 
 import scala.collection.mutable
@@ -37,28 +37,40 @@ class LineReaderSuite extends AnyFunSuite {
     assert(lines("a\r\nb\rc\n\r\nd\r\r\n") === Seq((0L, "a"), (3L, "b\rc"), (7L, ""), (9L, "d\r")))
   }
 
-  test("invalid UTF-8 is kept byte for byte") {
-    val bad = Array[Byte]('x', 0xff.toByte, 0xc3.toByte, 0x28, 0xed.toByte, 0xa0.toByte, 'y', '\n')
-    withFile(new String(bad, ISO_8859_1)) { f =>
+  test("UTF-8 that is not valid is read as U+FFFD, and the lines that held it are counted") {
+    // A lone continuation byte, an overlong '/', a surrogate, a sequence cut short, past U+10FFFF.
+    val bad =
+      Seq(Seq(0xff), Seq(0xc0, 0xaf), Seq(0xed, 0xa0, 0x80), Seq(0xe2, 0x82), Seq(0xf4, 0x90))
+    val good = "caf\u00e9 \u65e5\u672c \ud83d\ude00 \u00ef\u00bb\u00bf"
+    val text = bad.map(b => "x" + b.map(_.toChar).mkString + "y\n").mkString +
+      new String(s"$good\n".getBytes(UTF_8), ISO_8859_1)
+    withFile(text) { f =>
       val channel = FileChannel.open(f)
       try {
-        val reader = new LineReader(channel, 0, bad.length, 100)
-        assert(reader.next())
-        assert(
-          reader.lineBytes
-            .slice(reader.lineStart, reader.lineStart + reader.lineLength)
-            .toSeq === bad.init.toSeq)
-        assert(!reader.next())
+        val reader = new LineReader(channel, 0, channel.size(), 100)
+        val values = Iterator
+          .continually(reader.next())
+          .takeWhile(identity)
+          .map { _ =>
+            new String(reader.lineBytes, reader.lineStart, reader.lineLength, UTF_8)
+          }
+          .toList
+        assert(values.init.forall(v => v.startsWith("x\ufffd") && v.endsWith("y")), values)
+        assert(values.last === good)
+        assert(reader.invalid === bad.size.toLong)
       } finally channel.close()
     }
   }
 
   test("a byte order mark at the file's head is not part of its first line; elsewhere it stays") {
     val bom = "\u00ef\u00bb\u00bf" // EF BB BF, as Latin-1 keeps them
-    assert(lines(s"${bom}a\r\n${bom}b\n") === Seq((0L, "a"), (6L, s"${bom}b")))
-    assert(lines(s"$bom\nc\n") === Seq((0L, ""), (4L, "c")))
+    val utf8 = LineEnding.Default
+    assert(lines(s"${bom}a\r\n${bom}b\n", ending = utf8) === Seq((0L, "a"), (6L, "\ufeffb")))
+    assert(lines(s"$bom\nc\n", ending = utf8) === Seq((0L, ""), (4L, "c")))
     withFile(s"${bom}abcdef\n") { f =>
-      assert(read(f, 0, 10, buffer = 2, max = 4).lines === Seq(Line(0, "a", truncated = true)))
+      assert(
+        read(f, 0, 10, buffer = 2, max = 4, ending = utf8).lines ===
+          Seq(Line(0, "a", truncated = true)))
     }
   }
 
@@ -141,7 +153,10 @@ class LineReaderSuite extends AnyFunSuite {
 
 object LineReaderSuite {
 
-  /** A line as read; the text is decoded as Latin-1 so that it keeps every byte. */
+  /**
+   * A line as read, its value decoded. The files are read as Latin-1 unless a test says
+   * otherwise, so that a line keeps every byte.
+   */
   final case class Line(offset: Long, text: String, truncated: Boolean = false)
 
   final case class Read(lines: Seq[Line], incomplete: Boolean, resumeAt: Long = -1L)
@@ -165,10 +180,11 @@ object LineReaderSuite {
       until: Long,
       buffer: Int = 64,
       batch: Int = 4096,
-      max: Int = 1 << 20): Read = {
+      max: Int = 1 << 20,
+      ending: LineEnding = Latin1): Read = {
     val channel = FileChannel.open(file, StandardOpenOption.READ)
     try {
-      val reader = new LineReader(channel, from, until, max, buffer)
+      val reader = new LineReader(channel, from, until, max, buffer, ending)
       val out = mutable.ArrayBuffer.empty[Line]
       while (reader.next()) {
         val views = mutable.ArrayBuffer(View(reader))
@@ -181,7 +197,7 @@ object LineReaderSuite {
 
   /** The reader's current line, not yet decoded. */
   final case class View(bytes: Array[Byte], start: Int, length: Int, at: Long, cut: Boolean) {
-    def line: Line = Line(at, new String(bytes, start, length, ISO_8859_1), cut)
+    def line: Line = Line(at, new String(bytes, start, length, UTF_8), cut)
   }
 
   object View {
@@ -189,9 +205,16 @@ object LineReaderSuite {
       View(r.lineBytes, r.lineStart, r.lineLength, r.lineOffset, r.truncated)
   }
 
-  def lines(text: String, from: Long = 0, until: Long = -1): Seq[(Long, String)] =
+  val Latin1: LineEnding = LineEnding("ISO-8859-1")
+
+  def lines(
+      text: String,
+      from: Long = 0,
+      until: Long = -1,
+      ending: LineEnding = Latin1): Seq[(Long, String)] =
     withFile(text) { f =>
-      read(f, from, if (until < 0) text.length.toLong else until).lines.map(l => (l.offset, l.text))
+      val to = if (until < 0) text.length.toLong else until
+      read(f, from, to, ending = ending).lines.map(l => (l.offset, l.text))
     }
 
   /** The complete lines of `text` with their offsets, found without the reader. */
@@ -200,7 +223,7 @@ object LineReaderSuite {
     ends.zip(-1 +: ends).map { case (end, previous) =>
       val line = text.substring(previous + 1, end)
       val withoutCr = if (line.endsWith("\r")) line.dropRight(1) else line
-      (previous + 1L, if (previous < 0) withoutCr.stripPrefix("\u00ef\u00bb\u00bf") else withoutCr)
+      (previous + 1L, withoutCr)
     }
   }
 

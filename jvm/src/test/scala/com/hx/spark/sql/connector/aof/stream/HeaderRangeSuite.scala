@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.files.{
   FileIdentity,
   FileKey,
   Fingerprint,
+  LineEnding,
   SourceFiles
 }
 import com.hx.spark.sql.connector.aof.plan.FileRange
@@ -37,7 +38,7 @@ class HeaderRangeSuite extends AnyFunSuite with SparkTestKit {
 
   private def found(header: FileHeader, text: String): FileHeader.Found = {
     val channel = FileChannel.open(logFile(text))
-    try header.of(channel, 1 << 20)
+    try header.of(channel, 1 << 20, LineEnding.Default)
     finally channel.close()
   }
 
