@@ -19,7 +19,9 @@ import java.nio.channels.FileChannel
  * found in bytes at whole code units: UTF-16's lines start at even offsets. A line's value is
  * UTF-8 ([[LineDecoder]]): a valid UTF-8 line is read in place, any other decoded. A byte order
  * mark at the file's head (Windows editors and .NET loggers write one) is not part of the first
- * line; the line still starts at offset 0, so its id does not change.
+ * line; the line still starts at offset 0, so its id does not change. In UTF-16 and UTF-32 one
+ * at the head of any line is not part of it either: log4j and logback, told to write UTF-16,
+ * encode each event apart, each after a mark.
  *
  * Written by hand because Hadoop's LineReader works on streams without positions and treats a
  * lone `\r` as a line end; here only the separator ends a line.
@@ -41,6 +43,8 @@ final class LineReader(
   private val lengthMax = math.max(unit, lineLengthMax - lineLengthMax % unit)
   private val decoder = new LineDecoder(separator.charset)
   private val utf8 = separator.utf8
+  // JVM loggers encode each event in UTF-16 or UTF-32 apart, each with a byte order mark.
+  private val marksEveryLine = unit > 1
   private val buffer = ByteBuffer.allocate(math.max(bufferSize, 4 * separatorLength))
   private val bytes = buffer.array()
   // Whether `from` starts a line shows in the separator before it, so reading starts there.
@@ -207,7 +211,7 @@ final class LineReader(
   private def endLine(): Unit = {
     cut = overflow > 0 && lostMoreThanCarriageReturn
     if (overflow == 0 && endsWithCarriageReturn) length -= carriageReturn.length
-    if (offset == 0) skipByteOrderMark()
+    if (offset == 0 || marksEveryLine) skipByteOrderMark()
     // ASCII read as UTF-8, most lines of most logs, is its own value: no call at all.
     if (nonAscii || !utf8) decode()
   }

@@ -2,11 +2,14 @@ package com.hx.spark.sql.connector.aof.files
 
 import java.nio.channels.FileChannel
 import java.nio.charset.Charset
-import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.charset.StandardCharsets.{UTF_16, UTF_8}
 import java.nio.file.{Files, Path}
 
 import scala.util.Random
 
+import org.apache.logging.log4j.core.impl.Log4jLogEvent
+import org.apache.logging.log4j.core.layout.PatternLayout
+import org.apache.logging.log4j.message.SimpleMessage
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.LineReaderSuite.{read, Line}
@@ -155,6 +158,20 @@ class LineEndingSuite extends AnyFunSuite {
         }
       }
       assert(decoder.invalid === invalid, charset)
+    }
+  }
+
+  test("log4j writing UTF-16 (a byte order mark before each event) gives lines without marks") {
+    // The bytes log4j's appenders write: its layout's, event by event.
+    val layout = PatternLayout.newBuilder().withPattern("%m%n").withCharset(UTF_16).build()
+    val messages = Seq("d\u00e9marrage", "\u30a8\u30e9\u30fc 17", "", "fin")
+    val bytes = messages.flatMap { m =>
+      layout.toByteArray(Log4jLogEvent.newBuilder().setMessage(new SimpleMessage(m)).build())
+    }.toArray
+    assert(bytes.take(2).toSeq === Seq(0xfe, 0xff).map(_.toByte), "a mark at the head")
+    withBytes(bytes) { path =>
+      val lines = read(path, 0, bytes.length, ending = LineEnding("UTF-16")).lines.map(_.text)
+      assert(lines === messages)
     }
   }
 
