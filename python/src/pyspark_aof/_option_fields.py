@@ -168,6 +168,19 @@ class AofOptions(OptionValues):
         Java regex searched for in each line (or record), after ``include.lines``; a JSON array for
         several: lines one of them is found in are dropped. Dropped lines count in
         ``linesFiltered``; their offsets still advance.
+    cleanup : str, optional
+        What becomes of a file once every byte of it is in a committed batch and nothing writes it:
+        ``none``, ``delete`` it, or ``archive`` it into ``cleanup.archive.dir``. Never before the
+        batch's commit, never the newest file of its directory, never one modified within
+        ``cleanup.after``.
+    cleanup_archive_dir : str, optional
+        Directory on each node that ``cleanup`` = ``archive`` moves files into, each under its whole
+        path (``/var/log/app/app.log.1`` to ``<dir>/var/log/app/app.log.1``). Refused where a
+        ``path`` would read what is moved there.
+    cleanup_after : str or datetime.timedelta, optional
+        How long a file must have gone unmodified (its name unchanged too: a rotation restarts it)
+        before ``cleanup`` removes it: longer than a writer may go quiet, or keep writing a file it
+        was rotated away from.
     fail_on_data_loss : bool, optional
         Fail the query when bytes go unread (deleted, truncated, replaced first); else log, count.
 
@@ -229,4 +242,7 @@ class AofOptions(OptionValues):
     multiline_flush_timeout: int | None = None
     include_lines: str | Sequence[str] | None = None
     exclude_lines: str | Sequence[str] | None = None
+    cleanup: str | None = None
+    cleanup_archive_dir: str | None = None
+    cleanup_after: str | timedelta | None = None
     fail_on_data_loss: bool | None = None

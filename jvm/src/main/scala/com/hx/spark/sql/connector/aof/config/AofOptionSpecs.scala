@@ -96,5 +96,8 @@ object AofOptionSpecs {
   val MultilineFlushTimeout: OptionSpec = spec("multiline.flush.timeout")
   val IncludeLines: OptionSpec = spec("include.lines")
   val ExcludeLines: OptionSpec = spec("exclude.lines")
+  val Cleanup: OptionSpec = spec("cleanup")
+  val CleanupArchiveDir: OptionSpec = spec("cleanup.archive.dir")
+  val CleanupAfter: OptionSpec = spec("cleanup.after")
   val FailOnDataLoss: OptionSpec = spec("fail.on.data.loss")
 }

@@ -5,6 +5,7 @@ import java.util.Locale
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
+  Cleanup,
   FileHeader,
   FileIdentity,
   LineEnding,
@@ -29,6 +30,7 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param pathColumns  the columns taken from a file's path
  * @param header       the lines at a file's head that are its header, not rows (`header.lines`)
  * @param ending       how the files' bytes are lines (`encoding`, `line.separator`)
+ * @param cleanup      what becomes of a file read to its end and committed (`cleanup`)
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  */
 final case class AofOptions(
@@ -54,6 +56,7 @@ final case class AofOptions(
     pathColumns: Option[PathColumns] = None,
     header: Option[FileHeader] = None,
     ending: LineEnding = LineEnding.Default,
+    cleanup: Option[Cleanup] = None,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
     resumeFromBackup: Boolean = false) {
@@ -108,6 +111,7 @@ object AofOptions {
       pathColumns = reader.pathColumns(),
       header = reader.header(records),
       ending = reader.ending(records),
+      cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
       resumeFromBackup = reader.boolean(O.ResumeFromBackup)

@@ -7,6 +7,7 @@ import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.{
+  Cleanup,
   DirectoryGlob,
   FileHeader,
   LineEnding,
@@ -239,6 +240,52 @@ private[config] final class OptionReader(options: Map[String, String]) {
           s"UTF-8 and end in \\n: remove ${set.mkString(" and ")}.")
     }
     ending
+  }
+
+  /**
+   * `cleanup`, `cleanup.archive.dir` and `cleanup.after`. An archive a path with wildcards in
+   * its directories could reach is refused: what is moved there would be read again.
+   */
+  def cleanup(paths: Seq[PathPattern]): Option[Cleanup] = {
+    val dir = optional(O.CleanupArchiveDir)
+    val tuning = Seq(O.CleanupAfter, O.CleanupArchiveDir).filter(get(_).nonEmpty)
+    value(O.Cleanup) match {
+      case "none" =>
+        tuning.headOption.foreach { t =>
+          throw new IllegalArgumentException(
+            s"Option '${t.key}' applies with '${O.Cleanup.key}' = delete or archive only: set " +
+              s"'${O.Cleanup.key}' too, or remove it.")
+        }
+        None
+      case mode =>
+        if (mode == "archive" && dir.isEmpty) {
+          throw new IllegalArgumentException(
+            s"Option '${O.Cleanup.key}' = archive moves files into '${O.CleanupArchiveDir.key}': " +
+              "set it to a directory on each node, such as /var/log/archive.")
+        }
+        if (mode == "delete" && dir.nonEmpty) {
+          throw new IllegalArgumentException(
+            s"Option '${O.CleanupArchiveDir.key}' applies with '${O.Cleanup.key}' = archive: " +
+              "remove it, or archive.")
+        }
+        dir.foreach { d =>
+          val archive = Paths.get(d).normalize
+          paths.find(p => reaches(p, archive)).foreach { p =>
+            fail(
+              O.CleanupArchiveDir,
+              d,
+              s"a directory path '$p' cannot list (files moved there would be read again)")
+          }
+        }
+        Some(Cleanup(dir.map(Paths.get(_).normalize.toString), long(O.CleanupAfter)))
+    }
+  }
+
+  /** Whether the directories of `path` (with wildcards in them) may hold what is under `dir`. */
+  private def reaches(path: PathPattern, dir: java.nio.file.Path): Boolean = {
+    val parts = path.directory.split('/').filter(_.nonEmpty)
+    val fixed = parts.takeWhile(!DirectoryGlob.hasWildcard(_))
+    fixed.length < parts.length && dir.startsWith(Paths.get("/", fixed: _*))
   }
 
   /** `path.columns`, its named groups rewritten ([[PathColumns]]). */

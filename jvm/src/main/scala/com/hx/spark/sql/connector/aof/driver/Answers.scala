@@ -8,14 +8,15 @@ import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
  * What the hosts answered: the files of those that listed their directory (`absent` those
  * without one), why the others could not (their files are unknown this time, not gone), and the
  * retired files each looked for copies of, and how many files each left unread for
- * `ignore.older`.
+ * `ignore.older`, and how many files they removed for `cleanup`.
  */
 final case class Answers(
     files: Map[String, Seq[FileMeta]],
     unlisted: Map[String, String] = Map.empty,
     absent: Set[String] = Set.empty,
     looked: Map[String, CopiesLookedFor] = Map.empty,
-    ignored: Map[String, Int] = Map.empty)
+    ignored: Map[String, Int] = Map.empty,
+    removed: Long = 0L)
 
 object Answers {
 
@@ -31,7 +32,8 @@ object Answers {
       looked = listed.map { case (host, (sent, response, _)) =>
         host -> CopiesLookedFor(sent.id, response.retired.toSet)
       },
-      ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored }
+      ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored },
+      removed = replies.values.map(_._2.removed.size.toLong).sum
     )
   }
 }

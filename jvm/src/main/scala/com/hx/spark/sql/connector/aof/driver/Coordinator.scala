@@ -19,7 +19,7 @@ import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
-import com.hx.spark.sql.connector.aof.files.KnownFile
+import com.hx.spark.sql.connector.aof.files.{FileKey, KnownFile}
 import com.hx.spark.sql.connector.aof.protocol.{
   HostExchanges,
   Messages,
@@ -109,13 +109,15 @@ final class Coordinator(
    */
   def ask(
       requests: Map[String, Seq[KnownFile]],
-      retired: Map[String, Map[String, KnownFile]] = Map.empty): SentRequests =
+      retired: Map[String, Map[String, KnownFile]] = Map.empty,
+      remove: Map[String, Seq[FileKey]] = Map.empty): SentRequests =
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
       new SentRequests(Map.empty)
     } else {
       new SentRequests(send(requests.map { case (host, known) =>
-        host -> exchanges.request(host, known, retired.getOrElse(host, Map.empty))
+        val others = retired.getOrElse(host, Map.empty)
+        host -> exchanges.request(host, known, others, remove.getOrElse(host, Nil))
       }))
     }
 

@@ -8,6 +8,7 @@ import scala.concurrent.duration.Duration
 import org.apache.spark.FutureAction
 import org.slf4j.LoggerFactory
 
+import com.hx.spark.sql.connector.aof.files.FileKey
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
 
@@ -45,6 +46,15 @@ final class HostReports(
   // (the metrics, the query's stop) read one trigger's state, never half of one.
   @volatile private var state = State()
   @volatile private var stopped = false
+  // The offsets of the last batch Spark committed, with `cleanup`: what the hosts may remove.
+  @volatile private var committed: Option[AofOffset] = None
+  @volatile private var removed = 0L
+
+  /** Spark committed the batch that ends at `end`: its files read to their end may go. */
+  def commit(end: AofOffset): Unit = committed = Some(end)
+
+  /** Files the hosts removed for `cleanup` since the run began. */
+  def filesRemoved: Long = removed
 
   /** From now on every trigger plans against the reports of the next one. */
   def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
@@ -205,6 +215,7 @@ final class HostReports(
         s"aof: ${census.silent.mkString(", ")} did not answer within $waited; " +
           "planning without them")
     }
+    removed += answers.removed
     val answered = answers.files.keySet ++ answers.unlisted.keySet
     val reports = Reports(answers.files, answers.looked, answers.ignored, answered)
     Round(reports, after, census.unheard, waited, waitOption)
@@ -234,11 +245,18 @@ final class HostReports(
     (if (started.isEmpty) before.launched else before.launched ++ toLaunch, launching)
   }
 
-  /** Each host's request, from the offsets the trigger starts at. */
+  /**
+   * Each host's request, from the offsets the trigger starts at, and the files it may remove:
+   * read to their end in the batch last committed, and not read further since.
+   */
   private def ask(coordinator: Coordinator, start: AofOffset, hosts: Set[String]): SentRequests =
     coordinator.ask(
       hosts.map(h => h -> Planner.known(start, h)).toMap,
-      hosts.map(h => h -> Planner.retired(start, h)).toMap)
+      hosts.map(h => h -> Planner.retired(start, h)).toMap,
+      committed.fold(Map.empty[String, Seq[FileKey]]) { c =>
+        hosts.map(h => h -> Planner.removable(c, start, h)).toMap
+      }
+    )
 
   /** Which hosts answered, which have no endpoint, which said nothing: warned about, kept. */
   private def heardFrom(

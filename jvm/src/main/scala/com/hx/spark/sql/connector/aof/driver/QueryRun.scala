@@ -27,6 +27,15 @@ trait QueryRun {
   /** Copies the checkpoint's last committed offsets to the backup, off the caller's thread. */
   def backUpSoon(): Unit
 
+  /**
+   * Spark committed the batch that ends at `end`. With `cleanup`, the files it read to their
+   * end may be removed from the next trigger on.
+   */
+  def commit(end: AofOffset): Unit = ()
+
+  /** Files `cleanup` removed since the run began. */
+  def filesRemoved: Long = 0L
+
   /** What the last trigger planned with. */
   def lastReports: Reports
 

@@ -116,6 +116,10 @@ final class ZooKeeperRun(
 
   override def lastReports: Reports = hosts.lastReports
 
+  override def commit(end: AofOffset): Unit = if (options.cleanup.nonEmpty) hosts.commit(end)
+
+  override def filesRemoved: Long = hosts.filesRemoved
+
   override def hostsWithoutEndpoint: Set[String] = hosts.hostsWithoutEndpoint
 
   override def nodesRead: Option[NodesRead] = hosts.nodesRead
@@ -140,7 +144,8 @@ final class ZooKeeperRun(
     options.lineFilter,
     options.pathColumns,
     options.header,
-    options.ending
+    options.ending,
+    options.cleanup
   )
 
   override def stop(): Unit = synchronized {

@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import com.hx.spark.sql.connector.aof.files.{
   BatchCuts,
+  Cleanup,
   FileHeader,
   FileIdentity,
   LineEnding,
@@ -26,6 +27,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param pathColumns the columns the read tasks take from a file's path (`path.columns`)
  * @param header      the lines at a file's head that are its header (`header.lines`)
  * @param ending      how the files' bytes are lines (`encoding`, `line.separator`)
+ * @param cleanup     what becomes of a file read to its end and committed (`cleanup`)
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                    its end rather than read (`ignore.older`)
  * @param identity    how a file is told from what was known of it (`md5.check.enabled`), on
@@ -46,6 +48,7 @@ final case class EndpointSpec(
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
     header: Option[FileHeader] = None,
-    ending: LineEnding = LineEnding.Default) {
+    ending: LineEnding = LineEnding.Default,
+    cleanup: Option[Cleanup] = None) {
   override def toString: String = s"EndpointSpec($runId, $files)"
 }

@@ -47,7 +47,9 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     batchCuts = spec.batchCuts,
     identity = spec.identity,
     ignoreOlderMs = spec.ignoreOlderMs,
-    ending = spec.ending)
+    ending = spec.ending,
+    cleanup = spec.cleanup
+  )
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
@@ -132,12 +134,19 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     case None => Response(request.id, Nil, needsFull = true)
     case Some((known, before)) =>
       val (files, unlisted) =
-        try scanner.scan(known, request.retired) -> None
+        try scanner.scan(known, request.retired, request.remove.toSet) -> None
         catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
       val ignored = if (unlisted.isEmpty) scanner.ignored else 0
       val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
       val retired = request.retired.keys.toSeq.sorted
-      val full = Response(request.id, files, absent = absent, retired = retired, ignored = ignored)
+      val removed = if (unlisted.isEmpty) scanner.removedByLastScan else Nil
+      val full = Response(
+        request.id,
+        files,
+        absent = absent,
+        retired = retired,
+        ignored = ignored,
+        removed = removed)
       val (response, unchanged) = exchange.answer(request, known, before, files, full)
       // An idle host's list is not written again each second.
       if (!unchanged || ignored != lastIgnored) {

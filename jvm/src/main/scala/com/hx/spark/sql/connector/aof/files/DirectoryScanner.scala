@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
-import java.nio.file.{NoSuchFileException, Path}
+import java.nio.file.{NoSuchFileException, Path, Paths}
 import java.time.Clock
 import java.util.regex.Pattern
 
@@ -39,6 +39,7 @@ import scala.collection.mutable
  * @param ignoreOlderMs how long a file not tracked must have gone unmodified to be left unread
  *               (`ignore.older`, [[OldFiles]])
  * @param ending how the files' bytes are lines (`encoding`, `line.separator`)
+ * @param cleanup what becomes of a file read to its end and committed (`cleanup`)
  */
 final class DirectoryScanner(
     files: SourceFiles,
@@ -50,16 +51,21 @@ final class DirectoryScanner(
     clock: Clock = Clock.systemUTC(),
     identity: FileIdentity = FileIdentity(checked = true),
     ignoreOlderMs: Option[Long] = None,
-    ending: LineEnding = LineEnding.Default) {
+    ending: LineEnding = LineEnding.Default,
+    cleanup: Option[Cleanup] = None) {
   private val tracker =
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
   private val listing = new FileListing(files, listed)
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
   @volatile private var ignoredByLastScan = 0
+  @volatile private var removedLast = Seq.empty[FileKey]
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
+
+  /** The files `cleanup` removed in the last scan. */
+  def removedByLastScan: Seq[FileKey] = removedLast
 
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
@@ -75,8 +81,14 @@ final class DirectoryScanner(
    * longer tracked whose copy may still show up, by file id). Looked at twice when the first
    * look may have missed a copy ([[NodeQuestion.mayMissCopies]]), or caught a file and its copy
    * both new, a rotation perhaps under way ([[NewFileCopies]]).
+   *
+   * With `cleanup`, the files of `remove` (read to their end in committed batches, the driver
+   * says) that the look finds removable are removed, and not reported: gone.
    */
-  def scan(known: Seq[KnownFile], retired: Map[String, KnownFile] = Map.empty): Seq[FileMeta] =
+  def scan(
+      known: Seq[KnownFile],
+      retired: Map[String, KnownFile] = Map.empty,
+      remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
       val first = look(question)
@@ -91,8 +103,41 @@ final class DirectoryScanner(
       val lookedAt = first.lookedAt ++ last.lookedAt
       tracker.keepOnly(lookedAt.contains)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
+      val removed = cleaned(remove, metas, last, question)
       inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
+        .filterNot(m => removed(m.key))
     }
+
+  /** The files of `remove` that `cleanup` removed, judged on one look. */
+  private def cleaned(
+      remove: Set[FileKey],
+      metas: Seq[FileMeta],
+      look: Look,
+      question: NodeQuestion): Set[FileKey] = cleanup match {
+    case Some(c) if remove.nonEmpty =>
+      val candidates = for {
+        m <- metas if remove(m.key)
+        k <- question.knownByKey.get(m.key)
+        stamp <- look.stamps.get(m.key)
+      } yield {
+        Cleanup.Candidate(m, stamp, k.floor, identity.ofKey(k, m) == FileIdentity.Same)
+      }
+      // The newest file the source reads in each directory: the one a writer appends to.
+      val newest = metas
+        .flatMap(m => look.stamps.get(m.key).map(s => (Paths.get(m.path).getParent, m.key, s)))
+        .groupBy(_._1)
+        .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
+      val removed = c
+        .removable(candidates, newest.get, clock.millis())
+        .filter(c.remove(_, stat))
+        .map(_.meta.key)
+        .toSet
+      removedLast = removed.toSeq
+      removed
+    case _ =>
+      removedLast = Nil
+      Set.empty
+  }
 
   /**
    * Oldest write first, a copy before a file written in the same tick of the file clock (the

@@ -14,6 +14,9 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
  * @param tail        MD5 of the bytes just before `pos`, when known: a file whose head is the same
  *                    but whose content before `pos` is not (rewritten, or a reused inode) is new
  * @param seen        the file's size when `pos` was planned: what is lost if it goes unread
+ * @param skipped     the bytes before `first` were never read, here or in a file this one is a
+ *                    copy of: the query started after them (`starting.offsets` latest,
+ *                    `ignore.older`). `cleanup` never removes such a file
  * @param continues   the file (by id) whose bytes from a position on are read before this one's
  *                    first: a container runtime's file renamed amid a message, which this file,
  *                    reopened at its name, completes. Set in the batch that first reads this file
@@ -28,7 +31,8 @@ final case class FileOffset(
     fingerprint: Fingerprint,
     tail: Option[Fingerprint] = None,
     seen: Long = 0L,
-    continues: Option[OpenTail] = None) {
+    continues: Option[OpenTail] = None,
+    skipped: Boolean = false) {
   // Kept, not rebuilt: planning sorts and looks up thousands of files by it on every trigger.
   val fileId: String = FileOffset.fileId(key, serial)
 

@@ -162,6 +162,7 @@ object OffsetJson {
     writePrint(g, "fp", f.fingerprint)
     f.tail.foreach(writePrint(g, "tail", _))
     g.writeNumberField("seen", f.seen)
+    if (f.skipped) g.writeBooleanField("skipped", true)
     f.continues.foreach { t =>
       g.writeStringField("continuesFile", t.fileId)
       g.writeNumberField("continuesFrom", t.from)
@@ -177,6 +178,7 @@ object OffsetJson {
     fingerprint = print(n, "fp"),
     tail = optionalPrint(n, "tail"),
     seen = n.path("seen").asLong,
+    skipped = n.path("skipped").asBoolean(false),
     continues =
       if (n.has("continuesFile"))
         Some(OpenTail(n.path("continuesFile").asText, n.path("continuesFrom").asLong))

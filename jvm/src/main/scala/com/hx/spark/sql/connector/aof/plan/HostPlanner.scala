@@ -64,7 +64,8 @@ private[plan] final class HostPlanner(
       case None =>
         copied(meta).getOrElse {
           val latest = previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest
-          Some(fresh(meta, if (latest || meta.ignored) meta.lineEnd else 0L))
+          val from = if (latest || meta.ignored) meta.lineEnd else 0L
+          Some(fresh(meta, from, skipped = from > 0))
         }
     }
 
@@ -119,18 +120,19 @@ private[plan] final class HostPlanner(
    * a copy continues in this plan waits too: it is a copy of that one in the next.
    */
   private def copied(meta: FileMeta): Option[Option[FileOffset]] = {
-    def continue(id: String, from: Long) =
-      if (continued.add(id)) Some(fresh(meta, from)) else None
+    // A copy was read, before `from`, as its original was: skipped if that was.
+    def continue(of: FileOffset, from: Long) =
+      if (continued.add(of.fileId)) Some(fresh(meta, from, of.skipped)) else None
     val ofTracked = meta.copyOf.filter(_ != meta.key).flatMap(tracked.get).map { original =>
       if (holds(original)) None
-      else continue(original.fileId, math.min(original.pos, meta.size))
+      else continue(original, math.min(original.pos, meta.size))
     }
     // Of a file the answer shows first too (both new in one look): it waits, as above.
     val ofNew = meta.copyOf.filter(k => !tracked.contains(k) && reported.contains(k))
     ofTracked
       .orElse(ofNew.map(_ => None))
       .orElse(meta.copyOfRetired.flatMap(retired.get).map { r =>
-        if (meta.size < r.file.pos) None else continue(r.file.fileId, r.file.pos)
+        if (meta.size < r.file.pos) None else continue(r.file, r.file.pos)
       })
   }
 
@@ -174,7 +176,7 @@ private[plan] final class HostPlanner(
               seen = meta.size))
     }
 
-  private def fresh(meta: FileMeta, first: Long): FileOffset = {
+  private def fresh(meta: FileMeta, first: Long, skipped: Boolean = false): FileOffset = {
     val serial = nextSerial
     nextSerial += 1
     val pos = advance(first, meta)
@@ -186,7 +188,8 @@ private[plan] final class HostPlanner(
       pos,
       meta.fingerprint,
       tailAt(pos, meta),
-      meta.size)
+      meta.size,
+      skipped = skipped)
   }
 
   private def tailAt(pos: Long, meta: FileMeta): Option[Fingerprint] =

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.plan
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
-import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 /**
  * Decides where the next micro-batch ends: a pure function of the start offset, what the nodes
@@ -60,6 +60,25 @@ object Planner {
   /** What the driver tells a node about the files of it that `start` tracks. */
   def known(start: AofOffset, host: String): Seq[KnownFile] =
     start.hosts.get(host).toSeq.flatMap(_.files.values).sortBy(_.fileId).map(_.known)
+
+  /**
+   * The files of `host` that `committed` read to their end (every byte they had when planned,
+   * none skipped), by key, and that `start` has not read further: what `cleanup` may remove.
+   */
+  def removable(committed: AofOffset, start: AofOffset, host: String): Seq[FileKey] = {
+    val now = start.hosts.get(host).fold(Map.empty[String, FileOffset])(_.files)
+    committed.hosts
+      .get(host)
+      .toSeq
+      .flatMap(_.files.values)
+      .collect {
+        case f
+            if !f.skipped && f.seen > 0 && f.pos == f.seen &&
+              now.get(f.fileId).exists(_.pos == f.pos) =>
+          f.key
+      }
+      .sortBy(k => (k.dev, k.ino))
+  }
 
   /** What the driver tells a node about the files of it that `start` retired, by file id. */
   def retired(start: AofOffset, host: String): Map[String, KnownFile] =

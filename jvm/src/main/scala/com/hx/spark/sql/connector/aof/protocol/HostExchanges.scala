@@ -4,7 +4,7 @@ import java.util.UUID
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 
 /**
  * The driver's side of the exchange with the hosts' endpoints: what a host is asked (its files in
@@ -19,22 +19,25 @@ final class HostExchanges {
   def request(
       host: String,
       known: Seq[KnownFile],
-      retired: Map[String, KnownFile]): (SentRequest, Request) =
-    compose(known, retired, synchronized(completed.get(host)))
+      retired: Map[String, KnownFile],
+      remove: Seq[FileKey] = Nil): (SentRequest, Request) =
+    compose(known, retired, remove, synchronized(completed.get(host)))
 
   /** The request of `sent` again in full, for a host that cannot take it as a change. */
-  def inFull(sent: SentRequest): (SentRequest, Request) = compose(sent.known, sent.retired, None)
+  def inFull(sent: SentRequest): (SentRequest, Request) =
+    compose(sent.known, sent.retired, sent.remove, None)
 
   private def compose(
       known: Seq[KnownFile],
       retired: Map[String, KnownFile],
+      remove: Seq[FileKey],
       base: Option[Exchange]): (SentRequest, Request) = {
     val id = UUID.randomUUID().toString
     val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
-    val request = change.fold(Request(id, known, retired = retired)) { case (b, d) =>
-      Request(id, d.changed, Some(b.id), d.removed, retired)
+    val request = change.fold(Request(id, known, retired = retired, remove = remove)) {
+      case (b, d) => Request(id, d.changed, Some(b.id), d.removed, retired, remove)
     }
-    SentRequest(id, known, retired, change.map(_._1)) -> request
+    SentRequest(id, known, retired, change.map(_._1), remove) -> request
   }
 
   /** What `response` to `sent` says. */
@@ -61,14 +64,15 @@ final class HostExchanges {
 }
 
 /**
- * A request on its way: its id, the files it names in full, its retired files, and the exchange
- * it is a change from.
+ * A request on its way: its id, the files it names in full, its retired files, the exchange it
+ * is a change from, and the files it lets the node remove.
  */
 final case class SentRequest(
     id: String,
     known: Seq[KnownFile],
     retired: Map[String, KnownFile],
-    base: Option[Exchange])
+    base: Option[Exchange],
+    remove: Seq[FileKey] = Nil)
 
 /** What a host's response says. */
 sealed trait Reply

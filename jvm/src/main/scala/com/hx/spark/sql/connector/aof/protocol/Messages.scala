@@ -22,14 +22,16 @@ import com.hx.spark.sql.connector.aof.offset.OffsetJson
  * The driver's request to a node: the files it tracks there. In full, or with `base` as the
  * change from its request `base`, which the node answered last: `known` the files new or
  * changed since, `forgotten` those no longer tracked. `retired`, always in full, the files it
- * no longer tracks whose copy may still show up, by file id.
+ * no longer tracks whose copy may still show up, by file id. `remove`, always in full: the files
+ * (tracked, by key) read to their end in committed batches, which the node may remove (`cleanup`).
  */
 final case class Request(
     id: String,
     known: Seq[KnownFile],
     base: Option[String] = None,
     forgotten: Seq[FileKey] = Nil,
-    retired: Map[String, KnownFile] = Map.empty)
+    retired: Map[String, KnownFile] = Map.empty,
+    remove: Seq[FileKey] = Nil)
 
 /**
  * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
@@ -40,7 +42,8 @@ final case class Request(
  * the directory does not exist (yet): the node has no files. `retired`: the retired files of the
  * request that this answer looked for copies of (every one, unless `unlisted` or `needsFull`).
  * `ignored`: how many files the node left unread for `ignore.older` (see `FileMeta.ignored`),
- * counting compressed ones, which it does not report.
+ * counting compressed ones, which it does not report. `removed`: the files of the request's
+ * `remove` that this answer removed (`cleanup`); they are not in `files`.
  */
 final case class Response(
     id: String,
@@ -51,7 +54,8 @@ final case class Response(
     unlisted: Option[String] = None,
     absent: Boolean = false,
     retired: Seq[String] = Nil,
-    ignored: Int = 0)
+    ignored: Int = 0,
+    removed: Seq[FileKey] = Nil)
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
@@ -67,6 +71,7 @@ object Messages {
       g.writeStringField("id", request.id)
       request.base.foreach(g.writeStringField("base", _))
       writeKeys(g, "forgotten", request.forgotten)
+      writeKeys(g, "remove", request.remove)
       g.writeArrayFieldStart("known")
       request.known.foreach { k =>
         g.writeStartObject()
@@ -95,7 +100,8 @@ object Messages {
       root.path("known").elements().asScala.toVector.map(known),
       base(root),
       keys(root, "forgotten"),
-      root.path("retired").elements().asScala.map(n => n.path("id").asText -> known(n)).toMap
+      root.path("retired").elements().asScala.map(n => n.path("id").asText -> known(n)).toMap,
+      keys(root, "remove")
     )
   }
 
@@ -114,6 +120,7 @@ object Messages {
       g.writeStringField("id", response.id)
       response.base.foreach(g.writeStringField("base", _))
       writeKeys(g, "gone", response.gone)
+      writeKeys(g, "removed", response.removed)
       if (response.needsFull) g.writeBooleanField("needsFull", true)
       response.unlisted.foreach(g.writeStringField("unlisted", _))
       if (response.absent) g.writeBooleanField("absent", true)
@@ -197,7 +204,8 @@ object Messages {
       text(root, "unlisted"),
       root.path("absent").asBoolean(false),
       root.path("retired").elements().asScala.map(_.asText).toVector,
-      root.path("ignored").asInt(0)
+      root.path("ignored").asInt(0),
+      keys(root, "removed")
     )
   }
 

@@ -161,6 +161,7 @@ class AofMicroBatchStream(
     new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, run.endpoint)
 
   override def commit(end: Offset): Unit = {
+    run.commit(offsetOf(end))
     run.backUpSoon()
     snapshots.forgetUnused()
   }
@@ -179,7 +180,8 @@ class AofMicroBatchStream(
         "linesTruncated" -> counters.linesTruncated.value.toString,
         "linesFiltered" -> counters.linesFiltered.value.toString,
         "linesMalformed" -> counters.linesMalformed.value.toString,
-        "linesInvalidEncoding" -> counters.linesInvalidEncoding.value.toString
+        "linesInvalidEncoding" -> counters.linesInvalidEncoding.value.toString,
+        "filesRemoved" -> run.filesRemoved.toString
       )).asJava
   }
 

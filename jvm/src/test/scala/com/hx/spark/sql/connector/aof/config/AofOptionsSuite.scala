@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.{
+  Cleanup,
   FileHeader,
   LineEnding,
   LineFilter,
@@ -231,6 +232,35 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(refused("line.separator" -> "").contains("'line.separator'"))
     val runtime = refused("format" -> "cri", "encoding" -> "UTF-16LE")
     assert(runtime.contains("'format' cri") && runtime.contains("remove 'encoding'"), runtime)
+  }
+
+  test("cleanup: delete, or archive into a directory no path reads; refused half-set") {
+    assert(parse(path)().cleanup === None)
+    assert(parse(path, "cleanup" -> "delete")().cleanup === Some(Cleanup(None, 300000L)))
+    assert(
+      parse(path, "cleanup" -> "ARCHIVE", "cleanup.archive.dir" -> "/srv/archive/")().cleanup ===
+        Some(Cleanup(Some("/srv/archive"), 300000L)))
+    assert(
+      parse(path, "cleanup" -> "delete", "cleanup.after" -> "1h")().cleanup.map(_.afterMs) ===
+        Some(3600000L))
+    def refused(options: (String, String)*): String =
+      intercept[IllegalArgumentException](parse(options: _*)()).getMessage
+    assert(refused(path, "cleanup" -> "archive").contains("'cleanup.archive.dir'"))
+    assert(refused(path, "cleanup.after" -> "1h").contains("'cleanup'"))
+    assert(refused(path, "cleanup" -> "delete", "cleanup.archive.dir" -> "/a").contains("archive"))
+    assert(refused(path, "cleanup" -> "archive", "cleanup.archive.dir" -> "a").contains("absolute"))
+    val reread = refused(
+      "path" -> "/var/log/*/app.log.*",
+      "cleanup" -> "archive",
+      "cleanup.archive.dir" -> "/var/log/archive")
+    assert(reread.startsWith("Invalid value '/var/log/archive' for option 'cleanup.archive.dir'"))
+    assert(
+      parse(
+        "path" -> "/var/log/app/app.log.*",
+        "cleanup" -> "archive",
+        "cleanup.archive.dir" -> "/var/log/app/archive")().cleanup.nonEmpty,
+      "a directory without wildcards lists no directory below it"
+    )
   }
 
   test("path.columns: named groups, `_` and Python's (?P<...>) too; refused without one") {

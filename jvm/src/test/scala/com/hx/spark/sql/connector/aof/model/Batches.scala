@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.model
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
@@ -16,8 +16,17 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
   private var answers = 0
   private var plannedLoss = 0L
 
-  /** The node's answer, given what the driver tracks there and what it retired. */
-  protected def scan(known: Seq[KnownFile], retired: Map[String, KnownFile]): Seq[FileMeta]
+  /** Whether a plan names the files the committed batches read to their end (`cleanup`). */
+  var cleaning = false
+
+  /**
+   * The node's answer, given what the driver tracks there and what it retired, and the files it
+   * may remove (`cleanup`).
+   */
+  protected def scan(
+      known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
+      remove: Set[FileKey]): Seq[FileMeta]
 
   protected def readRange(range: FileRange): Unit
 
@@ -33,7 +42,9 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
   /** Plans the next batch, as a trigger does, unless one is planned and not read yet. */
   def plan(): Unit = if (planned.isEmpty) {
     val retired = Planner.retired(committed, host)
-    val files = scan(Planner.known(committed, host), retired)
+    val remove: Set[FileKey] =
+      if (cleaning) Planner.removable(committed, committed, host).toSet else Set.empty
+    val files = scan(Planner.known(committed, host), retired, remove)
     answers += 1
     val looked = Map(host -> CopiesLookedFor(s"answer-$answers", retired.keySet))
     val result = Planner.plan(committed, Map(host -> files), limits, looked)

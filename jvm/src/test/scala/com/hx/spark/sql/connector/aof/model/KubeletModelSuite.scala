@@ -9,6 +9,7 @@ import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{
   DirectoryScanner,
   FileIdentity,
+  FileKey,
   FileMeta,
   KnownFile,
   LineFormat,
@@ -74,7 +75,10 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
 
     def restartEndpoint(): Unit = scanner = newScanner()
 
-    protected def scan(known: Seq[KnownFile], retired: Map[String, KnownFile]): Seq[FileMeta] =
+    protected def scan(
+        known: Seq[KnownFile],
+        retired: Map[String, KnownFile],
+        remove: Set[FileKey]): Seq[FileMeta] =
       scanner.scan(known, retired)
 
     protected def rowsRead: Int = rows.size

@@ -9,8 +9,10 @@ import org.apache.spark.sql.Row
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.{
+  Cleanup,
   DirectoryScanner,
   FileIdentity,
+  FileKey,
   FileMeta,
   FileStamp,
   KnownFile,
@@ -18,7 +20,7 @@ import com.hx.spark.sql.connector.aof.files.{
 }
 import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
-import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only, SparkTestKit}
 
 /**
  * The rotation rules held by a model: for each seed, random operations on three logs (appends,
@@ -28,9 +30,10 @@ import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit
  * look (after a listing, before the files it named are looked at; or amid them, some looked at
  * and some not: where no real rotation can be made to land on demand), between planning a batch
  * and reading it (what a batch replayed after a restart meets), and endpoints started again.
- * The node's scanner, the planner and the reader are the source's own, on real files; what comes
- * out must be every line written exactly once, with nothing counted lost (nothing is deleted
- * before it is read).
+ * Now and then time passes and the node may remove (`cleanup`) what the committed batches read
+ * to their end. The node's scanner, the planner and the reader are the source's own, on real
+ * files; what comes out must be every line written exactly once, with nothing counted lost
+ * (nothing is deleted before it is read), and every file the node removed read whole first.
  *
  * A seed is replayed exactly (`AOF_MODEL_SEED`), the file system's choice of inodes aside.
  */
@@ -58,6 +61,7 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     // An operation to run at a look's nth `stat` (about its nth file), and the look's stats so far.
     private var amidFiles = Option.empty[(Int, () => Unit)]
     private var stats = 0
+    private val clock = new MovingClock
     private val directory = s"$dir/**"
     private val regex = world.pattern.substring(directory.length + 1)
     private var scanner = newScanner()
@@ -76,14 +80,42 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
         stats += 1
         amidFiles.filter(_._1 <= stats).foreach { case (_, op) => amidFiles = None; op() }
         FileStamp.of(path)
-      }
+      },
+      clock = clock,
+      cleanup = Some(Cleanup(None, RotationModelSuite.CleanupAfterMs))
     )
+
+    /**
+     * Time passes (`cleanup.after`), then a trigger whose plan lets the node remove what the
+     * committed batches read to their end: the files it removed, each checked read whole.
+     */
+    def cleanUp(): Seq[String] = {
+      // For this trigger only: every later file time is the file system's own again.
+      clock.advance(RotationModelSuite.CleanupAfterMs)
+      world.timePasses(clock.millis())
+      val byKey = world.byKey
+      cleaning = true
+      try trigger()
+      finally {
+        cleaning = false
+        clock.advance(-RotationModelSuite.CleanupAfterMs)
+      }
+      val removed = scanner.removedByLastScan.flatMap(k => byKey.get(k).map(k -> _))
+      removed.foreach { case (_, f) =>
+        assert(hasDelivered(f.ids.toSeq), s"${f.path} removed before all of it was read")
+      }
+      world.removedBySource(removed)
+      removed.map { case (_, f) => dir.relativize(f.path).toString }
+    }
 
     /** An endpoint started again: nothing of what the last one kept. */
     def restartEndpoint(): Unit = scanner = newScanner()
 
-    protected def scan(known: Seq[KnownFile], retired: Map[String, KnownFile]): Seq[FileMeta] =
-      scanner.scan(known, retired)
+    protected def scan(
+        known: Seq[KnownFile],
+        retired: Map[String, KnownFile],
+        remove: Set[FileKey]): Seq[FileMeta] =
+      scanner.scan(known, retired, remove)
 
     protected def rowsRead: Int = rows.size
 
@@ -182,6 +214,12 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
         else world(op)
         covered(op.productPrefix) += 1
         covered(Places.find(place < _._1).get._2) += 1
+        if (rnd.nextInt(100) < 5) {
+          val removed = run.cleanUp()
+          done += s"time passed: removed ${removed.mkString(", ")}"
+          covered("time passed, cleanup") += 1
+          covered("files removed") += removed.size
+        }
         if (rnd.nextInt(100) < 2) {
           run.restartEndpoint()
           done += "endpoint restarted"
@@ -200,4 +238,10 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
   }
 
   seedTests("rotation model", "every line exactly once", Seeds.of(fast = 20), 10)(runSeed)
+}
+
+object RotationModelSuite {
+
+  /** `cleanup.after` of the model's node: the time that passes at once, now and then. */
+  val CleanupAfterMs: Long = 300000L
 }

@@ -183,6 +183,35 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
     }
   }
 
+  /**
+   * Time passes, as `cleanup.after` needs: every application writes to its live file again (a
+   * late `postrotate` ran), and the live files are written now (`nowMs`): nothing else is.
+   */
+  def timePasses(nowMs: Long): Unit = logs.foreach { l =>
+    if (l.held) apply(Op.Reopen(logs.indexOf(l)))
+    Files.setLastModifiedTime(l.live, java.nio.file.attribute.FileTime.fromMillis(nowMs))
+  }
+
+  /** Every file by key, for what the source removes: it cannot be asked its key once gone. */
+  def byKey: Map[FileKey, ModelFile] = files.map(f => FileKey.of(f.path) -> f).toMap
+
+  /**
+   * Files the source removed (`cleanup`), by key: no longer the world's. A compression of one
+   * that had begun is given up, its output gone with it (it held no line yet).
+   */
+  def removedBySource(removed: Seq[(FileKey, ModelFile)]): Unit = removed.foreach { case (key, f) =>
+    freed += key
+    files -= f
+    logs.foreach { l =>
+      l.rotated = l.rotated.filterNot(_ eq f)
+      l.gzip.filter(_._1 eq f).foreach { case (_, gz) =>
+        Files.deleteIfExists(gz.path)
+        files -= gz
+        l.gzip = None
+      }
+    }
+  }
+
   /** Every half line completed and every application writing to its live file. */
   def settle(): Unit = logs.foreach { l =>
     complete(l)
@@ -198,11 +227,16 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
     f
   }
 
-  /** Each rotated file one number on, the oldest first: `x.log.2.gz` becomes `x.log.3.gz`. */
-  private def shift(l: Log): Unit = l.rotated.zipWithIndex.reverse.foreach { case (f, i) =>
-    val name = s"${l.name}.${i + 2}${if (f.gz) ".gz" else ""}"
+  /**
+   * Each rotated file one number on, the oldest first: `x.log.2.gz` becomes `x.log.3.gz`. By
+   * the number each has, as logrotate does: one removed (`cleanup`) leaves a gap.
+   */
+  private def shift(l: Log): Unit = l.rotated.sortBy(-number(_)).foreach { f =>
+    val name = s"${l.name}.${number(f) + 1}${if (f.gz) ".gz" else ""}"
     f.path = Files.move(f.path, f.path.resolveSibling(name))
   }
+
+  private def number(f: ModelFile): Int = f.name.stripSuffix(".gz").split('.').last.toInt
 }
 
 object RotationWorld {

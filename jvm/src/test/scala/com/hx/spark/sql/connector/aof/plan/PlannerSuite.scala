@@ -140,6 +140,27 @@ class PlannerSuite extends AnyFunSuite {
   private val noNewline = FileMeta("/logs/app.log", key, 3, 0, abc, None)
     .copy(tailAtLineEnd = Some(Fingerprint.Empty))
 
+  test("removable: files the committed batch read to their end, not read further since") {
+    val cases = Seq(
+      ("read to its end, and no further since", file(100L), file(100L), Seq(key)),
+      ("its last line unfinished when planned", file(90L, seen = 100L), file(90L), Nil),
+      ("read further since the commit", file(100L), file(150L), Nil),
+      ("never read a byte", file(0L), file(0L), Nil),
+      ("another content under the key since", file(100L), file(100L, serial = 1L), Nil),
+      ("its head skipped (latest)", file(100L).copy(skipped = true), file(100L), Nil)
+    )
+    for ((rule, committed, start, expected) <- cases) {
+      assert(Planner.removable(tracked(committed), tracked(start), host) === expected, rule)
+    }
+    assert(Planner.removable(tracked(file(100L)), noHosts, host) === Nil, "a host not in start")
+    // Followed from its end: its head is skipped, which a copy of it inherits.
+    val latest =
+      Planner.plan(noHosts, Map(host -> Seq(meta(100L, 100L))), limits(starting = Latest))
+    assert(latest.end.hosts(host).files.values.map(_.skipped).toSeq === Seq(true))
+    val read = Planner.plan(noHosts, Map(host -> Seq(meta(100L, 100L))), limits())
+    assert(read.end.hosts(host).files.values.map(_.skipped).toSeq === Seq(false))
+  }
+
   test("fixed point: a new file without a newline stays at 0, under one id") {
     Seq(noHosts, otherFileOnHost).foreach { start =>
       val end = assertFixedPoint(start, Map(host -> Seq(noNewline)), limits())

@@ -1,0 +1,82 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.file.{
+  AtomicMoveNotSupportedException,
+  Files,
+  NoSuchFileException,
+  Path,
+  Paths,
+  StandardCopyOption
+}
+
+import org.slf4j.LoggerFactory
+
+/**
+ * `cleanup`: files read to their last byte, in batches Spark committed, deleted or moved into
+ * `archive` (under their whole path), on the node that holds them.
+ *
+ * The driver names the candidates, from the committed offsets only: files whose position is their
+ * whole size as planned. The node removes one only if it is still that file, at that size, has
+ * gone `afterMs` without a write or a rename (its change time: a rotation starts the wait again,
+ * as a writer may go on writing the file it was rotated away from until it reopens its name), and
+ * is not the newest file the source reads in its directory, the one a writer appends to.
+ *
+ * @param archive the directory files are moved into; None deletes them
+ */
+final case class Cleanup(archive: Option[String], afterMs: Long) {
+  @transient private lazy val log = LoggerFactory.getLogger(getClass)
+
+  /**
+   * The candidates the node may remove now, from one look: each with its description and
+   * stamp as the look found them, and the floor the driver gave.
+   */
+  def removable(
+      candidates: Seq[Cleanup.Candidate],
+      newestInDirectory: Path => Option[FileKey],
+      nowMs: Long): Seq[Cleanup.Candidate] =
+    candidates.filter { c =>
+      val m = c.meta
+      c.same && m.unreadable.isEmpty && m.size == c.floor && m.lineEnd == m.size &&
+      m.size > 0 && m.copyOf.isEmpty &&
+      c.stamp.quietMs(nowMs) >= afterMs &&
+      !newestInDirectory(Paths.get(m.path).getParent).contains(m.key)
+    }
+
+  /**
+   * Removes the file, unless its stamp changed since it was judged (a write, a rename): true
+   * when it is gone from where it was.
+   */
+  def remove(c: Cleanup.Candidate, stat: Path => FileStamp): Boolean = {
+    val path = Paths.get(c.meta.path)
+    try {
+      if (stat(path) != c.stamp) false
+      else {
+        archive match {
+          case None => Files.delete(path)
+          case Some(dir) =>
+            val target = Paths.get(dir, path.toString)
+            Files.createDirectories(target.getParent)
+            // Into another filesystem, a copy then a delete: not atomic, which a rename is.
+            try Files.move(path, target, StandardCopyOption.ATOMIC_MOVE)
+            catch { case _: AtomicMoveNotSupportedException => Files.move(path, target) }
+        }
+        true
+      }
+    } catch {
+      case _: NoSuchFileException => false
+      case e: IOException =>
+        log.warn(s"aof: cannot ${archive.fold("delete")(d => s"archive into $d")} $path: $e")
+        false
+    }
+  }
+}
+
+object Cleanup {
+
+  /**
+   * A file the driver named, as a look found it: `same` when it is still the file the driver
+   * read to `floor` (its head and the bytes before `floor` unchanged).
+   */
+  final case class Candidate(meta: FileMeta, stamp: FileStamp, floor: Long, same: Boolean)
+}

@@ -1,0 +1,89 @@
+"""``cleanup``: rotations removed once every byte of them is in a committed batch, never before."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
+from test_read_stream import assert_exactly_once
+
+import pyspark_aof as aof
+from writers import append
+
+# When Spark tells a source that a batch is committed is Spark's: each line may differ.
+pytestmark = pytest.mark.both_lines
+
+
+def _rotate(config: Path, state: Path) -> None:
+    subprocess.run(["logrotate", "-f", "-s", str(state), str(config)], check=True)
+
+
+def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
+        time.sleep(0.2)
+
+
+def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "service.log"
+    config = tmp_path / "logrotate.conf"
+    config.write_text(f"{log} {{\n  rotate 10\n  create\n  compress\n}}\n")
+    state = tmp_path / "state"
+    written = append(log, [f"first-{n}" for n in range(200)])
+    _rotate(config, state)
+    written += append(log, [f"second-{n}" for n in range(200)])
+    _rotate(config, state)
+    written += append(log, [f"live-{n}" for n in range(10)])
+    time.sleep(1.1)  # every rotation quiet for `cleanup.after`
+    out = tmp_path / "out"
+
+    def start(sink: Callable[[DataFrame, int], None]) -> StreamingQuery:
+        return (
+            aof.read_stream(spark, f"{logs}/service\\.log.*", cleanup="delete", cleanup_after="1s")
+            .writeStream.foreachBatch(sink)
+            .option("checkpointLocation", str(tmp_path / "checkpoint"))
+            .start()
+        )
+
+    def fail(batch: DataFrame, batch_id: int) -> None:
+        raise RuntimeError("the sink is down")
+
+    def keep(batch: DataFrame, batch_id: int) -> None:
+        batch.write.mode("append").parquet(str(out))
+
+    # A batch that fails before its commit removes nothing, however long the files wait.
+    failing = start(fail)
+    with pytest.raises(Exception, match="the sink is down"):
+        failing.awaitTermination(120)
+    time.sleep(1.1)
+    assert sorted(p.name for p in logs.iterdir()) == [
+        "service.log",
+        "service.log.1.gz",
+        "service.log.2.gz",
+    ]
+
+    # Restarted: the batch is replayed and committed (Spark says so when it plans the next one),
+    # and only then are the rotations removed.
+    query = start(keep)
+    query.processAllAvailable()
+    written += append(log, [f"after-{n}" for n in range(50)])
+    query.processAllAvailable()
+    _until(lambda: [p.name for p in logs.iterdir()] == ["service.log"], "the rotations removed")
+    written += append(log, [f"last-{n}" for n in range(50)])
+    query.processAllAvailable()
+    metrics = query.lastProgress["sources"][0]["metrics"] if query.lastProgress else {}
+    query.stop()
+    assert_exactly_once(spark, out, written)
+    assert metrics["bytesLost"] == "0"
+    assert int(metrics["filesRemoved"]) == 2
+    assert log.exists(), "the live file is never removed"
