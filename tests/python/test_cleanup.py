@@ -30,6 +30,14 @@ def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> Non
         time.sleep(0.2)
 
 
+def _quiet_for(directory: Path, seconds: float) -> bool:
+    """Whether every file there went ``seconds`` without a write or a rename (its change time)."""
+    now = time.time()
+    return all(
+        now - max(p.stat().st_mtime, p.stat().st_ctime) > seconds for p in directory.iterdir()
+    )
+
+
 def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -44,7 +52,6 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     written += append(log, [f"second-{n}" for n in range(200)])
     _rotate(config, state)
     written += append(log, [f"live-{n}" for n in range(10)])
-    time.sleep(1.1)  # every rotation quiet for `cleanup.after`
     out = tmp_path / "out"
 
     def start(sink: Callable[[DataFrame, int], None]) -> StreamingQuery:
@@ -65,7 +72,7 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     failing = start(fail)
     with pytest.raises(Exception, match="the sink is down"):
         failing.awaitTermination(120)
-    time.sleep(1.1)
+    _until(lambda: _quiet_for(logs, 1.5), "every file quiet past cleanup.after")
     assert sorted(p.name for p in logs.iterdir()) == [
         "service.log",
         "service.log.1.gz",
