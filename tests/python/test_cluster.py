@@ -20,7 +20,7 @@ import pytest
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 
-from apps import App, finish, host_dirs, start_app, start_writers
+from apps import EXECUTORS, App, finish, host_dirs, start_app, start_writers
 from pyspark_aof.testing import Link, LocalCluster, ZooKeeperServer
 from pyspark_aof.testing._process import wait_until
 from sink import assert_exactly_once, line_ids
@@ -60,10 +60,36 @@ def run_path(kazoo: KazooClient, name: str) -> str:
 def test_each_host_reads_only_its_own_files_exactly_once(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
-    app = start_app(cluster, tmp_path, "own", zookeeper.address)
+    # Each executor's metrics to CSV files: its endpoint's gauges, from the plugin that
+    # `aof.configure` turns on, which each executor loads from the JARs it fetched.
+    csv = tmp_path / "csv"
+    csv.mkdir()
+    sink = "spark.metrics.conf.executor.sink.csv"
+    conf = {f"{sink}.class": "org.apache.spark.metrics.sink.CsvSink", f"{sink}.period": "1"}
+    app = start_app(
+        cluster, tmp_path, "own", zookeeper.address, conf={**conf, f"{sink}.directory": str(csv)}
+    )
     writers = start_writers(cluster, "own", 3000)
+    read = sum(w.count for w in writers)
+
+    def last(name: str) -> dict[str, int]:
+        """Each executor's last value of the endpoint's gauge ``name``, by executor id."""
+        found = {}
+        for f in csv.glob(f"*.MetricsPlugin.endpoint._aof-test_own.{name}.csv"):
+            rows = f.read_text().split()
+            found[f.name.split(".")[1]] = int(rows[-1].split(",")[1]) if len(rows) > 1 else 0
+        return found
+
+    # Read while the query runs: its endpoints' gauges go when it stops.
+    for w in writers:
+        w.join()
+    app.wait_rows(read)
+    wait_until(lambda: sum(last("linesRead").values()) >= read, 60, "the executors' linesRead")
+    # One serving endpoint per host, each watching its one file.
+    assert len(last("serving")) == EXECUTORS and sum(last("serving").values()) == 2
+    assert sorted(v for v in last("filesWatched").values() if v) == [1, 1]
     finish(app, writers)
-    figures.record("own: lines", sum(w.count for w in writers))
+    figures.record("own: lines", read)
     assert {r["path"] for r in app.rows()} == {str(cluster.mount / "own" / "app.log")}
 
 

@@ -161,6 +161,15 @@ def test_jar_is_bundled_and_configured(spark: SparkSession) -> None:
     assert builder._options["spark.jars"] == f"/other.jar,{aof.jar_path()}"
 
 
+def test_configure_turns_the_metrics_plugin_on_keeping_other_plugins(spark: SparkSession) -> None:
+    plugin = "com.hx.spark.sql.connector.aof.MetricsPlugin"
+    # The suites' session was made by `configure`: Spark loaded the plugin and started it.
+    assert plugin in (spark.conf.get("spark.plugins") or "")
+    builder = aof.configure(SparkSession.builder.config("spark.plugins", "org.example.Other"))
+    assert builder._options["spark.plugins"] == f"org.example.Other,{plugin}"
+    assert aof.configure(builder)._options["spark.plugins"] == f"org.example.Other,{plugin}"
+
+
 def _run_at_warn(
     tmp_path: Path, stopped: bool = False, **options: str
 ) -> subprocess.CompletedProcess[str]:

@@ -125,6 +125,10 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     A session already running (``getOrCreate`` returns it, and ``spark.jars`` applies only to a
     new one) gets the JAR added as ``ADD JAR`` adds one: to its driver and its executors.
 
+    It also adds the source's metrics plugin to ``spark.plugins``, keeping plugins already set:
+    each query's gauges (and each endpoint's) then reach every sink of Spark's metrics system,
+    Prometheus and JMX among them (docs/operating.md). A running session keeps its plugins.
+
     Parameters
     ----------
     builder : SparkSession.Builder
@@ -152,11 +156,16 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     jar = jar_path()
     if jar not in jars:
         jars.append(jar)
+    plugins = [p for p in options.get("spark.plugins", "").split(",") if p]
+    if METRICS_PLUGIN not in plugins:
+        plugins.append(METRICS_PLUGIN)
     _add_to_running_session(jar)
-    return builder.config("spark.jars", ",".join(jars))
+    return builder.config("spark.jars", ",".join(jars)).config("spark.plugins", ",".join(plugins))
 
 
 _SOURCE_CLASS = "com.hx.spark.sql.connector.aof.DefaultSource"
+METRICS_PLUGIN = "com.hx.spark.sql.connector.aof.MetricsPlugin"
+"""The class of the source's metrics plugin, for ``spark.plugins``."""
 
 
 def _add_to_running_session(jar: str) -> None:

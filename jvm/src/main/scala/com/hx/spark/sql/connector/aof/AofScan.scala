@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read.Scan
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.types.StructType
@@ -9,12 +10,14 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.{QueryRun, ZooKeeperRun}
 import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
 import com.hx.spark.sql.connector.aof.shim.{RealTimeMode, SparkExecutors}
-import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets}
+import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, ScanMetrics}
 
 class AofScan(options: AofOptions) extends Scan {
   override def readSchema(): StructType = AofSchema.of(options)
 
   override def description(): String = s"aof ${options.files}"
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported
 
   override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream = {
     val spark = SparkSession.active

@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.realtime
 import java.time.Clock
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{PartitionOffset, SupportsRealTimeRead}
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
@@ -14,9 +15,10 @@ import com.hx.spark.sql.connector.aof.endpoint.{
   NodeName
 }
 import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
+import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.shim.StopWarnings
-import com.hx.spark.sql.connector.aof.stream.ReadCounters
+import com.hx.spark.sql.connector.aof.stream.{ReadCounters, ScanMetrics}
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
 /**
@@ -84,9 +86,14 @@ final class RealTimeReader(
 
   override def getOffset: PartitionOffset = HostPosition(partition.host, follower.offset)
 
+  override def currentMetricsValues(): Array[CustomTaskMetric] = ScanMetrics.ofTask(counters)
+
   override def close(): Unit =
     try follower.close()
-    finally writes.close()
+    finally {
+      writes.close()
+      ExecutorReads.add(endpoint.metaStore, counters.linesRead.value, counters.bytesRead.value)
+    }
 }
 
 /** Makes the [[RealTimeReader]]s of a real-time query. */

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import com.hx.spark.sql.connector.aof.metrics.MetricDefinitions
+
 /**
  * The nodes a query must read (`nodes`) at a trigger, and those of them no endpoint serves.
  *
@@ -7,13 +9,21 @@ package com.hx.spark.sql.connector.aof.driver
  */
 final case class NodesRead(expected: Option[Set[String]], unread: Set[String]) {
 
-  /** For `StreamingQueryProgress`: counts, and the names of the first unread ones. */
-  def metrics: Map[String, String] =
-    expected.fold(Map.empty[String, String])(all =>
+  /** The counts, once the nodes are known. */
+  def figures: Map[String, Long] =
+    expected.fold(Map.empty[String, Long])(all =>
       Map(
-        "nodesExpected" -> all.size.toString,
-        "nodesUnread" -> unread.size.toString,
-        "nodesUnreadNames" -> NodesRead.named(unread, NodesRead.MetricNames)))
+        MetricDefinitions.NodesExpected.name -> all.size.toLong,
+        MetricDefinitions.NodesUnread.name -> unread.size.toLong))
+
+  /** For `StreamingQueryProgress`: the counts, and the names of the first unread ones. */
+  def metrics: Map[String, String] =
+    if (expected.isEmpty) Map.empty
+    else
+      figures.map { case (k, v) =>
+        k -> v.toString
+      } +
+        (MetricDefinitions.NodesUnreadNames.name -> NodesRead.named(unread, NodesRead.MetricNames))
 }
 
 object NodesRead {

@@ -13,6 +13,7 @@ import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnlistedDirectory}
+import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange,
   Messages,
@@ -56,14 +57,32 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private[endpoint] val report =
     new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
-  private var registration: Option[PersistentNode] = None
+  @volatile private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
   private val exchange = new DriverExchange
   private var lastRejected = ""
   private var lastIgnored = 0
   private var closed = false
+  // What an operator watches of this endpoint (the gauges), written by its worker only.
+  @volatile private var filesWatched = 0L
+  @volatile private var lookMs = 0L
+  @volatile private var looks = 0L
+  private val gauges = Gauges.group(
+    s"endpoint.${Gauges.part(spec.metaStore)}",
+    () =>
+      Map(
+        M.FilesWatched.name -> filesWatched,
+        M.LookMs.name -> lookMs,
+        M.Looks.name -> looks,
+        M.Serving.name -> (if (registration.isEmpty) 0L else 1L),
+        M.LinesRead.name -> ExecutorReads.lines(spec.metaStore),
+        M.BytesRead.name -> ExecutorReads.bytes(spec.metaStore)
+      )
+  )
 
   def start(): Unit = {
+    gauges.sync(
+      Set(M.FilesWatched, M.LookMs, M.Looks, M.Serving, M.LinesRead, M.BytesRead).map(_.name))
     report.start()
     driver.getListenable.addListener(new NodeCacheListener {
       override def nodeChanged(): Unit = if (driver.getCurrentData == null) submit(close())
@@ -133,9 +152,12 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private def respond(request: Request): Response = exchange.known(request) match {
     case None => Response(request.id, Nil, needsFull = true)
     case Some((known, before)) =>
+      val began = System.nanoTime()
       val (files, unlisted) =
         try scanner.scan(known, request.retired, request.remove.toSet) -> None
         catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
+      filesWatched = files.size.toLong
+      looks += 1
       val ignored = if (unlisted.isEmpty) scanner.ignored else 0
       val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
       val retired = request.retired.keys.toSeq.sorted
@@ -153,6 +175,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
         report.publish(Response(request.id, files, unlisted = unlisted, ignored = ignored))
       }
       lastIgnored = ignored
+      lookMs = (System.nanoTime() - began) / 1000000L
       if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted) else response
   }
 
@@ -161,6 +184,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private def close(): Unit = if (!closed) {
     closed = true
     try {
+      gauges.close()
       standBy()
       // The latch is left to the client's close, which ends the session and so removes the
       // latch's node. Closed first, the latch would race its own requests still on the way: it

@@ -136,7 +136,8 @@ private[files] final class FileDescriber(
       copyOf,
       cuts = cuts,
       copyOfRetired = copyOfRetired,
-      openFrom = openFrom
+      openFrom = openFrom,
+      modifiedMs = stamp.modifiedMs
     )
   }
 

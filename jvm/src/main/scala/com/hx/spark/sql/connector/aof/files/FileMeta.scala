@@ -34,6 +34,8 @@ package com.hx.spark.sql.connector.aof.files
  * @param continues   the file a container runtime wrote before it reopened this one's name, whose
  *                    open messages this one's first lines complete ([[RuntimeReopens]]): read
  *                    from its start, this file is read after that one's bytes from its `lineEnd`
+ * @param modifiedMs  the file's last write (the epoch's milliseconds); 0 when not known: for the
+ *                    metrics only, never for a decision
  */
 final case class FileMeta(
     path: String,
@@ -51,7 +53,8 @@ final case class FileMeta(
     copyOfRetired: Option[String] = None,
     ignored: Boolean = false,
     openFrom: Option[Long] = None,
-    continues: Option[FileKey] = None) {
+    continues: Option[FileKey] = None,
+    modifiedMs: Long = 0L) {
 
   /** The MD5 of the file's first `length` bytes, when the answer holds it (head or probe). */
   def headAt(length: Long): Option[Fingerprint] =
@@ -66,5 +69,13 @@ object FileMeta {
 
   /** A file seen by `stat` that could not be opened or read: `why` says what failed. */
   def unreadable(path: String, stamp: FileStamp, why: String): FileMeta =
-    FileMeta(path, stamp.key, stamp.size, 0L, Fingerprint.Empty, None, unreadable = Some(why))
+    FileMeta(
+      path,
+      stamp.key,
+      stamp.size,
+      0L,
+      Fingerprint.Empty,
+      None,
+      unreadable = Some(why),
+      modifiedMs = stamp.modifiedMs)
 }

@@ -16,6 +16,9 @@ final case class FileStamp(
 
   /** Milliseconds from the file's last write or change to `nowMs` (the epoch's, as file times). */
   def quietMs(nowMs: Long): Long = nowMs - math.max(modifiedNanos, changedNanos) / 1000000L
+
+  /** The last write, in the epoch's milliseconds. */
+  def modifiedMs: Long = modifiedNanos / 1000000L
 }
 
 object FileStamp {

@@ -8,9 +8,24 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.DirectoryScanner
+import com.hx.spark.sql.connector.aof.metrics.{Gauges, MetricDefinitions}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.stream.{DataLoss, FileRangeReader, LineBatch, ReadCounters}
+import com.hx.spark.sql.connector.aof.plan.{
+  CopiesLookedFor,
+  FileRange,
+  PlanLimits,
+  Planner,
+  Ranges,
+  Reports
+}
+import com.hx.spark.sql.connector.aof.stream.{
+  DataLoss,
+  FileRangeReader,
+  LineBatch,
+  ReadCounters,
+  SourceMetrics,
+  WriteTimes
+}
 import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
 
 /**
@@ -56,6 +71,12 @@ final class HostFollower(
   // Names each look apart from every other task's: a retired file counts each look once.
   private val task = java.util.UUID.randomUUID().toString
   private var replay = journal.planned.toList
+  // The host's backlog at the last look, while the task runs: the driver sees it only at the
+  // batch's end.
+  private val writeTimes = new WriteTimes
+  @volatile private var behind = Map.empty[String, Long]
+  private val gauges = Gauges.group(s"endpoint.${Gauges.part(endpoint.metaStore)}", () => behind)
+  gauges.sync(Set(MetricDefinitions.BytesBehind.name, MetricDefinitions.SecondsBehind.name))
 
   /**
    * Moves to the next row when there is one to read now, looking at the files again once every
@@ -94,7 +115,9 @@ final class HostFollower(
 
   override def close(): Unit =
     try reading.foreach(_.close())
-    finally journal.close()
+    finally
+      try journal.close()
+      finally gauges.close()
 
   private def planNext(): (AofOffset, Seq[FileRange]) = {
     looks += 1
@@ -102,6 +125,12 @@ final class HostFollower(
     val files = scanner.scan(Planner.known(done, host), retired)
     val looked = Map(host -> CopiesLookedFor(s"$task-$looks", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
+    val reports = Reports(Map(host -> files))
+    writeTimes.observe(reports, done, clock.millis())
+    val figures = SourceMetrics.of(done, reports, writeTimes, clock.millis())
+    behind = Seq(MetricDefinitions.BytesBehind, MetricDefinitions.SecondsBehind)
+      .map(d => d.name -> figures(d.name))
+      .toMap
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
       counters.bytesLost.add(plan.losses.map(_.bytes).sum)

@@ -153,6 +153,7 @@ object Messages {
         }
         f.unreadable.foreach(g.writeStringField("unreadable", _))
         if (f.ignored) g.writeBooleanField("ignored", true)
+        if (f.modifiedMs > 0) g.writeNumberField("modified", f.modifiedMs)
         if (f.cuts.nonEmpty) {
           g.writeArrayFieldStart("cuts")
           f.cuts.foreach(g.writeNumber)
@@ -195,7 +196,8 @@ object Messages {
             continues =
               if (n.has("continuesIno"))
                 Some(FileKey(n.path("continuesDev").asLong, n.path("continuesIno").asLong))
-              else None
+              else None,
+            modifiedMs = n.path("modified").asLong(0L)
           )
         },
       base(root),

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
+import com.hx.spark.sql.connector.aof.metrics.{GaugeGroup, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{
   FileRange,
@@ -28,7 +29,7 @@ import com.hx.spark.sql.connector.aof.plan.{
   Ranges,
   Tasks
 }
-import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
+import com.hx.spark.sql.connector.aof.shim.{QueryName, SparkExecutors, StopWarnings}
 
 /**
  * What Spark calls for one query run, translated: the offsets are planned by the pure [[Planner]]
@@ -54,6 +55,14 @@ class AofMicroBatchStream(
   protected val counters: ReadCounters = ReadCounters.register(spark.sparkContext)
   StopWarnings.quiet
   @volatile private var plannedLoss = 0L
+  private val writeTimes = new WriteTimes
+  // For the gauges, read between triggers: what the last trigger started from, and its time.
+  @volatile private var consumedAtTrigger = AofOffset.Empty
+  @volatile private var planningMs = 0L
+  // Made on the query's thread once a session lists the query, which may be only after Spark
+  // made its sources: a few triggers at most, then named by the query's id.
+  @volatile private var gauges: Option[GaugeGroup] = None
+  private var triggers = 0
 
   // Only when asked: a backup may be another query's, whose offsets would skip what is there.
   override def initialOffset(): Offset = run.backedUp() match {
@@ -93,6 +102,7 @@ class AofMicroBatchStream(
 
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
     run.backUpSoon()
+    val began = System.nanoTime()
     val start = offsetOf(startOffset)
     val (perFile, perBatch) = limit match {
       case _: ReadAllAvailable =>
@@ -109,6 +119,10 @@ class AofMicroBatchStream(
       reports.looked,
       run.nodesRead.flatMap(_.expected).getOrElse(Set.empty)
     )
+    writeTimes.observe(reports, start, clock.millis())
+    consumedAtTrigger = start
+    planningMs = (System.nanoTime() - began) / 1000000L
+    syncGauges(start)
     PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
     if (plan.losses.nonEmpty) {
       DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
@@ -166,23 +180,57 @@ class AofMicroBatchStream(
     snapshots.forgetUnused()
   }
 
-  override def stop(): Unit = run.stop()
+  override def stop(): Unit =
+    try gauges.foreach(_.close())
+    finally run.stop()
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
     val consumed = offsetOf(latestConsumedOffset.orElse(AofOffset.Empty))
-    val lost = plannedLoss + counters.bytesLost.value
     // Where `pyspark-aof status` finds the query: the embedded server's address is known only here.
-    val whereStored = Map("metaStore" -> options.metaStore) ++
-      run.zookeeperAddress.map("zookeeperAddress" -> _)
-    (SourceMetrics.of(consumed, run.lastReports, run.hostsWithoutEndpoint) ++ whereStored ++
-      run.nodesRead.fold(Map.empty[String, String])(_.metrics) ++ Map(
-        "bytesLost" -> lost.toString,
-        "linesTruncated" -> counters.linesTruncated.value.toString,
-        "linesFiltered" -> counters.linesFiltered.value.toString,
-        "linesMalformed" -> counters.linesMalformed.value.toString,
-        "linesInvalidEncoding" -> counters.linesInvalidEncoding.value.toString,
-        "filesRemoved" -> run.filesRemoved.toString
-      )).asJava
+    val whereStored = Map(M.MetaStore.name -> options.metaStore) ++
+      run.zookeeperAddress.map(M.ZooKeeperAddress.name -> _)
+    (figures(consumed).map { case (k, v) => k -> v.toString } ++ whereStored ++
+      run.nodesRead.fold(Map.empty[String, String])(_.metrics)).asJava
+  }
+
+  /** The figures of [[M]] read from `consumed` on: the progress's, and the gauges'. */
+  private def figures(consumed: AofOffset): Map[String, Long] =
+    SourceMetrics.of(consumed, run.lastReports, writeTimes, clock.millis()) ++
+      run.nodesRead.fold(Map.empty[String, Long])(_.figures) ++ Map[String, Long](
+        M.HostsWithoutEndpoint.name -> run.hostsWithoutEndpoint.size.toLong,
+        M.LinesRead.name -> counters.linesRead.value,
+        M.BytesRead.name -> counters.bytesRead.value,
+        M.BytesLost.name -> (plannedLoss + counters.bytesLost.value),
+        M.LinesTruncated.name -> counters.linesTruncated.value,
+        M.LinesFiltered.name -> counters.linesFiltered.value,
+        M.LinesMalformed.name -> counters.linesMalformed.value,
+        M.LinesInvalidEncoding.name -> counters.linesInvalidEncoding.value,
+        M.FilesRemoved.name -> run.filesRemoved,
+        M.PlanningMs.name -> planningMs
+      )
+
+  // Without the plugin, nothing: no gauge to name or keep up to date.
+  private def syncGauges(start: AofOffset): Unit = if (Gauges.enabled) {
+    triggers += 1
+    if (gauges.isEmpty) {
+      val name = QueryName.of(spark).orElse(Some(QueryName.id(spark)).filter(_ => triggers > 10))
+      gauges = name.map(n => Gauges.group(s"query.${Gauges.part(n)}", () => gaugeFigures()))
+    }
+    gauges.foreach(_.sync(figures(start).keySet))
+  }
+
+  // A scrape reads every gauge at once: the figures are worked out once for all of them.
+  @volatile private var lastGaugeFigures: Option[(Long, Map[String, Long])] = None
+
+  private def gaugeFigures(): Map[String, Long] = {
+    val now = clock.millis()
+    lastGaugeFigures match {
+      case Some((at, last)) if now - at < 1000L && now >= at => last
+      case _ =>
+        val fresh = figures(consumedAtTrigger)
+        lastGaugeFigures = Some((now, fresh))
+        fresh
+    }
   }
 
   protected def offsetOf(offset: Offset): AofOffset = offset match {

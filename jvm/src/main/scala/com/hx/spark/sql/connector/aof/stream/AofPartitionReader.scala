@@ -1,9 +1,11 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.PartitionReader
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, MisplacedTask, NodeName}
+import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
 
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(
@@ -33,5 +35,11 @@ final class AofPartitionReader(
 
   override def get(): ColumnarBatch = batch.columns
 
-  override def close(): Unit = current.foreach(_.close())
+  override def currentMetricsValues(): Array[CustomTaskMetric] = ScanMetrics.ofTask(counters)
+
+  override def close(): Unit = {
+    current.foreach(_.close())
+    current = None
+    ExecutorReads.add(endpoint.metaStore, counters.linesRead.value, counters.bytesRead.value)
+  }
 }

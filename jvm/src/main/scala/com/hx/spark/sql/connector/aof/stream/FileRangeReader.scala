@@ -98,6 +98,8 @@ final class FileRangeReader(
   private var held = false
   private var truncated = 0L
   private var filtered = 0L
+  private var rows = 0L
+  private var joined = 0L
   private var invalid = 0L
   private val messages: Option[MessageJoin] = records.map(_.messages())
   private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
@@ -118,6 +120,7 @@ final class FileRangeReader(
       case (None, Some(m)) => nextMessages(m, batch)
       case _ => nextLines(batch)
     }
+    if (more) rows += batch.columns.numRows()
     consumed =
       if (!more || finished && !recordJoin.exists(_.hasReady)) range.until
       else if (records.isEmpty) source.get.lines.lineEnd
@@ -227,6 +230,7 @@ final class FileRangeReader(
         if (records.get.format.wrapped) {
           batch.add(record.bytes, 0, record.length, offset, record.stream, record.timeMicros)
         } else batch.add(record.bytes, 0, record.length, offset)
+        joined += 1
         return true
       }
       filtered += 1
@@ -265,6 +269,10 @@ final class FileRangeReader(
   }
 
   override def close(): Unit = {
+    counters.linesRead.add(rows)
+    counters.bytesRead.add(consumed - range.from)
+    counters.filesRead.add(1)
+    if (joined > 0) counters.recordsJoined.add(joined)
     if (filtered > 0) counters.linesFiltered.add(filtered)
     messages.map(_.malformed).filter(_ > 0).foreach { n =>
       counters.linesMalformed.add(n)

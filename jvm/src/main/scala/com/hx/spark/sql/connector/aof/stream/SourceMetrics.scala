@@ -1,27 +1,39 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.metrics.MetricDefinitions._
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 
-/** Figures shown in `StreamingQueryProgress.sources[].metrics`. */
+/** The backlog's figures, from the hosts' reports and the offsets read up to. */
 object SourceMetrics {
 
+  /** Where the offset is in each of the host's files, by key. */
+  def positions(offset: AofOffset, host: String): Map[FileKey, Long] =
+    offset.hosts
+      .get(host)
+      .fold(Map.empty[FileKey, Long])(_.files.values.map(f => f.key -> f.pos).toMap)
+
+  /** Bytes and seconds behind, per host and in all, and the files tracked and ignored. */
   def of(
       consumed: AofOffset,
       reports: Reports,
-      hostsWithoutEndpoint: Set[String]): Map[String, String] = {
-    val behindByHost = reports.files.map { case (host, files) =>
-      val positions =
-        consumed.hosts.get(host).toSeq.flatMap(_.files.values).map(f => f.key -> f.pos)
-      val byKey = positions.toMap
-      host -> files.map(m => math.max(0L, m.size - byKey.getOrElse(m.key, 0L))).sum
+      writeTimes: WriteTimes,
+      nowMs: Long): Map[String, Long] = {
+    val byHost = reports.files.map { case (host, files) =>
+      val at = positions(consumed, host)
+      val bytes = files.map(m => math.max(0L, m.size - at.getOrElse(m.key, 0L))).sum
+      val oldest = files.flatMap(m => writeTimes.oldestAfter(host, m, at.getOrElse(m.key, 0L)))
+      val seconds = oldest.reduceOption(_ min _).fold(0L)(t => math.max(0L, nowMs - t) / 1000L)
+      host -> ((bytes, seconds))
     }
     Map(
-      "bytesBehindLatest" -> behindByHost.values.sum.toString,
-      "filesTracked" -> consumed.hosts.values.map(_.files.size).sum.toString,
-      "filesIgnored" -> reports.ignored.values.sum.toString,
-      "hostsWithoutEndpoint" -> hostsWithoutEndpoint.size.toString
-    ) ++
-      behindByHost.map { case (host, behind) => s"bytesBehindLatest.$host" -> behind.toString }
+      BytesBehind.name -> byHost.values.map(_._1).sum,
+      SecondsBehind.name -> byHost.values.map(_._2).foldLeft(0L)(_ max _),
+      FilesTracked.name -> consumed.hosts.values.map(_.files.size).sum.toLong,
+      FilesIgnored.name -> reports.ignored.values.sum.toLong
+    ) ++ byHost.flatMap { case (host, (bytes, seconds)) =>
+      Seq(BytesBehindHost.forHost(host) -> bytes, SecondsBehindHost.forHost(host) -> seconds)
+    }
   }
 }

@@ -5,7 +5,15 @@ import java.net.{InetSocketAddress, Socket, SocketTimeoutException}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Paths}
 import java.util.Locale
-import javax.net.ssl.{SSLContext, SSLException, SSLHandshakeException, SSLSocket}
+import java.security.cert.X509Certificate
+import javax.net.ssl.{
+  SSLContext,
+  SSLException,
+  SSLHandshakeException,
+  SSLSocket,
+  TrustManager,
+  X509TrustManager
+}
 
 import org.apache.zookeeper.client.ZKClientConfig
 import org.apache.zookeeper.common.{ClientX509Util, X509Exception}
@@ -95,14 +103,8 @@ private[zookeeper] object ClientTls {
       context: SSLContext,
       tls: ZooKeeperTls,
       server: InetSocketAddress,
-      readWait: Int): Handshake = {
-    val plain = new Socket()
-    try {
-      plain.connect(server, 1000)
-      val socket = context.getSocketFactory
-        .createSocket(plain, server.getHostString, server.getPort, true)
-        .asInstanceOf[SSLSocket]
-      socket.setSoTimeout(5000)
+      readWait: Int): Handshake =
+    overTls(context, server, NotListening: Handshake) { socket =>
       if (tls.hostnameVerification) {
         // What ZooKeeper's client checks too (in FIPS mode, the default of 3.8 and later).
         val parameters = socket.getSSLParameters
@@ -125,10 +127,49 @@ private[zookeeper] object ClientTls {
             s"the handshake ended (${causes(e)}); check that 'zookeeper.address' names " +
               "ZooKeeper's secureClientPort (a plain port ends it so), then the server's TLS " +
               "settings")
-      } finally socket.close()
-    } catch {
-      case _: IOException => NotListening
-    } finally plain.close()
+      }
+    }
+
+  /**
+   * `use` of a TLS socket to `server` over a plain connection (closed after), not handshaken yet;
+   * `unreachable` when the server cannot be reached.
+   */
+  private def overTls[T](context: SSLContext, server: InetSocketAddress, unreachable: T)(
+      use: SSLSocket => T): T = {
+    val plain = new Socket()
+    try {
+      plain.connect(server, 1000)
+      val socket = context.getSocketFactory
+        .createSocket(plain, server.getHostString, server.getPort, true)
+        .asInstanceOf[SSLSocket]
+      socket.setSoTimeout(5000)
+      try use(socket)
+      finally socket.close()
+    } catch { case _: IOException => unreachable }
+    finally plain.close()
+  }
+
+  /**
+   * Whether the server speaks TLS, for a client without TLS options that it let connect and then
+   * hung up on: a handshake that trusts any certificate (it sends nothing but its hello) passes,
+   * or ends in an alert of the server's, which only TLS sends. A plain ZooKeeper server closes
+   * the connection on a hello, which it reads as an oversized request.
+   */
+  def speaksTls(server: InetSocketAddress): Boolean = {
+    val context = SSLContext.getInstance("TLS")
+    context.init(null, Array[TrustManager](AnyCertificate), null)
+    overTls(context, server, false) { socket =>
+      try {
+        socket.startHandshake()
+        true
+      } catch { case e: SSLException => isAlert(e) }
+    }
+  }
+
+  private object AnyCertificate extends X509TrustManager {
+    override def checkClientTrusted(chain: Array[X509Certificate], authType: String): Unit = ()
+    override def checkServerTrusted(chain: Array[X509Certificate], authType: String): Unit = ()
+    override def getAcceptedIssuers: Array[X509Certificate] = Array.empty
   }
 
   private def isCertificate(e: Throwable): Boolean =

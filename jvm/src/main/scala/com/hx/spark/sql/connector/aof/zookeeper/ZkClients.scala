@@ -87,7 +87,7 @@ object ZkClients {
       ZooKeeperLogs.connectionStates(access.connectString))
     client.start()
     try {
-      if (!client.blockUntilConnected(access.connectWaitSeconds, TimeUnit.SECONDS)) {
+      if (!connected(client, access, tls.isEmpty)) {
         throw tls
           .flatMap { case (t, context) =>
             refusals(access.connectString, t, context, readWait = 3000).headOption
@@ -121,6 +121,30 @@ object ZkClients {
           s"aof: ZooKeeper at '${access.connectString}' refused this client's login " +
             s"(${e.code}); $options.")
     }
+
+  /**
+   * Whether the client connects within the wait. A client without TLS that a server let connect
+   * but has not let in after a few seconds may be at a port that listens for TLS only: it fails
+   * then, saying so, rather than at the end of the wait with no word of TLS.
+   */
+  private def connected(client: CuratorFramework, access: ZkAccess, plain: Boolean): Boolean = {
+    val first = math.min(TlsProbeAfterSeconds, access.connectWaitSeconds)
+    client.blockUntilConnected(first, TimeUnit.SECONDS) || {
+      if (plain && !access.embedded) {
+        servers(access.connectString).find(ClientTls.speaksTls).foreach { server =>
+          throw new IllegalArgumentException(
+            s"aof: ZooKeeper at '${access.connectString}' let this client connect and closed " +
+              s"the connection: ${server.getHostString}:${server.getPort} listens for TLS (a " +
+              "secureClientPort). Set 'zookeeper.ssl.truststore.location' (and " +
+              "'zookeeper.ssl.keystore.location' when it asks for client certificates), or " +
+              "name its plain clientPort in 'zookeeper.address'.")
+        }
+      }
+      client.blockUntilConnected(access.connectWaitSeconds - first, TimeUnit.SECONDS)
+    }
+  }
+
+  private val TlsProbeAfterSeconds = 3
 
   private def unreachable(access: ZkAccess): IllegalStateException =
     new IllegalStateException(

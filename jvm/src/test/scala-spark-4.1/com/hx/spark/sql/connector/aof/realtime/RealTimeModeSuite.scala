@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.{ForeachWriter, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
 import org.scalatest.funsuite.AnyFunSuite
@@ -80,6 +81,34 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
     val (once, twice) = delivered("live")
     assert(once.map(_.getString(0)) === (0 to 3).map(i => s"live-$i line"))
     assert(twice === 0)
+  }
+
+  test("the progress counts the lines; Spark's real-time scan takes no figures of a source") {
+    // What the SQL tab would sum: a source's metrics in the updates of each task that ended
+    // (the source's own accumulators of lines and bytes have no name, so are not among them).
+    val updates = new ConcurrentLinkedQueue[String]()
+    val listener = new SparkListener {
+      override def onTaskEnd(end: SparkListenerTaskEnd): Unit =
+        end.taskInfo.accumulables.flatMap(_.name).filter(_.startsWith("aof ")).foreach(updates.add)
+    }
+    spark.sparkContext.addSparkListener(listener)
+    val dir = newDir("figures")
+    val log = Files.createFile(dir.resolve("app.log"))
+    append(log, (1 to 500).map(n => s"figure-$n line"))
+    val query = start("figures", s"$dir/app\\.log", newDir("ckpt"))
+    try {
+      eventually("a batch ended after every line") {
+        rows("figures").size >= 500 &&
+        query.recentProgress.exists(_.sources.head.metrics.get("linesRead").toLong >= 500)
+      }
+      assert(
+        updates.isEmpty,
+        "Spark's real-time scan now takes a source's metrics: say so in docs/operating.md " +
+          s"and check them here: $updates")
+    } finally {
+      query.stop()
+      spark.sparkContext.removeSparkListener(listener)
+    }
   }
 
   test("this Spark runs the stream that has real-time mode; a byte limit is refused at start") {

@@ -7,11 +7,13 @@ import java.time.{Clock, Instant, ZoneOffset}
 
 import scala.collection.mutable
 
+import com.codahale.metrics.MetricRegistry
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.{FileIdentity, LineFilter, RecordRule, SourceFiles}
+import com.hx.spark.sql.connector.aof.metrics.Gauges
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
@@ -105,6 +107,27 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
         assert(head ++ all(follower(dir, at, reads = reads)) === whole, s"stopped after $k rows")
       }
     }
+  }
+
+  test(
+    "while it runs, the follower's gauges show its host's backlog and the age of its oldest byte") {
+    val registry = new MetricRegistry
+    Gauges.use(registry)
+    try {
+      val dir = newDir("lag")
+      append(dir.resolve("app.log"), (1 to 100).map(n => s"line-$n"): _*)
+      val written = Files.getLastModifiedTime(dir.resolve("app.log")).toMillis
+      val f = follower(dir, None)
+      def gauge(name: String) = registry.getGauges.get(s"endpoint._unused.$name").getValue
+      assert(next(f)._1 === "line-1")
+      // Looked at before the first row: the whole file behind, written an hour before `later`.
+      assert(gauge("bytesBehindLatest") === Files.size(dir.resolve("app.log")))
+      assert(gauge("secondsBehindLatest") === (later.millis() - written) / 1000L)
+      while (f.next()) ()
+      assert(gauge("bytesBehindLatest") === 0L && gauge("secondsBehindLatest") === 0L)
+      f.close()
+      assert(registry.getGauges.get("endpoint._unused.bytesBehindLatest") == null)
+    } finally Gauges.forget(registry)
   }
 
   test("a follower that starts where another started returns that one's rows first, as they were") {

@@ -120,6 +120,14 @@ class SecuredZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeeper
     assert(missing.contains("--files"), missing)
   }
 
+  test("no TLS options at a port that listens for TLS only: names TLS and its options, at once") {
+    val (message, ms) = refusal(login)
+    assert(message.contains("listens for TLS (a secureClientPort)"), message)
+    assert(message.contains("'zookeeper.ssl.truststore.location'"), message)
+    assert(message.contains("'zookeeper.ssl.keystore.location'"), message)
+    assert(ms < 10000, s"took $ms ms")
+  }
+
   test("TLS to a plain port names the secure port") {
     val (message, _) = refusal(tls.clientOptions, zk)
     assert(message.contains("the handshake ended"), message)
