@@ -12,6 +12,8 @@ import com.hx.spark.sql.connector.aof.testkit.MainSources
 class PublicSparkApiSuite extends AnyFunSuite {
   private val public = Seq(
     "org.apache.spark.sql.connector.",
+    // The plugin interface Spark documents for a library's metrics (since 3.0).
+    "org.apache.spark.api.plugin.",
     "org.apache.spark.sql.types.",
     "org.apache.spark.sql.vectorized.",
     "org.apache.spark.sql.util.CaseInsensitiveStringMap",
