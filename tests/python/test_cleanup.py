@@ -13,6 +13,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 from test_read_stream import assert_exactly_once
 
 import pyspark_aof as aof
+from pyspark_aof.testing._process import wait_until
 from writers import append
 
 # When Spark tells a source that a batch is committed is Spark's: each line may differ.
@@ -21,13 +22,6 @@ pytestmark = pytest.mark.both_lines
 
 def _rotate(config: Path, state: Path) -> None:
     subprocess.run(["logrotate", "-f", "-s", str(state), str(config)], check=True)
-
-
-def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
-        time.sleep(0.2)
 
 
 def _quiet_for(directory: Path, seconds: float) -> bool:
@@ -72,7 +66,7 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     failing = start(fail)
     with pytest.raises(Exception, match="the sink is down"):
         failing.awaitTermination(120)
-    _until(lambda: _quiet_for(logs, 1.5), "every file quiet past cleanup.after")
+    wait_until(lambda: _quiet_for(logs, 1.5), 60, "every file quiet past cleanup.after")
     assert sorted(p.name for p in logs.iterdir()) == [
         "service.log",
         "service.log.1.gz",
@@ -85,7 +79,9 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     query.processAllAvailable()
     written += append(log, [f"after-{n}" for n in range(50)])
     query.processAllAvailable()
-    _until(lambda: [p.name for p in logs.iterdir()] == ["service.log"], "the rotations removed")
+    wait_until(
+        lambda: [p.name for p in logs.iterdir()] == ["service.log"], 60, "the rotations removed"
+    )
     written += append(log, [f"last-{n}" for n in range(50)])
     query.processAllAvailable()
     metrics = query.lastProgress["sources"][0]["metrics"] if query.lastProgress else {}

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.DirectoryScanner
+import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta}
 import com.hx.spark.sql.connector.aof.metrics.{Gauges, MetricDefinitions}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{
@@ -125,17 +125,22 @@ final class HostFollower(
     val files = scanner.scan(Planner.known(done, host), retired)
     val looked = Map(host -> CopiesLookedFor(s"$task-$looks", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
+    if (Gauges.enabled) noteBehind(files)
+    if (plan.losses.nonEmpty) {
+      DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
+      counters.bytesLost.add(plan.losses.map(_.bytes).sum)
+    }
+    (plan.end, Ranges.between(done, plan.end))
+  }
+
+  /** The gauges' figures at this look: only with the plugin, which shows them. */
+  private def noteBehind(files: Seq[FileMeta]): Unit = {
     val reports = Reports(Map(host -> files))
     writeTimes.observe(reports, done, clock.millis())
     val figures = SourceMetrics.of(done, reports, writeTimes, clock.millis())
     behind = Seq(MetricDefinitions.BytesBehind, MetricDefinitions.SecondsBehind)
       .map(d => d.name -> figures(d.name))
       .toMap
-    if (plan.losses.nonEmpty) {
-      DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
-      counters.bytesLost.add(plan.losses.map(_.bytes).sum)
-    }
-    (plan.end, Ranges.between(done, plan.end))
   }
 
   /** The ranges of one plan, read in turn; `from` and `end` are the plan's two offsets. */
