@@ -5,15 +5,8 @@ import java.net.{InetSocketAddress, Socket, SocketTimeoutException}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Paths}
 import java.util.Locale
-import java.security.cert.X509Certificate
-import javax.net.ssl.{
-  SSLContext,
-  SSLException,
-  SSLHandshakeException,
-  SSLSocket,
-  TrustManager,
-  X509TrustManager
-}
+import java.nio.ByteBuffer
+import javax.net.ssl.{SSLContext, SSLException, SSLHandshakeException, SSLSocket}
 
 import org.apache.zookeeper.client.ZKClientConfig
 import org.apache.zookeeper.common.{ClientX509Util, X509Exception}
@@ -151,26 +144,30 @@ private[zookeeper] object ClientTls {
 
   /**
    * Whether the server speaks TLS, for a client without TLS options that it let connect and then
-   * hung up on: a handshake that trusts any certificate (it sends nothing but its hello) passes,
-   * or ends in an alert of the server's, which only TLS sends. A plain ZooKeeper server closes
-   * the connection on a hello, which it reads as an oversized request.
+   * hung up on: sent a TLS hello, a TLS server answers with a TLS record (its hello, or an alert),
+   * whose first byte says so before any certificate is looked at. A plain ZooKeeper server reads
+   * the hello as an oversized request and closes the connection.
    */
   def speaksTls(server: InetSocketAddress): Boolean = {
-    val context = SSLContext.getInstance("TLS")
-    context.init(null, Array[TrustManager](AnyCertificate), null)
-    overTls(context, server, false) { socket =>
-      try {
-        socket.startHandshake()
-        true
-      } catch { case e: SSLException => isAlert(e) }
-    }
+    val engine = SSLContext.getDefault.createSSLEngine()
+    engine.setUseClientMode(true)
+    val hello = ByteBuffer.allocate(engine.getSession.getPacketBufferSize)
+    engine.beginHandshake()
+    engine.wrap(ByteBuffer.allocate(0), hello)
+    val socket = new Socket()
+    try {
+      socket.connect(server, 1000)
+      socket.setSoTimeout(3000)
+      socket.getOutputStream.write(hello.array(), 0, hello.position())
+      val first = socket.getInputStream.read()
+      first == TlsHandshakeRecord || first == TlsAlertRecord
+    } catch { case _: IOException => false }
+    finally socket.close()
   }
 
-  private object AnyCertificate extends X509TrustManager {
-    override def checkClientTrusted(chain: Array[X509Certificate], authType: String): Unit = ()
-    override def checkServerTrusted(chain: Array[X509Certificate], authType: String): Unit = ()
-    override def getAcceptedIssuers: Array[X509Certificate] = Array.empty
-  }
+  // The content types of a TLS record, its first byte.
+  private val TlsAlertRecord = 21
+  private val TlsHandshakeRecord = 22
 
   private def isCertificate(e: Throwable): Boolean =
     chain(e).exists(_.isInstanceOf[java.security.cert.CertificateException]) ||
