@@ -18,7 +18,7 @@ PY := $(VENV)/bin/python
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
 .PHONY: setup system jar venvs demo test test-jvm test-jvm-4 test-jvm-3 test-model test-python \
-  test-spark3 demo-oldest test-alone lint bench bench-fleet clean
+  test-spark3 demo-oldest test-alone lint bench bench-fleet bench-realtime-start clean
 
 setup: jar $(VENV)/.installed
 
@@ -115,12 +115,20 @@ bench: setup $(VENV3)/.installed
 	  "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency $(CURDIR)/bench/realtime.md 60 {broker}"
 	$(PY) bench/python_sinks.py 30
 
-# The driver's planning against 10, 100 and 1,000 simulated nodes of 100 files each, and one node
-# of 10,000 files, on a real ZooKeeper server; then the checkpoint's size over 10,000 batches;
-# writes bench/fleet.md and bench/checkpoint.md (a few minutes).
+# The driver's triggers against 10 to 10,000 simulated nodes of 100 files each (1% or 10% of
+# them changing a trigger), and one node of 10,000 files, on a real ZooKeeper server; then the
+# checkpoint's size over 10,000 batches; writes bench/fleet.md and bench/checkpoint.md (about
+# half an hour).
 bench-fleet: setup
-	build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning $(CURDIR)/bench/fleet.md 10 100 1000 1x10000" \
+	build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning $(CURDIR)/bench/fleet.md 10@10 100@1 1000@1 1000@10 10000@1 10000@10 1x10000@100" \
 	  "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.CheckpointGrowth $(CURDIR)/bench/checkpoint.md"
+
+# A real-time batch's start at 1,000 hosts: the plan journals opened one host after another and
+# all together, on a real ZooKeeper server, with the newest Spark's Curator; writes
+# bench/realtime-start.md (a few minutes).
+bench-realtime-start: $(VENV)/.installed
+	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) build/sbt "++2.13" \
+	  "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeStart $(CURDIR)/bench/realtime-start.md"
 
 clean:
 	rm -rf $(VENV) $(VENV3) $(VENV34) jvm/target project/target target $(JAR_DIR)

@@ -8,7 +8,8 @@ import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
  * What the hosts answered: the files of those that listed their directory (`absent` those
  * without one), why the others could not (their files are unknown this time, not gone), and the
  * retired files each looked for copies of, and how many files each left unread for
- * `ignore.older`, and how many files they removed for `cleanup`.
+ * `ignore.older`, and how many files they removed for `cleanup`; and every host that
+ * answered in the call, its news or not.
  */
 final case class Answers(
     files: Map[String, Seq[FileMeta]],
@@ -16,7 +17,8 @@ final case class Answers(
     absent: Set[String] = Set.empty,
     looked: Map[String, CopiesLookedFor] = Map.empty,
     ignored: Map[String, Int] = Map.empty,
-    removed: Long = 0L)
+    removed: Long = 0L,
+    heard: Set[String] = Set.empty)
 
 object Answers {
 
@@ -30,7 +32,7 @@ object Answers {
       unlisted = replies.collect { case (host, (_, _, Reply.Unlisted(why))) => host -> why },
       absent = listed.collect { case (host, (_, response, _)) if response.absent => host }.toSet,
       looked = listed.map { case (host, (sent, response, _)) =>
-        host -> CopiesLookedFor(sent.id, response.retired.toSet)
+        host -> CopiesLookedFor(response.answerId, response.retired.toSet)
       },
       ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored },
       removed = replies.values.map(_._2.removed.size.toLong).sum

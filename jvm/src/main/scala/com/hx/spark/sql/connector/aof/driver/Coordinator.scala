@@ -3,13 +3,8 @@ package com.hx.spark.sql.connector.aof.driver
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.TimeUnit
 
-import scala.collection.JavaConverters._
-import scala.collection.mutable
-import scala.util.{Failure, Success, Try}
-
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
-  ChildData,
   PathChildrenCache,
   PathChildrenCacheEvent,
   PathChildrenCacheListener
@@ -19,14 +14,12 @@ import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
-import com.hx.spark.sql.connector.aof.files.{FileKey, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.protocol.{
   HostExchanges,
   Messages,
   NodesValue,
-  Reply,
   Request,
-  Response,
   SentRequest,
   ZkPaths,
   ZnodeValues
@@ -48,15 +41,22 @@ final class Coordinator(
     runKey: String,
     security: ZooKeeperSecurity = ZooKeeperSecurity(),
     checkpoint: Option[String] = None) {
+  import Coordinator.Look
+
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
   private val endpoints = ChildrenCaches(client, paths.endpoints, withData = false)
-  private val responses = ChildrenCaches(client, paths.responses, withData = true)
+  private val responses = new ResponseWatch(client, paths, runKey)
   private val exchanges = new HostExchanges
   private val runs = new StoreRuns(client, metaStore, runId)
-  // Each host's last response decoded, by its version; used under `changed`'s lock.
-  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
+  // The hosts with an endpoint serving, as the cache's events tell them: with ten thousand
+  // hosts, listing the cache at each call cost more than the trigger's news.
+  @volatile private var live = Set.empty[String]
+  // The last `look` called, and how long its answers took: a quiet trigger waits ten times that
+  // for news before it calls another, so that an idle fleet spends a tenth of its time on them.
+  private var looks = 0L
+  private var lastLookMs = 0L
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver = new PersistentNode(
     client,
@@ -71,22 +71,27 @@ final class Coordinator(
     }
     runs.removeFinished()
     // `reports` made here, so that `status` asks for reports by writing it, never making znodes.
-    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports)
+    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports, paths.look)
       .foreach(ZkClients.ensure(client, _))
     driver.start()
     if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
     }
     checkpoint.foreach(refuseAnotherQuery)
-    val wake = new PathChildrenCacheListener {
+    endpoints.getListenable.addListener(new PathChildrenCacheListener {
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
-        changed.synchronized(changed.notifyAll())
-    }
-    endpoints.getListenable.addListener(wake)
-    responses.getListenable.addListener(wake)
-    // Not waited for: the run is new, so both start empty; what comes later wakes `waitFor`.
+        changed.synchronized {
+          val host = Option(e.getData).map(d => ZkPaths.decode(name(d.getPath)))
+          e.getType match {
+            case PathChildrenCacheEvent.Type.CHILD_ADDED => live ++= host
+            case PathChildrenCacheEvent.Type.CHILD_REMOVED => live --= host
+            case _ => ()
+          }
+          changed.notifyAll()
+        }
+    })
     endpoints.start(PathChildrenCache.StartMode.NORMAL)
-    responses.start(PathChildrenCache.StartMode.NORMAL)
+    responses.start()
   }
 
   /** Keeps what `status` shows of the nodes to read; a failure is said, not thrown. */
@@ -98,14 +103,14 @@ final class Coordinator(
       case e: Exception => log.warn(s"aof: could not write ${paths.nodes} for status: $e")
     }
 
-  def liveHosts(): Set[String] =
-    endpoints.getCurrentData.asScala.map(d => ZkPaths.decode(name(d.getPath))).toSet
+  def liveHosts(): Set[String] = live
 
   /**
-   * Sends each host its request: the files tracked there, and those retired whose copy may still
-   * show up (by file id). A host whose endpoint is still starting answers the request it finds
-   * when it starts serving. A host that answered the last request gets the change from it. While
-   * ZooKeeper cannot be reached nothing is sent, rather than failing the query.
+   * Sends each host whose question changed its request: the files tracked there, and those
+   * retired whose copy may still show up (by file id). A host whose standing request asks the
+   * same is sent nothing: it answers again by itself when its files change. A host whose endpoint
+   * is still starting answers the request it finds when it starts serving. While ZooKeeper cannot
+   * be reached nothing is sent, rather than failing the query.
    */
   def ask(
       requests: Map[String, Seq[KnownFile]],
@@ -113,62 +118,70 @@ final class Coordinator(
       remove: Map[String, Seq[FileKey]] = Map.empty): SentRequests =
     if (!client.getZookeeperClient.isConnected) {
       log.warn("aof: ZooKeeper is not connected; planning this trigger without new metadata")
-      new SentRequests(Map.empty)
+      new SentRequests(Map.empty, requests.keySet)
     } else {
-      new SentRequests(send(requests.map { case (host, known) =>
+      val changed = requests.flatMap { case (host, known) =>
         val others = retired.getOrElse(host, Map.empty)
-        host -> exchanges.request(host, known, others, remove.getOrElse(host, Nil))
-      }))
+        exchanges.request(host, known, others, remove.getOrElse(host, Nil)).map(host -> _)
+      }
+      val sent = send(changed)
+      new SentRequests(sent, changed.keySet -- sent.keySet)
     }
 
   /**
-   * The answers to `asked` that arrive within the timeout. A host that does not answer in time,
-   * or could not list its directory, is left out of `files`; its planning waits for a later
-   * trigger. A host that cannot answer with a change (a new endpoint) asks for the request in
-   * full, which is sent within the same timeout.
+   * The hosts' news by the timeout: answers to `asked`, and the answers that came since the last
+   * call to standing requests. A host asked that does not answer in time, or could not list its
+   * directory, is left out of `files`; its planning waits for a later trigger. A host that cannot
+   * take a request as a change (a new endpoint) asks for it in full, which is sent within the
+   * same timeout.
+   *
+   * With a `look`, every endpoint is asked to look and answer ([[ZkPaths.look]]), and all are
+   * waited for: so a trigger that would plan nothing new can make sure no byte written before it
+   * began is left out (what Spark's `processAllAvailable` relies on), while an idle node costs
+   * nothing between such calls.
    */
-  def answers(asked: SentRequests, timeoutMs: Long): Answers = {
-    val replies = awaitReplies(asked.sent, System.nanoTime() + timeoutMs * 1000000L)
-    exchanges.complete(replies.map { case (host, (sent, _, reply)) => host -> (sent -> reply) })
-    Answers.of(replies)
-  }
-
-  /** Each host's reply by the deadline, with its request and response; none for the others. */
-  private def awaitReplies(
-      asked: Map[String, SentRequest],
-      deadline: Long): Map[String, (SentRequest, Response, Reply)] = {
-    var waiting = asked
-    var replies = Map.empty[String, (SentRequest, Response, Reply)]
-    var looked = false // once at least: what came while the caller waited for more is taken
-    while (waiting.nonEmpty && (!looked || System.nanoTime() < deadline)) {
-      looked = true
-      val arrived = arrivals(waiting, deadline)
-      waiting --= arrived.keys
-      arrived.foreach { case (host, (sent, response)) =>
-        exchanges.read(sent, response) match {
-          case Reply.NeedsFull =>
-            log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
-            waiting ++= send(Map(host -> exchanges.inFull(sent)))
-          case reply => replies += host -> ((sent, response, reply))
-        }
+  def answers(asked: SentRequests, timeoutMs: Long, look: Look = Look.Never): Answers = {
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    val round = new AnswerRound(asked.sent.keySet, exchanges, responses, send)
+    round.take()
+    if (look == Look.AfterWait) {
+      val until = System.nanoTime() + math.min(lastLookMs * 10, timeoutMs) * 1000000L
+      while (round.replies.isEmpty && System.nanoTime() < until) {
+        responses.await((until - System.nanoTime()) / 1000000L)
+        round.take()
       }
     }
-    replies
-  }
-
-  /** The responses to `waiting` there by the deadline: at least one, unless none came. */
-  private def arrivals(
-      waiting: Map[String, SentRequest],
-      deadline: Long): Map[String, (SentRequest, Response)] = {
-    var arrived = Map.empty[String, (SentRequest, Response)]
-    waitFor((deadline - System.nanoTime()) / 1000000L) {
-      arrived = responsesTo(waiting)
-      arrived.nonEmpty
+    val call = look != Look.Never
+    val called = System.nanoTime()
+    if (call) round.calling(callLook(), liveHosts())
+    while (round.waiting && System.nanoTime() < deadline) {
+      responses.await((deadline - System.nanoTime()) / 1000000L)
+      round.take()
     }
-    arrived
+    if (call) lastLookMs = (System.nanoTime() - called) / 1000000L
+    exchanges.complete(round.replies)
+    Answers.of(round.replies).copy(heard = round.heard)
   }
 
-  /** The requests, all written at once; those sent, by host. */
+  /** The hosts whose standing request has an answer taken. */
+  def current: Set[String] = exchanges.current
+
+  /** Each host's files as its last answer taken said. */
+  def latest: Map[String, Seq[FileMeta]] = exchanges.latest
+
+  /** Raises the run's `look` number: every endpoint looks and answers. The number; 0 if not. */
+  private def callLook(): Long =
+    try {
+      looks += 1
+      client.setData().forPath(paths.look, looks.toString.getBytes(UTF_8))
+      looks
+    } catch {
+      case e: Exception =>
+        log.warn(s"aof: could not ask the endpoints to look; planning with what they said: $e")
+        0L
+    }
+
+  /** The requests, all written at once; those sent, by host, each now standing for its host. */
   private def send(requests: Map[String, (SentRequest, Request)]): Map[String, SentRequest] = {
     val failed = ZnodeValues.putAll(
       client,
@@ -181,7 +194,9 @@ final class Coordinator(
         case Some(e) =>
           log.warn(s"aof: could not send the request to $host: $e")
           None
-        case None => Some(host -> sent)
+        case None =>
+          exchanges.sent(host, sent)
+          Some(host -> sent)
       }
     }
   }
@@ -195,7 +210,7 @@ final class Coordinator(
       driver.close()
       waitFor(10000)(liveHosts().isEmpty)
       ChildrenCaches.close(endpoints)
-      ChildrenCaches.close(responses)
+      responses.close()
       val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
         if (!runs.removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
@@ -203,39 +218,6 @@ final class Coordinator(
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
     }
-
-  private def responsesTo(waiting: Map[String, SentRequest]): Map[String, (SentRequest, Response)] =
-    responses.getCurrentData.asScala.flatMap { d =>
-      val host = ZkPaths.decode(name(d.getPath))
-      waiting.get(host) match {
-        case Some(sent) => decoded(host, d).filter(_.id == sent.id).map(r => host -> (sent -> r))
-        case _ => None
-      }
-    }.toMap
-
-  /**
-   * Each version of a host's response is decoded once: the answer to the previous request is
-   * still there when a trigger starts waiting, and with ten thousand files decoding it again
-   * costs as much as the answer awaited.
-   */
-  private def decoded(host: String, d: ChildData): Option[Response] = {
-    val version = d.getStat.getMzxid
-    lastDecoded.get(host) match {
-      case Some((v, response)) if v == version => response
-      case _ =>
-        // Whatever else wrote there, a response that does not decode is no answer. One whose
-        // parts are gone is none either: it was replaced, and its next version is read in turn.
-        val value = Try(ZnodeValues.resolve(client, d.getPath, d.getData))
-        val response = value.map(_.map(Messages.decodeResponse(_, runKey))) match {
-          case Success(r) => r
-          case Failure(e) =>
-            log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
-            None
-        }
-        lastDecoded(host) = version -> response
-        response
-    }
-  }
 
   private def waitFor(timeoutMs: Long)(condition: => Boolean): Boolean = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
@@ -269,13 +251,34 @@ final class Coordinator(
 
 object Coordinator {
 
+  /** Whether a call for answers has every endpoint look. */
+  sealed trait Look
+
+  object Look {
+
+    /** Only news and answers to requests are taken. */
+    case object Never extends Look
+
+    /**
+     * After a wait for news of ten times the last look's answers (so that an idle fleet spends
+     * a tenth of its time looking), or until some comes.
+     */
+    case object AfterWait extends Look
+
+    /** At once: what every host holds now is wanted (`Trigger.AvailableNow`'s first trigger). */
+    case object Now extends Look
+  }
+
   /** How long the requests of a trigger may take to be written, all together. */
   val SendTimeoutMs: Long = 30000L
 }
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */
-final class SentRequests private[driver] (private[driver] val sent: Map[String, SentRequest]) {
+final class SentRequests private[driver] (
+    private[driver] val sent: Map[String, SentRequest],
+    val failed: Set[String] = Set.empty) {
   def hosts: Set[String] = sent.keySet
 
-  def ++(other: SentRequests): SentRequests = new SentRequests(sent ++ other.sent)
+  def ++(other: SentRequests): SentRequests =
+    new SentRequests(sent ++ other.sent, failed -- other.sent.keySet ++ other.failed)
 }

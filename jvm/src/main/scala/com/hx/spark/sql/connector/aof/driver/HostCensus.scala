@@ -7,7 +7,7 @@ package com.hx.spark.sql.connector.aof.driver
  * @param wanted   the nodes of the hosts with an executor, where known
  * @param unknown  hosts with an executor whose node is not known yet (no launch task ran there)
  * @param live     the nodes with an endpoint serving, after the answers came
- * @param answered the nodes that answered with their files
+ * @param answered the nodes whose latest answer is current
  * @param unlisted the nodes that answered that they could not list their directory
  */
 final case class HostCensus(

@@ -9,6 +9,7 @@ import org.apache.spark.FutureAction
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
 
@@ -49,6 +50,9 @@ final class HostReports(
   // The offsets of the last batch Spark committed, with `cleanup`: what the hosts may remove.
   @volatile private var committed: Option[AofOffset] = None
   @volatile private var removed = 0L
+  private val questions = new QuestionChanges
+  // How many files each host left unread for `ignore.older`, as its last answer said.
+  private var ignored = Map.empty[String, Int]
 
   /** Spark committed the batch that ends at `end`: its files read to their end may go. */
   def commit(end: AofOffset): Unit = committed = Some(end)
@@ -59,18 +63,21 @@ final class HostReports(
   /** From now on every trigger plans against the reports of the next one. */
   def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
 
-  /** The hosts' files for a trigger that starts at `start`. */
-  def forTrigger(coordinator: Coordinator, start: AofOffset): Reports = {
+  /**
+   * The hosts' news for a trigger that starts at `start`: the hosts to plan, with their files.
+   * With `look`, every endpoint looks first: a trigger that would plan nothing new asks again so.
+   */
+  def forTrigger(coordinator: Coordinator, start: AofOffset, look: Boolean = false): Reports = {
     val before = state
     val (reports, after) = before.frozen match {
       // No cut in the first answers: no byte limit, or nothing a limit would cut; none to ask.
       case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => (first, before)
       case Some(first) =>
-        val fresh = collect(coordinator, start, everyHost = false, before)
+        val fresh = collect(coordinator, start, everyHost = false, before, Look.Never)
         (withCutsOf(fresh.reports, first), fresh.after)
       case None if before.availableNow =>
         val waited = coverage.fold(before)(awaitNodes(coordinator, start, before, _))
-        val round = collect(coordinator, start, everyHost = true, waited)
+        val round = collect(coordinator, start, everyHost = true, waited, Look.Now)
         if (round.unheard.nonEmpty) {
           state = round.after // the query fails: its stop cancels this trigger's launch too
           throw unheard(round)
@@ -78,7 +85,12 @@ final class HostReports(
         coverage.foreach(failIfMissing(_, round.reports))
         (round.reports, round.after.copy(frozen = Some(round.reports)))
       case None =>
-        val round = collect(coordinator, start, everyHost = false, before)
+        val round = collect(
+          coordinator,
+          start,
+          everyHost = false,
+          before,
+          if (look) Look.AfterWait else Look.Never)
         (round.reports, round.after)
     }
     state = after.copy(last = reports)
@@ -106,11 +118,11 @@ final class HostReports(
       before: State,
       nodes: NodeCoverage): State = {
     val deadline = System.nanoTime() + nodesAwaitMs * 1000000L
-    var round = collect(coordinator, start, everyHost = false, before)
+    var round = collect(coordinator, start, everyHost = false, before, Look.Never)
     while (!nodes.missing(round.reports.answered).contains(Set.empty) &&
       System.nanoTime() < deadline) {
       Thread.sleep(HostReports.NodesPollMs) // executors starting are awaited
-      round = collect(coordinator, start, everyHost = false, round.after)
+      round = collect(coordinator, start, everyHost = false, round.after, Look.Never)
     }
     round.after
   }
@@ -188,7 +200,8 @@ final class HostReports(
       coordinator: Coordinator,
       start: AofOffset,
       everyHost: Boolean,
-      before: State): Round = {
+      before: State,
+      look: Look): Round = {
     val (waitMs, waitOption) =
       if (before.launching.isEmpty) (startAwaitMs, "start.await.timeout")
       else (metaAwaitMs, "meta.await.timeout")
@@ -202,8 +215,11 @@ final class HostReports(
     val wanted = byHost.keySet.flatMap(nodes.of)
     val answers = coordinator.answers(
       asked ++ ask(coordinator, start, wanted -- asked.hosts),
-      math.max(0L, (deadline - System.nanoTime()) / 1000000L))
-    val census = heardFrom(coordinator, answers, wanted, byHost.keySet)
+      math.max(0L, (deadline - System.nanoTime()) / 1000000L),
+      look)
+    // AvailableNow wants what every host holds now: only those that answered its look count.
+    val current = if (everyHost) answers.heard else coordinator.current
+    val census = heardFrom(coordinator, answers, current, wanted, byHost.keySet)
     val after =
       before.copy(
         launching = launching,
@@ -216,8 +232,11 @@ final class HostReports(
           "planning without them")
     }
     removed += answers.removed
-    val answered = answers.files.keySet ++ answers.unlisted.keySet
-    val reports = Reports(answers.files, answers.looked, answers.ignored, answered)
+    ignored = ignored ++ answers.ignored -- answers.unlisted.keySet
+    val latest = coordinator.latest
+    // AvailableNow plans every host that answered, its news or not: a plan is a fixed point.
+    val files = if (everyHost) latest.filter(h => current(h._1)) ++ answers.files else answers.files
+    val reports = Reports(files, answers.looked, ignored, current, latest)
     Round(reports, after, census.unheard, waited, waitOption)
   }
 
@@ -246,22 +265,28 @@ final class HostReports(
   }
 
   /**
-   * Each host's request, from the offsets the trigger starts at, and the files it may remove:
-   * read to their end in the batch last committed, and not read further since.
+   * The request of each host whose question may have changed ([[QuestionChanges]]), from the
+   * offsets the trigger starts at, and the files it may remove: read to their end in the batch
+   * last committed, and not read further since.
    */
-  private def ask(coordinator: Coordinator, start: AofOffset, hosts: Set[String]): SentRequests =
-    coordinator.ask(
-      hosts.map(h => h -> Planner.known(start, h)).toMap,
-      hosts.map(h => h -> Planner.retired(start, h)).toMap,
+  private def ask(coordinator: Coordinator, start: AofOffset, hosts: Set[String]): SentRequests = {
+    val changed = questions.of(hosts, start, committed)
+    val sent = coordinator.ask(
+      changed.map(h => h -> Planner.known(start, h)).toMap,
+      changed.map(h => h -> Planner.retired(start, h)).toMap,
       committed.fold(Map.empty[String, Seq[FileKey]]) { c =>
-        hosts.map(h => h -> Planner.removable(c, start, h)).toMap
+        changed.map(h => h -> Planner.removable(c, start, h)).toMap
       }
     )
+    questions.asked(changed -- sent.failed, start, committed)
+    sent
+  }
 
   /** Which hosts answered, which have no endpoint, which said nothing: warned about, kept. */
   private def heardFrom(
       coordinator: Coordinator,
       answers: Answers,
+      current: Set[String],
       wanted: Set[String],
       hosts: Set[String]): HostCensus = {
     warnings.update(answers)
@@ -269,7 +294,7 @@ final class HostReports(
       wanted,
       hosts.filter(nodes.of(_).isEmpty),
       coordinator.liveHosts(),
-      answers.files.keySet,
+      current,
       answers.unlisted.keySet)
     // A stop cancels the launch and ends the wait: nothing is missing then.
     if (census.withoutEndpoint.nonEmpty && !stopped) {

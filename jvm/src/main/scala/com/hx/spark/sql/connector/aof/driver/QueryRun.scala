@@ -16,10 +16,12 @@ trait QueryRun {
   def backedUp(): Option[String]
 
   /**
-   * The hosts' files for a trigger that starts at `start`, by host. After
-   * [[freezeAtNextTrigger]], every trigger gets the next one's.
+   * The hosts' news for a trigger that starts at `start`: the files of the hosts to plan, by
+   * host. With `look`, every host looks first, so nothing written before the call is left out
+   * (asked when the news alone would plan nothing new). After [[freezeAtNextTrigger]], every
+   * trigger gets the next one's.
    */
-  def reports(start: AofOffset): Reports
+  def reports(start: AofOffset, look: Boolean = false): Reports
 
   /** Under `Trigger.AvailableNow`: every batch plans against the files as they were at its start. */
   def freezeAtNextTrigger(): Unit

@@ -107,8 +107,8 @@ final class ZooKeeperRun(
 
   override def backedUp(): Option[String] = session.backup.read()
 
-  override def reports(start: AofOffset): Reports =
-    hosts.forTrigger(session.coordinator, start)
+  override def reports(start: AofOffset, look: Boolean): Reports =
+    hosts.forTrigger(session.coordinator, start, look)
 
   override def freezeAtNextTrigger(): Unit = hosts.freezeAtNextTrigger()
 

@@ -2,20 +2,29 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import java.lang.management.ManagementFactory
 import java.nio.charset.StandardCharsets.UTF_8
-import java.util.concurrent.{Executors, TimeUnit}
+import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
+import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.util.{Failure, Success, Try}
 
+import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
 import org.apache.curator.framework.recipes.leader.{LeaderLatch, LeaderLatchListener}
 import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnlistedDirectory}
+import com.hx.spark.sql.connector.aof.files.{
+  DirectoryScanner,
+  DirectoryWatch,
+  FileMeta,
+  KnownFile,
+  UnlistedDirectory
+}
 import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange,
+  Exchange,
   Messages,
   Request,
   Response,
@@ -29,18 +38,34 @@ import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
  * All endpoints of a host join one leader latch; the leader registers and serves, the others
  * stand by and take over when it goes. It ends itself when the run's driver node disappears.
  *
- * Every ZooKeeper event is handed to one worker thread, so answers never run concurrently and
- * closing never happens on one of Curator's own threads.
+ * A request stands until the next: the endpoint answers it when it comes, then again whenever
+ * its files change ([[DirectoryWatch]], and a look at least every [[NodeEndpoint.FallbackMs]]),
+ * and writes nothing while they do not. So an idle node costs the driver and ZooKeeper nothing
+ * a trigger. When the driver raises the run's `look` number (a trigger that heard no news), every
+ * endpoint looks at once and answers again, if only to say it looked.
+ *
+ * Every ZooKeeper event and every look is handed to one worker thread, so answers never run
+ * concurrently and closing never happens on one of Curator's own threads.
  */
-final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit) {
+final class NodeEndpoint(
+    spec: EndpointSpec,
+    host: String,
+    onClosed: () => Unit,
+    sharedClient: Option[CuratorFramework] = None) {
+  import NodeEndpoint._
+
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(spec.metaStore, spec.runId)
-  private val worker = Executors.newSingleThreadExecutor { r =>
-    val t = new Thread(r, s"aof-endpoint-$host")
-    t.setDaemon(true)
-    t
-  }
-  private val client = ZkClients.open(spec.zk, spec.metaStore)
+  private val worker = new ScheduledThreadPoolExecutor(
+    1,
+    { r: Runnable =>
+      val t = new Thread(r, s"aof-endpoint-$host")
+      t.setDaemon(true)
+      t
+    })
+  worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+  // A client of its own, but for simulated nodes, many to a JVM (the fleet benchmark).
+  private val client = sharedClient.getOrElse(ZkClients.open(spec.zk, spec.metaStore))
   private val scanner = new DirectoryScanner(
     spec.files,
     spec.md5SampleLength,
@@ -54,6 +79,7 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
+  private val lookCalls = new WatchedZnode(client, paths.look, () => submit(lookCalled()))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private[endpoint] val report =
     new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
@@ -61,8 +87,16 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
   private var lastAnswered = ""
   private val exchange = new DriverExchange
   private var lastRejected = ""
-  private var lastIgnored = 0
   private var closed = false
+  // The latest `look` seen, and the last response written: written again to say it looked.
+  private var lookSeen = 0L
+  private var lastWritten: Option[Response] = None
+  private var watch: Option[DirectoryWatch.Registration] = None
+  @volatile private var lastLookNanos = System.nanoTime()
+  // How many times it began serving: the looks of an earlier time end.
+  private var serving = 0
+  private val lookQueued = new AtomicBoolean(false)
+  private val settleQueued = new AtomicBoolean(false)
   // What an operator watches of this endpoint (the gauges), written by its worker only.
   @volatile private var filesWatched = 0L
   @volatile private var lookMs = 0L
@@ -98,16 +132,47 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
       override def notLeader(): Unit = submit(standBy())
     })
     requests.start()
+    lookCalls.start()
     latch.start()
   }
 
-  private def submit(task: => Unit): Unit =
+  private def submit(task: => Unit, delayMs: Long = 0L): Unit =
     if (!worker.isShutdown) {
-      worker.execute { () =>
-        try if (!closed) task
-        catch { case e: Exception => log.warn(s"aof: endpoint on $host: $e", e) }
-      }
+      worker.schedule(
+        { () =>
+          try if (!closed) task
+          catch { case e: Exception => log.warn(s"aof: endpoint on $host: $e", e) }
+        }: Runnable,
+        delayMs,
+        TimeUnit.MILLISECONDS)
     }
+
+  /**
+   * A file changed: a look soon (at most one each [[MinLookMs]]: a file written all the time
+   * is not looked at with every write), and another once the files went quiet, when what a look
+   * says changes with time alone (a record flushed, a copy settled).
+   */
+  private def changed(): Unit = {
+    if (lookQueued.compareAndSet(false, true)) {
+      val due = MinLookMs - (System.nanoTime() - lastLookNanos) / 1000000L
+      submit({ lookQueued.set(false); lookAgain() }, math.max(0L, due))
+    }
+    if (settleQueued.compareAndSet(false, true)) {
+      submit({ settleQueued.set(false); lookAgain() }, MinLookMs + settleMs)
+    }
+  }
+
+  private val settleMs = math.max(100L, spec.records.fold(0L)(_.flushMs)) + 20L
+
+  /** Watches the directories again (a pattern's new ones), and looks every so often anyway. */
+  private def fallbackLook(round: Int): Unit = if (registration.nonEmpty && round == serving) {
+    val dirs = Try(spec.files.directories().map(_.path)).getOrElse(Nil) ++ spec.files.roots
+    val again = DirectoryWatch.register(dirs, () => changed())
+    watch.foreach(_.close())
+    watch = Some(again)
+    lookAgain()
+    submit(fallbackLook(round), if (again.complete) FallbackMs else UnwatchedFallbackMs)
+  }
 
   private def serve(): Unit = {
     // Comes back by itself after a session expiry, so a reconnected host is live again.
@@ -121,11 +186,16 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     registration = Some(node)
     log.info(s"aof: endpoint $me serves ${spec.files} on $host for run ${spec.runId}")
     answer()
+    serving += 1
+    fallbackLook(serving)
   }
 
   private def standBy(): Unit = {
     registration.foreach(_.close())
     registration = None
+    watch.foreach(_.close())
+    watch = None
+    lastWritten = None
     report.forget()
   }
 
@@ -141,42 +211,68 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
         if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
         lastRejected = what
       case Success(request) if request.id != lastAnswered =>
-        val response = Messages.encode(respond(request), spec.runKey)
-        ZnodeValues.put(client, paths.response(host), response)
+        respond(request).foreach(write)
         lastAnswered = request.id
       case Success(_) => ()
     }
   }
 
-  /** In full to a request in full, else as the change from the answer to the request's base. */
-  private def respond(request: Request): Response = exchange.known(request) match {
-    case None => Response(request.id, Nil, needsFull = true)
-    case Some((known, before)) =>
-      val began = System.nanoTime()
-      val (files, unlisted) =
-        try scanner.scan(known, request.retired, request.remove.toSet) -> None
-        catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
-      filesWatched = files.size.toLong
-      looks += 1
-      val ignored = if (unlisted.isEmpty) scanner.ignored else 0
-      val absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists
-      val retired = request.retired.keys.toSeq.sorted
-      val removed = if (unlisted.isEmpty) scanner.removedByLastScan else Nil
-      val full = Response(
-        request.id,
-        files,
-        absent = absent,
-        retired = retired,
-        ignored = ignored,
-        removed = removed)
-      val (response, unchanged) = exchange.answer(request, known, before, files, full)
-      // An idle host's list is not written again each second.
-      if (!unchanged || ignored != lastIgnored) {
-        report.publish(Response(request.id, files, unlisted = unlisted, ignored = ignored))
-      }
-      lastIgnored = ignored
-      lookMs = (System.nanoTime() - began) / 1000000L
-      if (unlisted.nonEmpty) Response(request.id, Nil, unlisted = unlisted) else response
+  /** The standing request looked at again: answered again only when what it says changed. */
+  private def lookAgain(): Boolean = registration.nonEmpty && (exchange.standing match {
+    case Some((request, known, before)) =>
+      val answer = look(request, known, before)
+      answer.foreach(write)
+      answer.nonEmpty
+    case None => false
+  })
+
+  /** The driver asked every endpoint to look: this one answers, if only to say it looked. */
+  private def lookCalled(): Unit = {
+    val called = lookCalls.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
+    called.filter(_ > lookSeen).foreach { g =>
+      lookSeen = g
+      if (!lookAgain()) lastWritten.foreach(write)
+    }
+  }
+
+  private def write(response: Response): Unit = {
+    val sent = response.copy(look = lookSeen)
+    ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
+    lastWritten = Some(sent)
+  }
+
+  /** In full to a request in full, else as the change from the answer the request is based on. */
+  private def respond(request: Request): Option[Response] = exchange.known(request) match {
+    case None => Some(Response(request.id, Nil, needsFull = true))
+    case Some((known, before)) => look(request, known, before)
+  }
+
+  private def look(
+      request: Request,
+      known: Seq[KnownFile],
+      before: Option[Exchange]): Option[Response] = {
+    val began = System.nanoTime()
+    lastLookNanos = began
+    val (files, unlisted) =
+      try scanner.scan(known, request.retired, request.remove.toSet) -> None
+      catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
+    filesWatched = files.size.toLong
+    looks += 1
+    val ignored = if (unlisted.isEmpty) scanner.ignored else 0
+    val full = Response(
+      request.id,
+      files,
+      unlisted = unlisted,
+      absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists,
+      retired = if (unlisted.isEmpty) request.retired.keys.toSeq.sorted else Nil,
+      ignored = ignored,
+      removed = if (unlisted.isEmpty) scanner.removedByLastScan else Nil
+    )
+    val answer = exchange.answer(request, known, before, full)
+    // An idle host's list is not written again.
+    if (answer.nonEmpty) report.publish(full.copy(absent = false, retired = Nil, removed = Nil))
+    lookMs = (System.nanoTime() - began) / 1000000L
+    answer
   }
 
   // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
@@ -190,9 +286,10 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
       // latch's node. Closed first, the latch would race its own requests still on the way: it
       // checks the leadership of a node it has just dropped, and logs an error as if lost.
       requests.close()
+      lookCalls.close()
       driver.close()
       report.close()
-      client.close()
+      if (sharedClient.isEmpty) client.close() else latch.close()
     } finally {
       worker.shutdown()
       onClosed()
@@ -205,4 +302,16 @@ final class NodeEndpoint(spec: EndpointSpec, host: String, onClosed: () => Unit)
     submit(close())
     worker.awaitTermination(10, TimeUnit.SECONDS)
   }
+}
+
+object NodeEndpoint {
+
+  /** The longest an endpoint goes without a look while its directories are watched. */
+  val FallbackMs: Long = 10000L
+
+  /** The same where they cannot be (no inotify, a directory not there yet). */
+  val UnwatchedFallbackMs: Long = 1000L
+
+  /** The shortest time between two looks that changes start. */
+  val MinLookMs: Long = 100L
 }

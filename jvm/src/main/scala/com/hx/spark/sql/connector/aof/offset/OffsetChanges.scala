@@ -17,14 +17,16 @@ object OffsetChanges {
   def between(
       base: Map[String, HostOffsets],
       now: Map[String, HostOffsets]): (Map[String, HostChanges], Seq[String]) = {
-    val changed = now.flatMap { case (host, h) =>
-      val before = base.getOrElse(host, HostOffsets.Empty)
-      val files = h.files.filter { case (id, f) => !before.files.get(id).contains(f) }
-      val gone = before.files.keys.filterNot(h.files.contains).toSeq.sorted
-      val same = files.isEmpty && gone.isEmpty &&
-        base.get(host).exists(b => b.nextSerial == h.nextSerial && b.retired == h.retired)
-      if (same) None else Some(host -> HostChanges(h.nextSerial, files, gone, h.retired))
-    }
+    // A host planned since with nothing new keeps the very object: not looked into.
+    val changed =
+      now.filterNot { case (host, h) => base.get(host).exists(_ eq h) }.flatMap { case (host, h) =>
+        val before = base.getOrElse(host, HostOffsets.Empty)
+        val files = h.files.filter { case (id, f) => !before.files.get(id).contains(f) }
+        val gone = before.files.keys.filterNot(h.files.contains).toSeq.sorted
+        val same = files.isEmpty && gone.isEmpty &&
+          base.get(host).exists(b => b.nextSerial == h.nextSerial && b.retired == h.retired)
+        if (same) None else Some(host -> HostChanges(h.nextSerial, files, gone, h.retired))
+      }
     (changed, base.keys.filterNot(now.contains).toSeq.sorted)
   }
 

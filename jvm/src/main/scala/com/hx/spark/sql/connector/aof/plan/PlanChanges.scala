@@ -9,24 +9,27 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
  */
 object PlanChanges {
   def between(start: AofOffset, end: AofOffset): Seq[String] =
-    start.hosts.toSeq.sortBy(_._1).flatMap { case (host, before) =>
-      val kept = end.hosts.get(host).fold(Map.empty[String, FileOffset])(_.files)
-      // Built only when some file is no longer tracked: with thousands of files, most triggers
-      // change nothing and this runs at every one.
-      lazy val byKey = kept.values.groupBy(f => key(f)).map { case (k, fs) =>
-        k -> fs.map(_.fileId).toSeq.sorted
-      }
-      val retired = end.hosts.get(host).fold(Set.empty[String])(_.retired.keySet)
-      before.files.values.filterNot(f => kept.contains(f.fileId)).toSeq.sortBy(_.fileId).map { f =>
-        val remembered =
-          if (retired(f.fileId)) "; remembered until a look finds no copy of it" else ""
-        byKey.get(key(f)) match {
-          case Some(ids) =>
-            s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
-              s"${f.pos}, now read as ${ids.mkString(", ")} from its start$remembered"
-          case None => s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone$remembered"
+    start.hosts.toSeq.filterNot(h => end.hosts.get(h._1).exists(_ eq h._2)).sortBy(_._1).flatMap {
+      case (host, before) =>
+        val kept = end.hosts.get(host).fold(Map.empty[String, FileOffset])(_.files)
+        // Built only when some file is no longer tracked: with thousands of files, most triggers
+        // change nothing and this runs at every one.
+        lazy val byKey = kept.values.groupBy(f => key(f)).map { case (k, fs) =>
+          k -> fs.map(_.fileId).toSeq.sorted
         }
-      }
+        val retired = end.hosts.get(host).fold(Set.empty[String])(_.retired.keySet)
+        before.files.values.filterNot(f => kept.contains(f.fileId)).toSeq.sortBy(_.fileId).map {
+          f =>
+            val remembered =
+              if (retired(f.fileId)) "; remembered until a look finds no copy of it" else ""
+            byKey.get(key(f)) match {
+              case Some(ids) =>
+                s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
+                  s"${f.pos}, now read as ${ids.mkString(", ")} from its start$remembered"
+              case None =>
+                s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone$remembered"
+            }
+        }
     }
 
   private def key(f: FileOffset): String = s"${f.key.dev}:${f.key.ino}"

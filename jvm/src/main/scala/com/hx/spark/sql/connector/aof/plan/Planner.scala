@@ -128,7 +128,10 @@ object Planner {
       .map(reports.toSeq) { case (host, files) =>
         val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
         val previous = start.hosts.get(host)
-        host -> new HostPlanner(host, previous, files, limits, share, looked.get(host)).plan()
+        val (offsets, losses) =
+          new HostPlanner(host, previous, files, limits, share, looked.get(host)).plan()
+        // A host with nothing new keeps its very offsets: later steps skip it by identity.
+        host -> (previous.filter(_ == offsets).getOrElse(offsets), losses)
       }
       .toMap
     Plan(

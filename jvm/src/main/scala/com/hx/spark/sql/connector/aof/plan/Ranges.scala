@@ -15,7 +15,10 @@ object Ranges {
    */
   def between(start: AofOffset, end: AofOffset): Seq[FileRange] =
     for {
-      (host, offsets) <- end.hosts.toSeq.sortBy(_._1)
+      // A host whose offsets are the start's very object has nothing to read.
+      (host, offsets) <- end.hosts.toSeq
+        .filterNot(h => start.hosts.get(h._1).exists(_ eq h._2))
+        .sortBy(_._1)
       tails = offsets.files.values.flatMap(_.continues).map(t => t.fileId -> t.from).toMap
       file <- offsets.files.values.toSeq.sortBy(f => (f.serial, f.fileId))
       from = start.file(host, file.fileId).fold(file.first)(_.pos)

@@ -1,23 +1,36 @@
 package com.hx.spark.sql.connector.aof.protocol
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import java.util.UUID
+
+import scala.collection.mutable
+
+import com.hx.spark.sql.connector.aof.files.KnownFile
 
 /**
  * An endpoint's side of the exchange with the driver: the files a request names (in full, or as
- * the change from the last exchange), and the answer, in full or as the change from the answer
- * to the request's base. It keeps the last exchange; the endpoint carries the messages.
+ * the change from an exchange), and the answers to it. A request is answered when it comes, and
+ * again whenever the node's files change, until the next one: each answer is the change from the
+ * request's base, whichever of the earlier answers the driver saw, so a driver that missed one
+ * loses nothing. The latest answers are kept: the driver bases its next request on the answer
+ * it planned from, not always the latest.
  */
 final class DriverExchange {
-  private var last: Option[Exchange] = None
+  private val kept = mutable.LinkedHashMap.empty[String, Exchange]
+  // The request answered last, the exchange it is a change from, and its latest answer in full.
+  private var current: Option[(Request, Seq[KnownFile], Option[Exchange], Response)] = None
 
   /**
    * The files `request` names, and the exchange it is a change from, if any; none when that
-   * exchange is not the last one (the driver then sends the request in full).
+   * exchange is not one kept (the driver then sends the request in full).
    */
   def known(request: Request): Option[(Seq[KnownFile], Option[Exchange])] = {
-    val base = request.base.map(b => last.filter(_.id == b))
-    if (base.contains(None)) None
-    else {
+    val base = request.base.map(kept.get)
+    if (base.contains(None)) {
+      // The earlier request stands no more: answered again, it would replace the ask for this
+      // one in full before the driver read it.
+      current = None
+      None
+    } else {
       val before = base.flatten
       val known = before.fold(request.known) { e =>
         Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
@@ -27,22 +40,46 @@ final class DriverExchange {
   }
 
   /**
-   * The answer to `request`, whose files are `files` now, as the change from `before` when there
-   * is one; kept as the last exchange. With whether the files are those of `before`.
+   * The answer to `request`, whose files are `full`'s, as the change from `before` when there is
+   * one; None when it says what the last answer to the same request said.
    *
-   * @param full the answer in full
+   * @param full the answer in full; with `unlisted`, it holds no files
    */
   def answer(
       request: Request,
       known: Seq[KnownFile],
       before: Option[Exchange],
-      files: Seq[FileMeta],
-      full: Response): (Response, Boolean) = {
-    last = Some(Exchange(request.id, known, files))
-    val change = before.flatMap(e => Delta.between(e.files, files)(_.key).map(e.id -> _))
-    val response = change.fold(full) { case (b, d) =>
-      full.copy(files = d.changed, base = Some(b), gone = d.removed)
+      full: Response): Option[Response] = {
+    val repeated = current.exists { case (r, _, _, last) =>
+      r.id == request.id && full.removed.isEmpty && last.copy(removed = Nil) == full
     }
-    response -> change.exists(_._2.isEmpty)
+    if (repeated) None
+    else {
+      val id = UUID.randomUUID().toString
+      current = Some((request, known, before, full))
+      kept(id) = Exchange(id, known, full.files)
+      if (kept.size > DriverExchange.Kept) kept -= kept.head._1
+      val change = before.flatMap(e => Delta.between(e.files, full.files)(_.key).map(e.id -> _))
+      val answer = change.fold(full) { case (b, d) =>
+        full.copy(files = d.changed, base = Some(b), gone = d.removed)
+      }
+      Some(
+        if (full.unlisted.nonEmpty) full.copy(files = Nil, answer = id)
+        else answer.copy(answer = id))
+    }
   }
+
+  /** The request answered last, the files it names and its base: looked at again as they change. */
+  def standing: Option[(Request, Seq[KnownFile], Option[Exchange])] =
+    current.map { case (r, known, before, _) => (r, known, before) }
+}
+
+object DriverExchange {
+
+  /**
+   * Answers kept as bases: a driver plans from one of its host's last answers, and a file
+   * written all the time has its host answer every 100 ms (`NodeEndpoint.MinLookMs`): 64 are
+   * the last 6 seconds of such a host, longer than most batches.
+   */
+  val Kept: Int = 64
 }

@@ -8,24 +8,59 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 
 /**
  * The driver's side of the exchange with the hosts' endpoints: what a host is asked (its files in
- * full, or the change from the last exchange it completed) and what its answer says. It keeps
- * each host's last complete exchange, the base of the next request; the driver's `Coordinator`
- * carries the messages.
+ * full, or the change from the last exchange it completed) and what its answers say. A request
+ * stands until the driver's question changes (the offsets it names moved): the host answers it
+ * again whenever its files change, and the driver takes each answer it has not taken yet as the
+ * host's news. It keeps each host's standing request and the last answer it took, the base of
+ * the next request; the driver's `Coordinator` carries the messages.
  */
 final class HostExchanges {
   private val completed = mutable.Map.empty[String, Exchange]
+  // Per host, the request sent last, and the request the answer in `completed` answered.
+  private val standing = mutable.Map.empty[String, SentRequest]
+  private val answered = mutable.Map.empty[String, String]
+  // Hosts whose last answer taken could not list their directory: their files are unknown.
+  private val unlisted = mutable.Set.empty[String]
 
-  /** The request for `host`: as the change from its last complete exchange, if it has one. */
+  /**
+   * The request for `host`, as the change from its last complete exchange if it has one; None
+   * when its standing request already asks this.
+   */
   def request(
       host: String,
       known: Seq[KnownFile],
       retired: Map[String, KnownFile],
-      remove: Seq[FileKey] = Nil): (SentRequest, Request) =
-    compose(known, retired, remove, synchronized(completed.get(host)))
+      remove: Seq[FileKey] = Nil): Option[(SentRequest, Request)] = synchronized {
+    val asked = standing.get(host)
+    if (asked.exists(s => s.known == known && s.retired == retired && s.remove == remove)) None
+    else Some(compose(known, retired, remove, completed.get(host)))
+  }
 
   /** The request of `sent` again in full, for a host that cannot take it as a change. */
   def inFull(sent: SentRequest): (SentRequest, Request) =
     compose(sent.known, sent.retired, sent.remove, None)
+
+  /** `sent` reached `host`: it stands until the next. */
+  def sent(host: String, sent: SentRequest): Unit = synchronized(standing(host) = sent)
+
+  /** The request standing for `host`, if any. */
+  def standingFor(host: String): Option[SentRequest] = synchronized(standing.get(host))
+
+  /** Whether `response` answers `host`'s standing request with an answer not taken yet. */
+  def isNews(host: String, response: Response): Boolean = synchronized {
+    standing.get(host).exists(_.id == response.id) &&
+    !completed.get(host).exists(_.id == response.answerId)
+  }
+
+  /** The hosts whose standing request has an answer taken: what the driver knows is current. */
+  def current: Set[String] = synchronized {
+    answered.collect { case (host, id) if standing.get(host).exists(_.id == id) => host }.toSet
+  }
+
+  /** The files of each host's last answer taken; not a host that could not list them. */
+  def latest: Map[String, Seq[FileMeta]] = synchronized {
+    completed.collect { case (host, e) if !unlisted(host) => host -> e.files }.toMap
+  }
 
   private def compose(
       known: Seq[KnownFile],
@@ -51,13 +86,17 @@ final class HostExchanges {
       case _ => Reply.NeedsFull
     }
 
-  /** Keeps the exchanges the hosts completed, all at once: the bases of their next requests. */
-  def complete(replies: Map[String, (SentRequest, Reply)]): Unit = synchronized {
+  /** Keeps the answers taken, all at once: the bases of the hosts' next requests. */
+  def complete(replies: Map[String, (SentRequest, Response, Reply)]): Unit = synchronized {
     replies.foreach {
-      case (host, (sent, Reply.Listed(files))) =>
-        completed(host) = Exchange(sent.id, sent.known, files)
-      case (host, (sent, Reply.Unlisted(_))) =>
-        completed(host) = Exchange(sent.id, sent.known, Nil)
+      case (host, (sent, response, Reply.Listed(files))) =>
+        completed(host) = Exchange(response.answerId, sent.known, files)
+        answered(host) = sent.id
+        unlisted -= host
+      case (host, (sent, response, Reply.Unlisted(_))) =>
+        completed(host) = Exchange(response.answerId, sent.known, Nil)
+        answered(host) = sent.id
+        unlisted += host
       case _ => ()
     }
   }

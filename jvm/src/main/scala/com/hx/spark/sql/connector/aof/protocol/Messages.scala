@@ -44,6 +44,11 @@ final case class Request(
  * `ignored`: how many files the node left unread for `ignore.older` (see `FileMeta.ignored`),
  * counting compressed ones, which it does not report. `removed`: the files of the request's
  * `remove` that this answer removed (`cleanup`); they are not in `files`.
+ *
+ * A node answers a request again whenever its files change, until the next request: `answer`
+ * names each answer (empty: the request's id), and the driver plans from the latest answer it has
+ * not planned yet. `look` is the driver's last call to every node to look ([[ZkPaths.look]]) that
+ * the node had seen when it answered.
  */
 final case class Response(
     id: String,
@@ -55,7 +60,13 @@ final case class Response(
     absent: Boolean = false,
     retired: Seq[String] = Nil,
     ignored: Int = 0,
-    removed: Seq[FileKey] = Nil)
+    removed: Seq[FileKey] = Nil,
+    answer: String = "",
+    look: Long = 0L) {
+
+  /** What names this answer apart from the node's other answers to the same request. */
+  def answerId: String = if (answer.isEmpty) id else answer
+}
 
 /**
  * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
@@ -119,6 +130,8 @@ object Messages {
     gzip { g =>
       g.writeStringField("id", response.id)
       response.base.foreach(g.writeStringField("base", _))
+      if (response.answer.nonEmpty) g.writeStringField("answer", response.answer)
+      if (response.look > 0) g.writeNumberField("look", response.look)
       writeKeys(g, "gone", response.gone)
       writeKeys(g, "removed", response.removed)
       if (response.needsFull) g.writeBooleanField("needsFull", true)
@@ -207,7 +220,9 @@ object Messages {
       root.path("absent").asBoolean(false),
       root.path("retired").elements().asScala.map(_.asText).toVector,
       root.path("ignored").asInt(0),
-      keys(root, "removed")
+      keys(root, "removed"),
+      text(root, "answer").getOrElse(""),
+      root.path("look").asLong(0L)
     )
   }
 

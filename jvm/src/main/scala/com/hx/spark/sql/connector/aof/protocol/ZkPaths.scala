@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/latches/<host>   one leader among the endpoints of a host
  * <metaStore>/runs/<runId>/endpoints/<host> ephemeral: the host's serving endpoint
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
- * <metaStore>/runs/<runId>/responses/<host> the host's answer to it (in full, or what changed)
+ * <metaStore>/runs/<runId>/responses/<host> the host's latest answer to it (in full, or a change)
+ * <metaStore>/runs/<runId>/look             a number the driver raises to have every host look
  * <metaStore>/runs/<runId>/reports          written by `status` to ask for the hosts' reports
  * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, written while asked
  * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
@@ -32,6 +33,7 @@ final case class ZkPaths(metaStore: String, runId: String) {
   def reports: String = s"$run/reports"
   def misplaced: String = s"$run/misplaced"
   def nodes: String = s"$run/nodes"
+  def look: String = s"$run/look"
   def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
   def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
   def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"

@@ -20,12 +20,9 @@ object SourceMetrics {
       reports: Reports,
       writeTimes: WriteTimes,
       nowMs: Long): Map[String, Long] = {
-    val byHost = reports.files.map { case (host, files) =>
-      val at = positions(consumed, host)
-      val bytes = files.map(m => math.max(0L, m.size - at.getOrElse(m.key, 0L))).sum
-      val oldest = files.flatMap(m => writeTimes.oldestAfter(host, m, at.getOrElse(m.key, 0L)))
-      val seconds = oldest.reduceOption(_ min _).fold(0L)(t => math.max(0L, nowMs - t) / 1000L)
-      host -> ((bytes, seconds))
+    val byHost = reports.everyHost.map { case (host, files) =>
+      val (bytes, oldest) = writeTimes.backlog(host, files, consumed.hosts.get(host))
+      host -> ((bytes, oldest.fold(0L)(t => math.max(0L, nowMs - t) / 1000L)))
     }
     Map(
       BytesBehind.name -> byHost.values.map(_._1).sum,

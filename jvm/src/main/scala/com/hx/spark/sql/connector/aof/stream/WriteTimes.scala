@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta}
-import com.hx.spark.sql.connector.aof.offset.AofOffset
+import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.Reports
 
 /**
@@ -17,7 +17,7 @@ final class WriteTimes {
   // Per host and file: (size first seen, when), the sizes increasing.
   @volatile private var seen = Map.empty[(String, FileKey), Vector[(Long, Long)]]
 
-  /** A trigger at `nowMs` found `reports`, planning from `start`. */
+  /** A trigger at `nowMs` found `reports` (the news of its hosts), planning from `start`. */
   def observe(reports: Reports, start: AofOffset, nowMs: Long): Unit = synchronized {
     val next = for {
       (host, files) <- reports.files
@@ -31,7 +31,38 @@ final class WriteTimes {
       val grown = if (kept.lastOption.forall(_._1 < m.size)) kept :+ (m.size -> nowMs) else kept
       (host, m.key) -> grown.dropWhile(_._1 <= pos)
     }
-    seen = next.filter(_._2.nonEmpty)
+    // The hosts without news are as they were.
+    seen = seen.filter { case ((host, _), _) => !reports.files.contains(host) } ++
+      next.filter(_._2.nonEmpty)
+    backlogs --= reports.files.keys
+  }
+
+  // Per host, its backlog (bytes, oldest write) for the files and offsets it was worked out
+  // from: a host without news since is not gone over again.
+  @volatile private var backlogs =
+    Map.empty[String, (Seq[FileMeta], Option[HostOffsets], (Long, Option[Long]))]
+
+  /** The bytes of `files` past `offsets`, and when the oldest of them was written, at the latest. */
+  def backlog(
+      host: String,
+      files: Seq[FileMeta],
+      offsets: Option[HostOffsets]): (Long, Option[Long]) =
+    backlogs.get(host) match {
+      case Some((f, o, b)) if (f eq files) && sameObject(o, offsets) => b
+      case _ =>
+        val at =
+          offsets.fold(Map.empty[FileKey, Long])(_.files.values.map(f => f.key -> f.pos).toMap)
+        val bytes = files.map(m => math.max(0L, m.size - at.getOrElse(m.key, 0L))).sum
+        val oldest = files.flatMap(m => oldestAfter(host, m, at.getOrElse(m.key, 0L)))
+        val b = (bytes, oldest.reduceOption(_ min _))
+        backlogs += host -> ((files, offsets, b))
+        b
+    }
+
+  private def sameObject(a: Option[HostOffsets], b: Option[HostOffsets]): Boolean = (a, b) match {
+    case (Some(x), Some(y)) => x eq y
+    case (None, None) => true
+    case _ => false
   }
 
   /**

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.{Callable, ExecutionException, Executors}
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.hadoop.conf.Configuration
@@ -24,32 +25,65 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
 
   /**
    * Copies the journals of `hosts` into the checkpoint, each fenced first: a task still running
-   * keeps no plan, so returns no line, that the copy lacks.
+   * keeps no plan, so returns no line, that the copy lacks. All are fenced, then all read, each
+   * step in one round trip.
    */
-  def save(client: CuratorFramework, hosts: Iterable[String]): Unit =
-    hosts.foreach { host =>
-      val path = ZkPaths.journal(metaStore, host)
-      ZkPlanJournal.fence(client, path)
-      ZkPlanJournal.texts(client, path).foreach { case (start, plans) =>
-        val out = fs.create(fileOf(host), true)
-        // Offset JSON is written on one line.
-        try out.write(s"$start\n$plans".getBytes(UTF_8))
-        finally out.close()
+  def save(client: CuratorFramework, hosts: Iterable[String]): Unit = {
+    val paths = hosts.map(host => host -> ZkPaths.journal(metaStore, host)).toMap
+    ZkPlanJournal.fenceAll(client, paths.values)
+    val texts = ZkPlanJournal.textsAll(client, paths.values)
+    // A file a host: written a few at a time, as each waits on the file system.
+    val writers = Executors.newFixedThreadPool(JournalCopies.Writers)
+    try {
+      val written = paths.toSeq.flatMap { case (host, path) =>
+        texts(path).map { case (start, plans) =>
+          writers.submit(new Callable[Unit] {
+            override def call(): Unit = {
+              val out = fs.create(fileOf(host), true)
+              // Offset JSON is written on one line.
+              try out.write(s"$start\n$plans".getBytes(UTF_8))
+              finally out.close()
+            }
+          })
+        }
       }
-    }
+      written.foreach { w =>
+        try w.get()
+        catch { case e: ExecutionException => throw e.getCause }
+      }
+    } finally writers.shutdown()
+  }
 
-  /** Puts back into ZooKeeper the journals of `hosts` that the checkpoint holds and it does not. */
-  def restore(client: CuratorFramework, hosts: Iterable[String]): Unit =
-    hosts.foreach { host =>
-      val path = ZkPaths.journal(metaStore, host)
-      val file = fileOf(host)
-      if (!ZkPlanJournal.exists(client, path) && fs.exists(file)) {
-        val in = fs.open(file)
-        val text =
-          try scala.io.Source.fromInputStream(in, UTF_8.name).mkString
-          finally in.close()
-        val (start, plans) = text.span(_ != '\n')
-        ZkPlanJournal.store(client, path, start, plans.drop(1))
-      }
+  /**
+   * Puts back into ZooKeeper the journals of `hosts` that the checkpoint holds and it does not.
+   * Asked before every batch, so asked of all hosts at once; the checkpoint is looked at only
+   * for those ZooKeeper lacks, in one listing.
+   */
+  def restore(client: CuratorFramework, hosts: Iterable[String]): Unit = {
+    val paths = hosts.map(host => host -> ZkPaths.journal(metaStore, host)).toMap
+    val present = ZkPlanJournal.existing(client, paths.values)
+    val absent = paths.filterNot { case (_, path) => present(path) }
+    if (absent.nonEmpty) {
+      val copied =
+        if (!fs.exists(dir)) Set.empty[String] else fs.listStatus(dir).map(_.getPath.getName).toSet
+      ZkPlanJournal.storeAll(
+        client,
+        absent.collect {
+          case (host, path) if copied(fileOf(host).getName) => path -> read(fileOf(host))
+        })
     }
+  }
+
+  private def read(file: Path): (String, String) = {
+    val in = fs.open(file)
+    val text =
+      try scala.io.Source.fromInputStream(in, UTF_8.name).mkString
+      finally in.close()
+    val (start, plans) = text.span(_ != '\n')
+    (start, plans.drop(1))
+  }
+}
+
+object JournalCopies {
+  private val Writers = 8
 }

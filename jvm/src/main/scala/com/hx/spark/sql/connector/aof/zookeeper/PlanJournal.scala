@@ -2,12 +2,15 @@ package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.io.Closeable
 import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.ConcurrentHashMap
+import java.util.function.Consumer
 
 import scala.collection.JavaConverters._
 
 import org.apache.curator.RetryLoop
 import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.{KeeperException, Op}
+import org.apache.zookeeper.KeeperException.Code
 
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.protocol.{JournalPlans, ZkPaths, ZnodeValues}
@@ -96,45 +99,94 @@ object ZkPlanJournal {
       client: CuratorFramework,
       metaStore: String,
       host: String,
-      start: Option[HostOffsets]): Int = {
-    val path = ZkPaths.journal(metaStore, host)
-    val segments = stored(client, path).fold(Seq.empty[HostOffsets]) { case (from, plans) =>
-      JournalPlans.reopened(host, start, from, plans)
+      start: Option[HostOffsets]): Int =
+    openAll(client, metaStore, Map(host -> start))(host)
+
+  /**
+   * Opens the journals of a batch's hosts, each as [[open]] does, in a few round trips however
+   * many hosts there are: all read, then all written, then all given their new version.
+   */
+  def openAll(
+      client: CuratorFramework,
+      metaStore: String,
+      starts: Map[String, Option[HostOffsets]]): Map[String, Int] = {
+    val paths = starts.map { case (host, _) => host -> ZkPaths.journal(metaStore, host) }
+    val stored = textsAll(client, paths.values)
+    // On every core: at a thousand hosts, the offsets' JSON and digests take longer than the
+    // round trips.
+    val written = onEveryCore(starts) { (host, start) =>
+      val segments = stored(paths(host)).fold(Seq.empty[HostOffsets]) { case (from, plans) =>
+        JournalPlans.reopened(host, start, startOf(from), plans)
+      }
+      (startText(host, start), JournalPlans.write(host, start, segments))
     }
-    store(client, path, startText(host, start), JournalPlans.write(host, start, segments))
-    client.setData().forPath(path, Array.emptyByteArray).getVersion
+    storeAll(client, written.map { case (host, texts) => paths(host) -> texts })
+    // Last, once the plans the batch reads are stored: a task opened before keeps none after.
+    val versions = Pipelined.set(client, paths.values.map(_ -> Array.emptyByteArray).toMap)
+    paths.map { case (host, path) =>
+      host -> versions(path).getOrElse(throw KeeperException.create(Code.NONODE, path))
+    }
   }
 
   /** Stops every task that has the journal at `path` open from keeping another plan. */
-  def fence(client: CuratorFramework, path: String): Unit =
-    try client.setData().forPath(path, Stopped)
-    catch { case _: KeeperException.NoNodeException => () }
+  def fence(client: CuratorFramework, path: String): Unit = fenceAll(client, Seq(path))
+
+  /** [[fence]] for each of `paths`, in one round trip. */
+  def fenceAll(client: CuratorFramework, paths: Iterable[String]): Unit =
+    Pipelined.set(client, paths.map(_ -> Stopped).toMap)
 
   /** Whether ZooKeeper holds a journal at `path`. */
   def exists(client: CuratorFramework, path: String): Boolean =
-    client.checkExists().forPath(s"$path/$Plans") != null
+    existing(client, Seq(path)).nonEmpty
+
+  /** Those of `paths` where ZooKeeper holds a journal, asked in one round trip. */
+  def existing(client: CuratorFramework, paths: Iterable[String]): Set[String] = {
+    val plans = paths.map(p => s"$p/$Plans" -> p).toMap
+    Pipelined.existing(client, plans.keys).map(plans)
+  }
 
   /** The journal at `path` as stored: its start and its plans, as text; None when it has none. */
   def texts(client: CuratorFramework, path: String): Option[(String, String)] =
-    for {
-      start <- ZnodeValues.get(client, s"$path/$Start")
-      plans <- ZnodeValues.get(client, s"$path/$Plans")
-    } yield (new String(start, UTF_8), new String(plans, UTF_8))
+    textsAll(client, Seq(path))(path)
 
-  /** Writes a journal as [[texts]] gives it: the plans after the start, which they name. */
-  def store(client: CuratorFramework, path: String, start: String, plans: String): Unit = {
-    ZnodeValues.put(client, s"$path/$Start", start.getBytes(UTF_8))
-    try client.setData().forPath(s"$path/$Plans", plans.getBytes(UTF_8))
-    catch {
-      case _: KeeperException.NoNodeException =>
-        client.create().creatingParentsIfNeeded().forPath(s"$path/$Plans", plans.getBytes(UTF_8))
-    }
+  /** [[texts]] of each of `paths`, read together. */
+  def textsAll(
+      client: CuratorFramework,
+      paths: Iterable[String]): Map[String, Option[(String, String)]] = {
+    val values = Pipelined.values(client, paths.flatMap(p => Seq(s"$p/$Start", s"$p/$Plans")))
+    paths.map { path =>
+      path -> (for {
+        start <- values(s"$path/$Start")
+        plans <- values(s"$path/$Plans")
+      } yield (new String(start, UTF_8), new String(plans, UTF_8)))
+    }.toMap
   }
 
-  private def stored(
-      client: CuratorFramework,
-      path: String): Option[(Option[HostOffsets], String)] =
-    texts(client, path).map { case (start, plans) => (startOf(start), plans) }
+  /** Writes a journal as [[texts]] gives it: the plans after the start, which they name. */
+  def store(client: CuratorFramework, path: String, start: String, plans: String): Unit =
+    storeAll(client, Map(path -> ((start, plans))))
+
+  /** [[store]] for each journal, by path: every start, then every plans, each sent together. */
+  def storeAll(client: CuratorFramework, journals: Map[String, (String, String)]): Unit = {
+    val starts = journals.map { case (path, (start, _)) => s"$path/$Start" -> start }
+    ZnodeValues
+      .putAll(client, starts.map { case (p, s) => p -> s.getBytes(UTF_8) }, Pipelined.TimeoutMs)
+      .headOption
+      .foreach { case (_, e) => throw e }
+    Pipelined.setOrCreate(
+      client,
+      journals.map { case (path, (_, plans)) => s"$path/$Plans" -> plans.getBytes(UTF_8) })
+  }
+
+  private def onEveryCore[A, B](items: Map[String, A])(f: (String, A) => B): Map[String, B] = {
+    val done = new ConcurrentHashMap[String, B]()
+    items.toSeq.asJava
+      .parallelStream()
+      .forEach(new Consumer[(String, A)] {
+        override def accept(item: (String, A)): Unit = done.put(item._1, f(item._1, item._2))
+      })
+    done.asScala.toMap
+  }
 
   private def startText(host: String, start: Option[HostOffsets]): String =
     start.fold(NewHost)(s => AofOffset(Map(host -> s)).json())

@@ -4,11 +4,11 @@ import java.nio.file.Paths
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoint}
 import com.hx.spark.sql.connector.aof.files.SourceFiles
-import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
+import com.hx.spark.sql.connector.aof.zookeeper.{ZkAccess, ZkClients}
 
 /**
  * Simulated nodes for [[FleetPlanning]]: the real endpoint, once per node, each with a directory
- * of its own, all in this JVM. Runs until its input closes.
+ * of its own, all in this JVM, on one ZooKeeper session. Runs until its input closes.
  *
  * Arguments: ZooKeeper connect string, meta store, run id, run key, root directory, first node,
  * number of nodes. Node `i` is host `node-i`, serving `<root>/node-i`.
@@ -16,6 +16,9 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 object FleetNodes {
   def main(args: Array[String]): Unit = {
     val Array(connect, metaStore, runId, runKey, root, first, count) = args: @unchecked
+    // One ZooKeeper session for the JVM's nodes: a session of its own each, ten thousand nodes
+    // would not fit this machine's memory. Their requests and answers are each node's own.
+    val client = ZkClients.open(ZkAccess(connect, 60000), metaStore)
     val endpoints = (first.toInt until first.toInt + count.toInt).map { i =>
       val spec = EndpointSpec(
         runId,
@@ -24,7 +27,7 @@ object FleetNodes {
         SourceFiles(Paths.get(s"$root/node-$i"), FleetPlanning.FileNames),
         1024,
         runKey)
-      val endpoint = new NodeEndpoint(spec, s"node-$i", () => ())
+      val endpoint = new NodeEndpoint(spec, s"node-$i", () => (), Some(client))
       endpoint.start()
       endpoint
     }
@@ -32,5 +35,6 @@ object FleetNodes {
     System.out.flush()
     while (System.in.read() >= 0) ()
     endpoints.foreach(_.shutdown())
+    client.close()
   }
 }

@@ -11,54 +11,66 @@ import scala.collection.JavaConverters._
 import org.apache.hadoop.conf.Configuration
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.driver.{Coordinator, ExpectedNodes, NodeCoverage, UnreadNodes}
+import com.hx.spark.sql.connector.aof.driver.{
+  Coordinator,
+  ExpectedNodes,
+  HostReports,
+  NodeCoverage,
+  ReportWarnings,
+  UnreadNodes
+}
 import com.hx.spark.sql.connector.aof.files.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
-import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner}
+import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges, Reports}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
+import com.hx.spark.sql.connector.aof.stream.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /**
- * The driver's planning at fleet size: a real ZooKeeper server, the real coordinator and planner
- * in this JVM (so its heap is the driver's), and the real endpoint code for every simulated node
- * in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of its own (or as many as
- * an argument `<nodes>x<files>` says). Every trigger appends a line to one file in a thousand (at
- * least one) on every node, asks every node and plans, as a streaming trigger does.
+ * The driver's planning at fleet size: a real ZooKeeper server, the real coordinator, host
+ * reports and planner in this JVM (so its heap is the driver's), and the real endpoint code for
+ * every simulated node in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of
+ * its own (or as many as an argument `<nodes>x<files>` says). Before each trigger a share of the
+ * nodes (`@<percent>`, 1% unless said) has a line appended to one file in a thousand (at least
+ * one), and the trigger runs `TriggerIntervalMs` later, as a stream's does: its news, its plan
+ * (and, when that plans nothing new, the look every endpoint answers), the backlog's figures,
+ * the offset Spark checkpoints and the ranges of the batch.
  *
  * All nodes share this machine's cores, where a fleet's nodes answer in parallel: the time to
  * gather answers here is an upper bound of a real fleet's. Writes a Markdown table.
  *
  * `build/sbt "aof/Test/runMain com.hx.spark.sql.connector.aof.bench.FleetPlanning <out.md> 10
- * 100 1x10000"`
+ * 1000@1 10000@10 1x10000@100"`
  */
 object FleetPlanning {
   val FileNames: String = "app-.*\\.log"
   val NodesReady: String = "nodes serving"
   private val FilesPerNode = 100
-  // One file in a thousand written to at each trigger, at least one a node.
+  // One file in a thousand of a changing node written to, at least one.
   private val ChangingPerMille = 1
-  private val NodesPerJvm = 250
+  private val NodesPerJvm = 1250
   private val Triggers = 20
+  private val TriggerIntervalMs = 500L
   // Not measured: an endpoint lives as long as its query, so its code runs compiled; the first
-  // triggers of a JVM that just started run it interpreted, and compile it. After 10 triggers
-  // the JIT still took 13% of the nodes' CPU (per-answer code runs once a node a trigger, under
-  // C2's thresholds); after 40, 4%.
+  // triggers of a JVM that just started run it interpreted, and compile it.
   private val WarmUpTriggers = 40
 
   final case class Figures(
       nodes: Int,
       files: Int,
       changing: Int,
+      newsP50: Long,
       p50Ms: Long,
       p95Ms: Long,
-      askP50Ms: Long,
-      answersP50Ms: Long,
+      newsMs: Long,
       planP50Ms: Long,
       driverCpuMs: Long,
       nodesCpuMs: Long,
       zkCpuMs: Long,
       zkBytes: Long,
+      idleMs: Long,
+      idleBytes: Long,
       reportBytes: Long,
       offsetBytes: Long,
       wholeBytes: Long,
@@ -71,36 +83,43 @@ object FleetPlanning {
     val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")))
     try {
       val figures = args.tail.map { arg =>
+        val Array(size, percent) = (arg + "@1").split('@').take(2): @unchecked
         val Array(nodes, perNode) =
-          (arg + s"x$FilesPerNode").split('x').take(2).map(_.toInt): @unchecked
-        measure(zk, root.resolve(s"fleet-$arg"), nodes, perNode)
+          (size + s"x$FilesPerNode").split('x').take(2).map(_.toInt): @unchecked
+        measure(zk, root.resolve(s"fleet-$arg"), nodes, perNode, percent.toInt)
       }
       val header =
         "# Planning at fleet size\n\nWritten by `make bench-fleet` (`FleetPlanning`); do not " +
           s"edit by hand. $Triggers triggers measured after $WarmUpTriggers (the nodes' code " +
-          "compiled, as a running query's is), each appending a line to the " +
-          "files changed a trigger on every node (one in a thousand, at least one); " +
+          s"compiled, as a running query's is), ${TriggerIntervalMs} ms apart; before each, " +
+          "a line is appended to one file in a thousand (at least one) of the nodes that " +
+          "change. A trigger is what a stream's does on the driver: the news, the plan, the " +
+          "backlog's figures, the offset Spark checkpoints and the batch's ranges. " +
           s"${Runtime.getRuntime.availableProcessors} cores shared by the driver, every node " +
-          "and ZooKeeper. Times are p50 over the triggers; ZooKeeper bytes are the last " +
-          "trigger's requests and answers; a `status` makes every node write its files in " +
-          "full (then each change, at most once a second, for a minute), measured once after " +
-          "the triggers. The last column is what the option `nodes`, listing every node, adds " +
-          "to a trigger's driver: telling which of them no endpoint serves, and its metrics.\n\n"
+          "and ZooKeeper; the nodes run the real endpoint, " + NodesPerJvm + " to a JVM on " +
+          "one ZooKeeper session. Times are p50 over the triggers; ZooKeeper bytes are what " +
+          "the last trigger's requests and answers wrote. An idle trigger is one after no " +
+          "change: it plans nothing new, so every endpoint looks and answers. A `status` makes " +
+          "every node write its files in full, measured once after the triggers. The last " +
+          "column is what the option `nodes`, listing every node, adds to a trigger's driver.\n\n"
       Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
       print(table(figures.toSeq))
     } finally zk.stop()
   }
 
   private def table(figures: Seq[Figures]): String =
-    ("| nodes | files | changed a trigger | trigger p50 (ms) | p95 (ms) | asking p50 (ms) | " +
-      "answers p50 (ms) | planner p50 (ms) | driver CPU p50 (ms) | all nodes' CPU p50 (ms) | " +
-      "ZooKeeper CPU p50 (ms) | ZooKeeper bytes a trigger | a `status`: reports, bytes | checkpoint offset bytes, most a trigger (a file) | " +
-      "offsets whole, bytes (a file) | driver heap (MB) | `nodes` p50 (ms) |\n" +
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
+    ("| nodes | files | nodes changed a trigger | nodes with news p50 | trigger p50 (ms) | " +
+      "p95 (ms) | news p50 (ms) | planner p50 (ms) | driver CPU p50 (ms) | " +
+      "all nodes' CPU p50 (ms) | ZooKeeper CPU p50 (ms) | ZooKeeper bytes a trigger | " +
+      "an idle trigger: ms, ZooKeeper bytes | a `status`: reports, bytes | " +
+      "checkpoint offset bytes, most a trigger (a file) | offsets whole, bytes (a file) | " +
+      "driver heap (MB) | `nodes` p50 (ms) |\n" +
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n") +
       figures.map { f =>
-        s"| ${f.nodes} | ${f.files} | ${f.changing} | ${f.p50Ms} | ${f.p95Ms} | ${f.askP50Ms} | " +
-          s"${f.answersP50Ms} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | " +
-          s"${f.zkCpuMs} | ${f.zkBytes} | ${f.reportBytes} | ${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
+        s"| ${f.nodes} | ${f.files} | ${f.changing} | ${f.newsP50} | ${f.p50Ms} | ${f.p95Ms} | " +
+          s"${f.newsMs} | ${f.planP50Ms} | ${f.driverCpuMs} | ${f.nodesCpuMs} | ${f.zkCpuMs} | " +
+          s"${f.zkBytes} | ${f.idleMs}, ${f.idleBytes} | ${f.reportBytes} | " +
+          s"${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
           s"(${f.wholeBytes / f.files}) | ${f.heapMb} | ${f.nodesP50Us / 1000.0} |\n"
       }.mkString
 
@@ -109,9 +128,15 @@ object FleetPlanning {
     ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed
   }
 
-  private def measure(zk: ZooKeeperProcess, root: Path, nodes: Int, perNode: Int): Figures = {
+  private def measure(
+      zk: ZooKeeperProcess,
+      root: Path,
+      nodes: Int,
+      perNode: Int,
+      percent: Int): Figures = {
+    val changingNodes = math.max(1, nodes * percent / 100)
     val changing = math.max(1, perNode * ChangingPerMille / 1000)
-    val files = (0 until nodes).flatMap { i =>
+    val files = (0 until nodes).map { i =>
       val dir = Files.createDirectories(root.resolve(s"node-$i"))
       (0 until perNode).map { j =>
         Files.write(dir.resolve(s"app-$j.log"), s"node $i file $j line 0\n".getBytes(UTF_8))
@@ -127,7 +152,7 @@ object FleetPlanning {
       val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
       val args = Seq(zk.connectString, metaStore, runId, runKey, root.toString, first.toString)
       new ProcessBuilder(
-        (Seq(java, "-Xmx1g", "-Xss512k", "-cp", System.getProperty("java.class.path")) ++
+        (Seq(java, "-Xmx2g", "-Xss512k", "-cp", System.getProperty("java.class.path")) ++
           Seq(FleetNodes.getClass.getName.stripSuffix("$")) ++ args :+ count): _*)
         .redirectErrorStream(true)
         .start()
@@ -144,12 +169,21 @@ object FleetPlanning {
         drain.start()
       }
       val hosts = (0 until nodes).map(i => s"node-$i").toSet
-      val deadline = System.nanoTime() + 300L * 1000 * 1000 * 1000
+      val deadline = System.nanoTime() + 600L * 1000 * 1000 * 1000
       while (coordinator.liveHosts() != hosts) {
         require(System.nanoTime() < deadline, s"${coordinator.liveHosts().size} nodes serve")
         Thread.sleep(100) // polling the registry with a deadline
       }
       val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
+      // No executors: the nodes' endpoints run already, so none is launched.
+      val reports = new HostReports(
+        () => Map.empty,
+        _ => throw new IllegalStateException("no launch in the benchmark"),
+        nodeNamed = false,
+        startAwaitMs = 600000L,
+        metaAwaitMs = 120000L,
+        new ReportWarnings(Seq(root.toString), _ => (), _ => ())
+      )
       // The option `nodes` listing every node, as a driver with it checks them at each trigger.
       val coverage = new NodeCoverage(
         ExpectedNodes.listed(hosts),
@@ -163,6 +197,7 @@ object FleetPlanning {
       var committed = Option.empty[String]
       val checkpoint = root.resolve("checkpoint").toString
       val snapshots = new OffsetSnapshots(new Configuration(), checkpoint, () => committed)
+      val writeTimes = new WriteTimes
       // CPU milliseconds of this JVM, and of other processes (from /proc: clock ticks of 10 ms).
       val os = ManagementFactory.getOperatingSystemMXBean
         .asInstanceOf[com.sun.management.OperatingSystemMXBean]
@@ -172,89 +207,111 @@ object FleetPlanning {
         (fields(11).toLong + fields(12).toLong) * 10L // utime and stime
       }
       def nodesCpuMs(): Long = children.map(child => cpuMs(child.pid())).sum
-      // Milliseconds in all, asking, gathering the answers and planning; CPU of driver, nodes,
-      // ZooKeeper.
+      // What a stream's latestOffset and planInputPartitions do on the driver. Milliseconds in
+      // all, taking the news and planning; driver CPU; hosts with news; checkpointed bytes;
+      // the `nodes` check in microseconds.
       def trigger(): Seq[Long] = {
-        val (cpu, nodesCpu, zkCpu) = (os.getProcessCpuTime, nodesCpuMs(), cpuMs(zk.pid))
+        val cpu = os.getProcessCpuTime
         val began = System.nanoTime()
-        val asked = coordinator.ask(hosts.map(h => h -> Planner.known(start, h)).toMap)
-        val sent = System.nanoTime()
-        val answers = coordinator.answers(asked, 120000L)
-        require(answers.files.size == nodes, s"${answers.files.size} of $nodes nodes answered")
-        val live = coordinator.liveHosts() // the driver knows them anyway (`HostCensus`)
+        val news = reports.forTrigger(coordinator, start)
+        val heard = System.nanoTime()
+        def planned(r: Reports) = Planner.plan(start, r.files, limits, r.looked)
+        writeTimes.observe(news, start, System.currentTimeMillis())
+        val (plan, used) = Some(planned(news)).filter(_.end.hosts != start.hosts) match {
+          case Some(p) => (p, news)
+          case None =>
+            val looked = reports.forTrigger(coordinator, start, look = true)
+            writeTimes.observe(looked, start, System.currentTimeMillis())
+            (planned(looked), looked)
+        }
+        val planning = System.nanoTime()
+        SourceMetrics.of(start, used, writeTimes, System.currentTimeMillis())
+        // With the JSON Spark writes to the checkpoint's offset log at each trigger.
+        val end = snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(1L)))
+        val checkpointed = end.json().length.toLong
+        Ranges.between(start, end)
+        val ended = System.nanoTime()
         val checking = System.nanoTime()
-        val read = coverage.update(hosts, live)
+        val read = coverage.update(hosts, coordinator.liveHosts())
         require(read.metrics("nodesUnread") == "0", read.metrics)
         val checked = (System.nanoTime() - checking) / 1000L
-        val planning = System.nanoTime()
-        // With the JSON Spark writes to the checkpoint's offset log at each trigger.
-        val end = snapshots.rebase(start, Planner.plan(start, answers.files, limits).end)
-        val checkpointed = end.json().length.toLong
-        val ended = System.nanoTime()
         committed = Some(start.json())
         snapshots.forgetUnused()
         start = end
-        Seq(
-          ended - began,
-          sent - began,
-          planning - sent,
-          ended - planning,
-          os.getProcessCpuTime - cpu)
-          .map(_ / 1000000L) :+ (nodesCpuMs() - nodesCpu) :+ checkpointed :+
-          (cpuMs(zk.pid) - zkCpu) :+ checked
+        Seq(ended - began, heard - began, planning - heard, os.getProcessCpuTime - cpu)
+          .map(_ / 1000000L) :+ used.files.size.toLong :+ checkpointed :+ checked
       }
-      trigger() // every file is new: the nodes' first answers are in full
-      val timings = (1 to WarmUpTriggers + Triggers)
-        .map { t =>
-          files.grouped(perNode).foreach { node =>
-            (0 until changing).map(c => node((t * changing + c) % perNode)).foreach { file =>
-              Files.write(file, s"line $t\n".getBytes(UTF_8), StandardOpenOption.APPEND)
-            }
-          }
-          trigger()
-        }
-        .drop(WarmUpTriggers)
-      // Bytes of every value under `parent` (one a host), parts included.
-      def bytesUnder(parent: String): Long = client.getChildren
+      // Bytes of the values under `parent` (one a host), parts included, written after `zxid`.
+      def bytesSince(parent: String, zxid: Long): Long = client.getChildren
         .forPath(parent)
         .asScala
         .map { child =>
           val path = s"$parent/$child"
           val parts = client.getChildren.forPath(path).asScala.map(p => s"$path/$p")
-          (path +: parts).map(client.checkExists().forPath(_).getDataLength.toLong).sum
+          (path +: parts)
+            .flatMap(p => Option(client.checkExists().forPath(p)))
+            .filter(_.getMzxid > zxid)
+            .map(_.getDataLength.toLong)
+            .sum
         }
         .sum
-      val zkBytes = bytesUnder(paths.requests) + bytesUnder(paths.responses)
+      val marker = s"$metaStore/bench-marker"
+      ZkClients.ensure(client, marker)
+      def zxidNow(): Long = client.setData().forPath(marker, Array[Byte]()).getMzxid
+      def exchanged(zxid: Long): Long =
+        bytesSince(paths.requests, zxid) + bytesSince(paths.responses, zxid)
+      trigger() // every file is new: the nodes' first answers are in full
+      var lastZxid = 0L
+      val timings = (1 to WarmUpTriggers + Triggers)
+        .map { t =>
+          (0 until changingNodes).map(c => (t * changingNodes + c) % nodes).foreach { n =>
+            (0 until changing).map(c => files(n)((t * changing + c) % perNode)).foreach { file =>
+              Files.write(file, s"line $t\n".getBytes(UTF_8), StandardOpenOption.APPEND)
+            }
+          }
+          val (nodesCpu, zkCpu) = (nodesCpuMs(), cpuMs(zk.pid))
+          Thread.sleep(TriggerIntervalMs) // a trigger's interval: the news comes meanwhile
+          lastZxid = zxidNow()
+          trigger() :+ (nodesCpuMs() - nodesCpu) :+ (cpuMs(zk.pid) - zkCpu)
+        }
+        .drop(WarmUpTriggers)
+      val zkBytes = exchanged(lastZxid)
+      Thread.sleep(TriggerIntervalMs)
+      val idleZxid = zxidNow()
+      val idle = trigger()
+      val idleBytes = exchanged(idleZxid)
       // As `pyspark-aof status` asks: every node writes its files in full, once.
       val ask = client.setData().forPath(paths.reports, Array[Byte]()).getMzxid
       def reported(host: String): Boolean =
         Option(client.checkExists().forPath(paths.report(host))).exists(_.getMzxid > ask)
-      val reportsDue = System.nanoTime() + 60L * 1000 * 1000 * 1000
+      val reportsDue = System.nanoTime() + 120L * 1000 * 1000 * 1000
       while (!hosts.forall(reported)) {
         require(System.nanoTime() < reportsDue, "reports not written")
         Thread.sleep(100) // polling the reports with a deadline
       }
-      val reportBytes = bytesUnder(paths.reports)
+      val reportBytes = bytesSince(paths.reports, 0L)
       val heap = (heapUsed() - heapBefore) / (1 << 20)
       def p50(i: Int) = timings.map(_(i)).sorted.apply(Triggers / 2)
       Figures(
         nodes,
-        files.size,
-        nodes * changing,
+        files.map(_.size).sum,
+        changingNodes,
+        p50(4),
         p50(0),
         timings.map(_.head).sorted.apply(math.min(Triggers - 1, (Triggers * 95) / 100)),
         p50(1),
         p50(2),
         p50(3),
-        p50(4),
-        p50(5),
         p50(7),
+        p50(8),
         zkBytes,
+        idle.head,
+        idleBytes,
         reportBytes,
-        timings.map(_(6)).max,
+        timings.map(_(5)).max,
         start.whole.json().length.toLong,
         heap,
-        p50(8)
+        p50(6)
       )
     } finally {
       children.foreach { child =>

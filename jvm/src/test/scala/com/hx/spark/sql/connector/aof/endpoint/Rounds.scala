@@ -7,12 +7,17 @@ import com.hx.spark.sql.connector.aof.testkit.Polling
 /** A coordinator's steps that the suites take in one call, where the driver interleaves them. */
 object Rounds {
 
-  /** Asks, then waits for the answers: one trigger's metadata round. */
+  /**
+   * Asks, has every host look, then waits for the answers: the files of each host that answered
+   * in time, news or not (a host that could not list its directory left out).
+   */
   def collect(
       coordinator: Coordinator,
       requests: Map[String, Seq[KnownFile]],
-      timeoutMs: Long): Map[String, Seq[FileMeta]] =
-    coordinator.answers(coordinator.ask(requests), timeoutMs).files
+      timeoutMs: Long): Map[String, Seq[FileMeta]] = {
+    val answers = coordinator.answers(coordinator.ask(requests), timeoutMs, Coordinator.Look.Now)
+    coordinator.latest.filter { case (h, _) => answers.heard(h) && !answers.unlisted.contains(h) }
+  }
 
   /** Waits until every host in `hosts` is live; fails when the timeout passes first. */
   def awaitHosts(coordinator: Coordinator, hosts: Set[String], timeoutMs: Long): Unit =

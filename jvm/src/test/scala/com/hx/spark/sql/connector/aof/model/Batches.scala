@@ -3,24 +3,42 @@ package com.hx.spark.sql.connector.aof.model
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.protocol.{
+  DriverExchange,
+  Exchange,
+  HostExchanges,
+  Reply,
+  Request,
+  Response
+}
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
 
 /**
  * A query's triggers on one node, as the models run them without Spark's scheduler: the node's
- * answer planned, the batch read range by range and committed. How a suite's node answers and
- * how it reads a range are its own; so is what it does between the steps.
+ * news planned, the batch read range by range and committed. How a suite's node looks at its
+ * files and how it reads a range are its own; so is what it does between the steps.
+ *
+ * The node and the driver talk as the endpoint and the driver do, messages handed over by hand:
+ * the driver sends a request only when its question changes, the node answers it at once and
+ * again at each of its own looks ([[nodeLooks]], as its watch would have it look), only when its
+ * answer changed, each answer replacing the last where the driver reads it (so the driver may
+ * miss some); a trigger plans the latest answer it has not taken yet, however old, and when that
+ * plans nothing new, has the node look first.
  */
 abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters) {
   var committed: AofOffset = AofOffset.Empty
   private var planned = Option.empty[AofOffset]
-  private var answers = 0
   private var plannedLoss = 0L
+  private val driver = new HostExchanges
+  private var node = new DriverExchange
+  // The node's latest answer, as the driver would find it in the response's znode.
+  private var response = Option.empty[Response]
 
   /** Whether a plan names the files the committed batches read to their end (`cleanup`). */
   var cleaning = false
 
   /**
-   * The node's answer, given what the driver tracks there and what it retired, and the files it
+   * The node's files, given what the driver tracks there and what it retired, and the files it
    * may remove (`cleanup`).
    */
   protected def scan(
@@ -39,17 +57,82 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
   /** Whether a batch is planned and not read yet. */
   def pending: Boolean = planned.nonEmpty
 
+  /** The node looks at its files now and answers its standing request again if they changed. */
+  def nodeLooks(): Unit = node.standing.foreach { case (request, known, before) =>
+    answer(request, known, before)
+  }
+
+  /**
+   * A new endpoint: it keeps nothing of the last one's answers, and answers the request it finds,
+   * or asks for it in full when it is a change from an answer it does not have.
+   */
+  protected def endpointRestarted(): Unit = {
+    node = new DriverExchange
+    driver.standingFor(host).foreach { s =>
+      if (s.base.nonEmpty) response = Some(Response(s.id, Nil, needsFull = true))
+      else receive(Request(s.id, s.known, retired = s.retired, remove = s.remove))
+    }
+  }
+
+  private def answer(request: Request, known: Seq[KnownFile], before: Option[Exchange]): Unit = {
+    val files = scan(known, request.retired, request.remove.toSet)
+    val full = Response(request.id, files, retired = request.retired.keys.toSeq.sorted)
+    node.answer(request, known, before, full).foreach(r => response = Some(r))
+  }
+
+  // The node receives `request`; a restarted node's first answer asks for it in full.
+  private def receive(request: Request): Unit =
+    node.known(request) match {
+      case Some((known, before)) => answer(request, known, before)
+      case None => response = Some(Response(request.id, Nil, needsFull = true))
+    }
+
+  /** The driver's request, sent if its question changed; then the news, if any. */
+  private def news(): Option[(Seq[FileMeta], CopiesLookedFor)] = {
+    val remove =
+      if (cleaning) Planner.removable(committed, committed, host) else Seq.empty[FileKey]
+    val retired = Planner.retired(committed, host)
+    driver.request(host, Planner.known(committed, host), retired, remove).foreach {
+      case (sent, request) =>
+        driver.sent(host, sent)
+        receive(request)
+    }
+    for {
+      sent <- driver.standingFor(host)
+      r <- response if r.id == sent.id
+      files <- driver.read(sent, r) match {
+        case Reply.NeedsFull =>
+          val (full, request) = driver.inFull(sent)
+          driver.sent(host, full)
+          receive(request)
+          None
+        case reply if driver.isNews(host, r) =>
+          driver.complete(Map(host -> ((sent, r, reply))))
+          reply match {
+            case Reply.Listed(files) => Some(files)
+            case _ => None
+          }
+        case _ => None
+      }
+    } yield files -> CopiesLookedFor(r.answerId, r.retired.toSet)
+  }
+
   /** Plans the next batch, as a trigger does, unless one is planned and not read yet. */
   def plan(): Unit = if (planned.isEmpty) {
-    val retired = Planner.retired(committed, host)
-    val remove: Set[FileKey] =
-      if (cleaning) Planner.removable(committed, committed, host).toSet else Set.empty
-    val files = scan(Planner.known(committed, host), retired, remove)
-    answers += 1
-    val looked = Map(host -> CopiesLookedFor(s"answer-$answers", retired.keySet))
-    val result = Planner.plan(committed, Map(host -> files), limits, looked)
+    def planned(news: Option[(Seq[FileMeta], CopiesLookedFor)]) = Planner.plan(
+      committed,
+      news.fold(Map.empty[String, Seq[FileMeta]])(n => Map(host -> n._1)),
+      limits,
+      news.fold(Map.empty[String, CopiesLookedFor])(n => Map(host -> n._2)))
+    val first = planned(news())
+    val result =
+      if (first.end.hosts != committed.hosts) first
+      else {
+        nodeLooks() // nothing new: the node is asked to look, then the trigger plans again
+        planned(news().orElse(news()))
+      }
     plannedLoss += result.losses.map(_.bytes).sum
-    planned = Some(result.end)
+    this.planned = Some(result.end)
   }
 
   /** Reads the planned batch, as its tasks do, and commits it. */

@@ -73,7 +73,10 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
       },
       clock = clock)
 
-    def restartEndpoint(): Unit = scanner = newScanner()
+    def restartEndpoint(): Unit = {
+      scanner = newScanner()
+      endpointRestarted()
+    }
 
     protected def scan(
         known: Seq[KnownFile],
@@ -135,6 +138,12 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
         done += s"$op $where"
         covered(op) += 1
         covered(where) += 1
+        // The node's watch has it look on its own: its answer may be planned after later ops.
+        if (rnd.nextInt(100) < 20) {
+          run.nodeLooks()
+          done += "the node looked"
+          covered("the node looked") += 1
+        }
         if (rnd.nextInt(100) < 2) {
           run.restartEndpoint()
           done += "endpoint restarted"

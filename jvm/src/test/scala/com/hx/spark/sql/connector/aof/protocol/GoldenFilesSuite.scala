@@ -38,7 +38,8 @@ class GoldenFilesSuite extends AnyFunSuite {
         Some(Fingerprint(1024, md5('b')))),
       KnownFile(FileKey(2049, 13), 0, Fingerprint(0, md5('c')), None)
     ),
-    Some("request-1"),
+    // The answer it is a change from: the host's last answer the driver took.
+    Some("answer-1"),
     Seq(FileKey(2049, 11)),
     Map("2049:11:1" -> KnownFile(FileKey(2049, 11), 2048, Fingerprint(1024, md5('g'))))
   )
@@ -102,10 +103,14 @@ class GoldenFilesSuite extends AnyFunSuite {
         None,
         continues = Some(FileKey(2049, 20)))
     ),
-    Some("request-1"),
+    Some("answer-1"),
     Seq(FileKey(2049, 11)),
     unlisted = Some("not listed: an example of the field"),
-    retired = Seq("2049:11:1")
+    retired = Seq("2049:11:1"),
+    // This answer's own id (the host answers a standing request again as its files change),
+    // and the last call to look it had seen.
+    answer = "answer-2",
+    look = 3L
   )
 
   private val offsets = AofOffset(

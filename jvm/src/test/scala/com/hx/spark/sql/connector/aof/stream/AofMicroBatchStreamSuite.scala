@@ -38,7 +38,13 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     var stopped = false
     var looked = Map.empty[String, CopiesLookedFor]
     override def backedUp(): Option[String] = backup
-    override def reports(start: AofOffset): Reports = Reports(files, looked)
+    // What a look finds, when it differs from the news (a write the news did not carry yet).
+    var afterLook = Option.empty[Map[String, Seq[FileMeta]]]
+    var looks = 0
+    override def reports(start: AofOffset, look: Boolean): Reports = {
+      if (look) looks += 1
+      Reports(if (look) afterLook.getOrElse(files) else files, looked)
+    }
     override def freezeAtNextTrigger(): Unit = frozen = true
     override def backUpSoon(): Unit = backUps += 1
     override def lastReports: Reports = Reports(files, looked)
@@ -88,6 +94,22 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     }
     assert(
       ranges.map(r => (r.host, r.path, r.from, r.until)) === Seq((host, "/logs/app.log", 0, 400)))
+  }
+
+  test("a trigger whose news plans nothing new has every host look, and plans what it finds") {
+    val (s, run) = stream(Map(host -> Seq(report(500, 400))))
+    val end = offset(s.latestOffset(s.initialOffset(), ReadLimit.allAvailable()))
+    assert(run.looks === 0)
+    // No news; the look finds a line written before the trigger.
+    run.files = Map.empty
+    run.afterLook = Some(Map(host -> Seq(report(600, 600))))
+    val next = offset(s.latestOffset(end, ReadLimit.allAvailable()))
+    assert(run.looks === 1)
+    assert(position(next) === 600)
+    // Nothing anywhere: looked, and the same offset, so Spark runs no batch.
+    run.afterLook = None
+    assert(s.latestOffset(next, ReadLimit.allAvailable()) === next)
+    assert(run.looks === 2)
   }
 
   test("a batch's lines carry the time it was planned, kept in its offset for a replay") {

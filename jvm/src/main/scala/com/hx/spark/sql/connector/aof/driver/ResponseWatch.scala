@@ -1,0 +1,87 @@
+package com.hx.spark.sql.connector.aof.driver
+
+import scala.collection.mutable
+import scala.util.{Failure, Success, Try}
+
+import org.apache.curator.framework.CuratorFramework
+import org.apache.curator.framework.recipes.cache.{
+  PathChildrenCache,
+  PathChildrenCacheEvent,
+  PathChildrenCacheListener
+}
+import org.slf4j.LoggerFactory
+
+import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZkPaths, ZnodeValues}
+import com.hx.spark.sql.connector.aof.zookeeper.ChildrenCaches
+
+/**
+ * The hosts' responses, from a watch: which hosts wrote since they were last read, and each
+ * host's latest response, each version decoded once. So a trigger reads only the hosts that
+ * wrote, whatever the fleet's size.
+ */
+final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: String) {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val cache = ChildrenCaches(client, paths.responses, withData = true)
+  private val changed = new Object
+  // Hosts whose response changed since it was last read; used under `changed`'s lock.
+  private val fresh = mutable.Set.empty[String]
+  // Each host's last response decoded, by its version.
+  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
+
+  /** Not waited for: the run is new, so it starts empty; what comes later wakes a wait. */
+  def start(): Unit = {
+    cache.getListenable.addListener(new PathChildrenCacheListener {
+      override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
+        changed.synchronized {
+          Option(e.getData).foreach { d =>
+            fresh += ZkPaths.decode(d.getPath.substring(d.getPath.lastIndexOf('/') + 1))
+          }
+          changed.notifyAll()
+        }
+    })
+    cache.start(PathChildrenCache.StartMode.NORMAL)
+  }
+
+  def close(): Unit = ChildrenCaches.close(cache)
+
+  /** The hosts that wrote since the last call. */
+  def wrote(): List[String] = changed.synchronized {
+    val hosts = fresh.toList
+    fresh.clear()
+    hosts
+  }
+
+  /** Returns once some host wrote (at once if one did since the last [[wrote]]), or after `ms`. */
+  def await(ms: Long): Unit = {
+    val deadline = System.nanoTime() + ms * 1000000L
+    changed.synchronized {
+      while (fresh.isEmpty && System.nanoTime() < deadline) {
+        changed.wait(math.max(1L, (deadline - System.nanoTime()) / 1000000L))
+      }
+    }
+  }
+
+  /**
+   * The host's latest response. Each version is decoded once: with ten thousand files, decoding
+   * an answer again costs as much as the answer awaited.
+   */
+  def latest(host: String): Option[Response] =
+    Option(cache.getCurrentData(paths.response(host))).flatMap { d =>
+      val version = d.getStat.getMzxid
+      lastDecoded.get(host) match {
+        case Some((v, response)) if v == version => response
+        case _ =>
+          // Whatever else wrote there, a response that does not decode is no answer. One whose
+          // parts are gone is none either: it was replaced, and its next version is read next.
+          val value = Try(ZnodeValues.resolve(client, d.getPath, d.getData))
+          val response = value.map(_.map(Messages.decodeResponse(_, runKey))) match {
+            case Success(r) => r
+            case Failure(e) =>
+              log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
+              None
+          }
+          lastDecoded(host) = version -> response
+          response
+      }
+    }
+}

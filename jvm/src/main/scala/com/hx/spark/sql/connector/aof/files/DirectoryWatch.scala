@@ -1,0 +1,69 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.io.IOException
+import java.nio.file.{ClosedWatchServiceException, FileSystems, Path, WatchKey, WatchService}
+import java.nio.file.StandardWatchEventKinds.{ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY}
+
+import scala.util.Try
+
+/**
+ * Tells whoever watches a directory that something in it was created, written, renamed or
+ * deleted. One `WatchService` (inotify on Linux) for the whole JVM, with one thread: Linux gives
+ * a user 128 inotify instances by default, and an executor may serve several queries, so a
+ * service per endpoint would run out where one per JVM does not.
+ *
+ * What it cannot watch (no service, a directory that cannot be registered) it says in
+ * [[Registration.complete]]: the caller then looks more often by itself.
+ */
+object DirectoryWatch {
+
+  /** What one caller watches; `complete` when every directory asked for is watched. */
+  final class Registration private[DirectoryWatch] (
+      keys: Seq[WatchKey],
+      listener: () => Unit,
+      val complete: Boolean) {
+    def close(): Unit = DirectoryWatch.synchronized {
+      keys.foreach { k =>
+        val left = listeners.getOrElse(k, Nil).filterNot(_ eq listener)
+        if (left.isEmpty) {
+          listeners -= k
+          k.cancel()
+        } else listeners += k -> left
+      }
+    }
+  }
+
+  private var listeners = Map.empty[WatchKey, List[() => Unit]]
+  private lazy val service: Option[WatchService] =
+    Try(FileSystems.getDefault.newWatchService()).toOption.map { s =>
+      val t = new Thread(() => dispatch(s), "aof-directory-watch")
+      t.setDaemon(true)
+      t.start()
+      s
+    }
+
+  /** Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`. */
+  def register(dirs: Seq[Path], changed: () => Unit): Registration = synchronized {
+    // Its own function: a caller that registers again before closing keeps both apart.
+    val listener = () => changed()
+    val keys = service.toSeq.flatMap { s =>
+      dirs.distinct.map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+    }
+    val registered = keys.flatMap(_.toOption)
+    registered.foreach(k => listeners += k -> (listener :: listeners.getOrElse(k, Nil)))
+    new Registration(registered, listener, service.nonEmpty && keys.forall(_.isSuccess))
+  }
+
+  private def dispatch(s: WatchService): Unit =
+    try {
+      while (true) {
+        val key = s.take()
+        key.pollEvents()
+        key.reset()
+        synchronized(listeners.getOrElse(key, Nil)).foreach(l => Try(l()))
+      }
+    } catch {
+      case _: ClosedWatchServiceException | _: InterruptedException => ()
+      case _: IOException => ()
+    }
+}

@@ -1,0 +1,119 @@
+package com.hx.spark.sql.connector.aof.endpoint
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+
+import org.apache.curator.framework.CuratorFramework
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.driver.Coordinator
+import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
+import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile, SourceFiles}
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths}
+import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
+
+/**
+ * Endpoints that report changes, against a real ZooKeeper server and real files: a request
+ * stands until the driver's question changes, a node answers it again when its files change, and
+ * an idle node writes nothing.
+ */
+class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {
+  private val root = tempDirectory("aof-changes-")
+  private lazy val client: CuratorFramework = zkClient("/changes")
+  private val key = MessageSeal.newKey()
+  private var runs = 0
+  // Several hosts of one run in this JVM: endpoints made here, not through the JVM's registry.
+  private var endpoints = List.empty[NodeEndpoint]
+
+  override protected def afterAll(): Unit =
+    try endpoints.foreach(_.shutdown())
+    finally super.afterAll()
+
+  /** A run with an endpoint serving each host, each host with a directory of one file. */
+  private def served(hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) = {
+    runs += 1
+    val metaStore = s"/changes/$runs"
+    val coordinator = new Coordinator(client, metaStore, s"changes-$runs", key)
+    coordinator.start()
+    val dirs = hosts.map { h =>
+      val dir = Files.createDirectories(root.resolve(s"$runs-$h"))
+      Files.write(dir.resolve("app.log"), "one\n".getBytes(UTF_8))
+      val spec =
+        EndpointSpec(s"changes-$runs", zk.access, metaStore, SourceFiles(dir, "app.*"), 1024, key)
+      val endpoint = new NodeEndpoint(spec, h, () => ())
+      endpoints ::= endpoint
+      endpoint.start()
+      h -> dir
+    }.toMap
+    Rounds.awaitHosts(coordinator, hosts.toSet, 10000)
+    (coordinator, ZkPaths(metaStore, s"changes-$runs"), dirs)
+  }
+
+  private def known(files: Seq[FileMeta]): Seq[KnownFile] =
+    files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, None))
+
+  /**
+   * Every host's first answer taken, then the driver's question moved to where those end and
+   * answered (as the trigger after a host's first batch asks): what later triggers ask, and the
+   * hosts that answered it with news.
+   */
+  private def caughtUp(
+      coordinator: Coordinator,
+      hosts: String*): (Map[String, Seq[KnownFile]], Set[String]) = {
+    val first = Rounds.collect(coordinator, hosts.map(_ -> Seq.empty[KnownFile]).toMap, 10000)
+    val asked = first.map { case (h, files) => h -> known(files) }
+    (asked, coordinator.answers(coordinator.ask(asked), 10000).files.keySet)
+  }
+
+  private def version(path: String): Long = client.checkExists().forPath(path).getMzxid
+
+  private def append(dir: Path, text: String): Unit =
+    Files.write(dir.resolve("app.log"), text.getBytes(UTF_8), StandardOpenOption.APPEND)
+
+  test("an idle host is sent nothing and writes nothing, trigger after trigger") {
+    val (coordinator, paths, _) = served("idle-a", "idle-b")
+    val (asked, answered) = caughtUp(coordinator, "idle-a", "idle-b")
+    assert(answered === Set("idle-a", "idle-b"))
+    val written = Seq("idle-a", "idle-b").flatMap(h => Seq(paths.request(h), paths.response(h)))
+    val before = written.map(version)
+    (1 to 5).foreach { _ =>
+      val sent = coordinator.ask(asked)
+      assert(sent.hosts.isEmpty)
+      assert(coordinator.answers(sent, 200).files.isEmpty)
+    }
+    assert(written.map(version) === before)
+    assert(coordinator.current === Set("idle-a", "idle-b"))
+    coordinator.stop()
+  }
+
+  test("a host whose file grows tells the driver by itself; the others say nothing") {
+    val (coordinator, paths, dirs) = served("grow-a", "grow-b")
+    val (asked, _) = caughtUp(coordinator, "grow-a", "grow-b")
+    val quiet = version(paths.response("grow-b"))
+    val requests = Seq("grow-a", "grow-b").map(h => version(paths.request(h)))
+    append(dirs("grow-a"), "two\n")
+    var news = Map.empty[String, Seq[FileMeta]]
+    eventually("the grown file's news", 10000) {
+      news ++= coordinator.answers(coordinator.ask(asked), 100).files
+      news.get("grow-a").exists(_.exists(_.lineEnd == 8L))
+    }
+    assert(news.keySet === Set("grow-a"))
+    assert(Seq("grow-a", "grow-b").map(h => version(paths.request(h))) === requests)
+    assert(version(paths.response("grow-b")) === quiet)
+    coordinator.stop()
+  }
+
+  test("a look has every endpoint answer: with its news, or to say it looked") {
+    val (coordinator, paths, dirs) = served("look-a", "look-b")
+    val (asked, _) = caughtUp(coordinator, "look-a", "look-b")
+    append(dirs("look-b"), "two\n")
+    val answers = coordinator.answers(coordinator.ask(asked), 10000, Look.Now)
+    assert(answers.heard === Set("look-a", "look-b"))
+    assert(answers.files("look-b").head.lineEnd === 8L)
+    val response = Messages.decodeResponse(client.getData.forPath(paths.response("look-a")), key)
+    assert(response.look >= 1L)
+    assert(coordinator.latest("look-a").head.lineEnd === 4L)
+    coordinator.stop()
+  }
+}
