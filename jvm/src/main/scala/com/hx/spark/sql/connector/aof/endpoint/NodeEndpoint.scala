@@ -92,7 +92,6 @@ final class NodeEndpoint(
   private var lookSeen = 0L
   private var lastWritten: Option[Response] = None
   private var watch: Option[DirectoryWatch.Registration] = None
-  @volatile private var lastLookNanos = System.nanoTime()
   // How many times it began serving: the looks of an earlier time end.
   private var serving = 0
   private val lookQueued = new AtomicBoolean(false)
@@ -148,14 +147,14 @@ final class NodeEndpoint(
     }
 
   /**
-   * A file changed: a look soon (at most one each [[MinLookMs]]: a file written all the time
-   * is not looked at with every write), and another once the files went quiet, when what a look
-   * says changes with time alone (a record flushed, a copy settled).
+   * A file changed: a look [[MinLookMs]] after the first change of a burst (a file written all
+   * the time is not looked at with every write, and a rotation's renames, compression and
+   * removal are seen done, not half way), and another once the files went quiet, when what a
+   * look says changes with time alone (a record flushed, a copy settled).
    */
   private def changed(): Unit = {
     if (lookQueued.compareAndSet(false, true)) {
-      val due = MinLookMs - (System.nanoTime() - lastLookNanos) / 1000000L
-      submit({ lookQueued.set(false); lookAgain() }, math.max(0L, due))
+      submit({ lookQueued.set(false); lookAgain() }, MinLookMs)
     }
     if (settleQueued.compareAndSet(false, true)) {
       submit({ settleQueued.set(false); lookAgain() }, MinLookMs + settleMs)
@@ -252,7 +251,6 @@ final class NodeEndpoint(
       known: Seq[KnownFile],
       before: Option[Exchange]): Option[Response] = {
     val began = System.nanoTime()
-    lastLookNanos = began
     val (files, unlisted) =
       try scanner.scan(known, request.retired, request.remove.toSet) -> None
       catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
@@ -312,6 +310,6 @@ object NodeEndpoint {
   /** The same where they cannot be (no inotify, a directory not there yet). */
   val UnwatchedFallbackMs: Long = 1000L
 
-  /** The shortest time between two looks that changes start. */
+  /** How long after a change its look comes: also the shortest time between two such looks. */
   val MinLookMs: Long = 100L
 }
