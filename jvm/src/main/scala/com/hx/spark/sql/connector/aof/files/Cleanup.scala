@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory
  * whole size as planned. The node removes one only if it is still that file, at that size, has
  * gone `afterMs` without a write or a rename (its change time: a rotation starts the wait again,
  * as a writer may go on writing the file it was rotated away from until it reopens its name), and
- * is not the newest file the source reads in its directory, the one a writer appends to.
+ * is not the newest file the source reads in its directory, the one a writer appends to. Nor one
+ * another file of the look is a copy of: a compressor may be writing it, and would go on once its
+ * input is removed, to a copy the driver could no longer tell from a new file.
  *
  * @param archive the directory files are moved into; None deletes them
  */
@@ -29,16 +31,18 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
 
   /**
    * The candidates the node may remove now, from one look: each with its description and
-   * stamp as the look found them, and the floor the driver gave.
+   * stamp as the look found them, and the floor the driver gave; `copied` are the files the
+   * look's others are copies of.
    */
   def removable(
       candidates: Seq[Cleanup.Candidate],
       newestInDirectory: Path => Option[FileKey],
+      copied: Set[FileKey],
       nowMs: Long): Seq[Cleanup.Candidate] =
     candidates.filter { c =>
       val m = c.meta
       c.same && m.unreadable.isEmpty && m.size == c.floor && m.lineEnd == m.size &&
-      m.size > 0 && m.copyOf.isEmpty &&
+      m.size > 0 && m.copyOf.isEmpty && !copied(m.key) &&
       c.stamp.quietMs(nowMs) >= afterMs &&
       !newestInDirectory(Paths.get(m.path).getParent).contains(m.key)
     }

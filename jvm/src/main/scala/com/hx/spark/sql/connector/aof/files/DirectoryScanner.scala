@@ -128,7 +128,7 @@ final class DirectoryScanner(
         .groupBy(_._1)
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val removed = c
-        .removable(candidates, newest.get, clock.millis())
+        .removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, clock.millis())
         .filter(c.remove(_, stat))
         .map(_.meta.key)
         .toSet

@@ -80,6 +80,23 @@ class CleanupSuite extends AnyFunSuite {
     }
   }
 
+  // A compressor goes on writing its output once its input is removed: a copy of a file the
+  // driver no longer tracks, which it would read as a new file.
+  test("a file being copied (a copy begun beside it, as a compressor's output is) stays") {
+    withDir { dir =>
+      val file = write(dir.resolve("app.log.1"), "a line of the rotated log\n" * 100, 3)
+      write(dir.resolve("app.log"), "new\n", ageMinutes = 1)
+      val clock = new MovingClock
+      val scan = scanner(dir, clock)
+      val (known, _) = readToEnd(scan.scan(Nil))
+      write(dir.resolve("app.log.1.copy"), "a line of the rotated log\n" * 10, 2)
+      clock.advance(after + 60000L)
+      val metas = scan.scan(known, remove = Set(FileKey.of(file)))
+      assert(metas.exists(_.copyOf.contains(FileKey.of(file))))
+      assert(Files.exists(file) && scan.removedByLastScan.isEmpty)
+    }
+  }
+
   test("another file under the same name and key is not removed: it is not what was read") {
     withDir { dir =>
       val file = write(dir.resolve("app.log.1"), "aaaa\n")

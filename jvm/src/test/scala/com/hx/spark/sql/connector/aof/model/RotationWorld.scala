@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.model
 
-import java.io.{FileOutputStream, OutputStream}
+import java.io.{ByteArrayOutputStream, FileOutputStream, OutputStream}
 import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
@@ -43,6 +43,9 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
     var written = 0
     // A gzip under way: the file compressed and its .gz, created empty.
     var gzip: Option[(ModelFile, ModelFile)] = None
+    // The compressed bytes of the gzip under way, once it began writing them, and how many it
+    // wrote: a compressor writes its output as it goes, the original deleted only at its end.
+    var gzipBytes: Option[(Array[Byte], Int)] = None
     def held: Boolean = !(appFile.path == live)
   }
 
@@ -105,6 +108,8 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         case (f, i) if i >= 1 && !f.gz && l.gzip.isEmpty => Op.GzipBegin(log, i)
       },
       // Each compressor in turn, as logrotate's `compresscmd` runs it.
+      Some(Op.GzipPart(log, RotationWorld.Compressors(l.written % 5)))
+        .filter(_ => l.gzip.nonEmpty),
       Some(Op.GzipEnd(log, RotationWorld.Compressors(l.written % 5))).filter(_ => l.gzip.nonEmpty),
       idle.collectFirst { case (f, i) if f.path.getParent != old => Op.ToOldDir(log, i) },
       idle.lastOption.map { case (_, i) => Op.Delete(log, i) }
@@ -160,11 +165,19 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         val source = l.rotated(nth)
         val gz = created(l, Files.createFile(source.path.resolveSibling(s"${source.name}.gz")))
         l.gzip = Some(source -> gz)
+      case Op.GzipPart(_, compressor) =>
+        // Half of what is left, a byte at least, never the last: the end is GzipEnd's.
+        val (bytes, done) = compressed(l, compressor)
+        val part = math.max(1, (bytes.length - done) / 2)
+        if (done + part < bytes.length) {
+          appendTo(l.gzip.get._2.path, bytes, done, part)
+          l.gzipBytes = Some(bytes -> (done + part))
+        }
       case Op.GzipEnd(_, compressor) =>
         val (source, gz) = l.gzip.get
-        val out = RotationWorld.compressing(compressor, new FileOutputStream(gz.path.toFile))
-        try out.write(Files.readAllBytes(source.path))
-        finally out.close()
+        val (bytes, done) = compressed(l, compressor)
+        appendTo(gz.path, bytes, done, bytes.length - done)
+        l.gzipBytes = None
         gz.ids ++= source.ids
         freed += FileKey.of(source.path)
         Files.delete(source.path)
@@ -208,6 +221,7 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         Files.deleteIfExists(gz.path)
         files -= gz
         l.gzip = None
+        l.gzipBytes = None
       }
     }
   }
@@ -219,6 +233,22 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
   }
 
   def close(): Unit = logs.foreach(_.app.close())
+
+  /** The gzip under way's whole output (by the compressor it began with) and what it wrote. */
+  private def compressed(l: Log, compressor: String): (Array[Byte], Int) =
+    l.gzipBytes.getOrElse {
+      val bytes = new ByteArrayOutputStream()
+      val out = RotationWorld.compressing(compressor, bytes)
+      try out.write(Files.readAllBytes(l.gzip.get._1.path))
+      finally out.close()
+      bytes.toByteArray -> 0
+    }
+
+  private def appendTo(path: Path, bytes: Array[Byte], from: Int, length: Int): Unit = {
+    val out = new FileOutputStream(path.toFile, true)
+    try out.write(bytes, from, length)
+    finally out.close()
+  }
 
   private def created(l: Log, path: Path): ModelFile = {
     if (freed.remove(FileKey.of(path))) reusedInodes += 1
@@ -263,6 +293,7 @@ object Op {
   final case class Reopen(log: Int) extends Op
   final case class CopyTruncate(log: Int) extends Op
   final case class GzipBegin(log: Int, nth: Int) extends Op
+  final case class GzipPart(log: Int, compressor: String) extends Op
   final case class GzipEnd(log: Int, compressor: String) extends Op
   final case class ToOldDir(log: Int, nth: Int) extends Op
   final case class Delete(log: Int, nth: Int) extends Op
