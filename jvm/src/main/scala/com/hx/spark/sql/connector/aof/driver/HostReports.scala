@@ -1,10 +1,5 @@
 package com.hx.spark.sql.connector.aof.driver
 
-import java.util.concurrent.TimeoutException
-
-import scala.concurrent.Await
-import scala.concurrent.duration.Duration
-
 import org.apache.spark.FutureAction
 import org.slf4j.LoggerFactory
 
@@ -43,6 +38,7 @@ final class HostReports(
 
   private val log = LoggerFactory.getLogger(getClass)
   private val nodes = new ExecutorNodes(nodeNamed)
+  private val launches = new EndpointLaunches(launch, nodes)
   // Replaced whole, by the thread that runs the triggers (Spark's, one at a time): other threads
   // (the metrics, the query's stop) read one trigger's state, never half of one.
   @volatile private var state = State()
@@ -80,9 +76,11 @@ final class HostReports(
         val round = collect(coordinator, start, everyHost = true, waited, Look.Now)
         if (round.unheard.nonEmpty) {
           state = round.after // the query fails: its stop cancels this trigger's launch too
-          throw unheard(round)
+          throw AvailableNowErrors.unheard(round.unheard, round.waited, round.waitOption)
         }
-        coverage.foreach(failIfMissing(_, round.reports))
+        coverage
+          .flatMap(AvailableNowErrors.missing(_, round.reports.answered, nodesAwaitMs))
+          .foreach(e => throw e)
         (round.reports, round.after.copy(frozen = Some(round.reports)))
       case None =>
         val round = collect(
@@ -127,33 +125,6 @@ final class HostReports(
     round.after
   }
 
-  private def unheard(round: Round): IllegalStateException = {
-    val option = round.waitOption
-    new IllegalStateException(
-      s"aof: ${round.unheard.toSeq.sorted.mkString(", ")} did not answer within ${round.waited}. " +
-        "Trigger.AvailableNow reads what every host with an executor holds at its start, so it " +
-        s"stops rather than finish without them: raise $option, or find why their executors " +
-        "do not run.")
-  }
-
-  private def failIfMissing(nodes: NodeCoverage, reports: Reports): Unit = {
-    val wait = s"within $nodesAwaitMs ms (nodes.await.timeout)"
-    val fix = "raise nodes.await.timeout, or leave the nodes that hold no logs out of 'nodes'."
-    nodes.missing(reports.answered) match {
-      case Some(none) if none.isEmpty => ()
-      case Some(unread) =>
-        throw new IllegalStateException(
-          s"aof: ${NodesRead.named(unread)} of 'nodes' did not answer $wait. Trigger.AvailableNow " +
-            "and Trigger.Once read what every node to read holds, so the query stops rather " +
-            s"than finish without them. ${nodes.advice} Or $fix")
-      case None =>
-        throw new IllegalStateException(
-          s"aof: ${nodes.source} did not name the nodes to read $wait, so Trigger.AvailableNow " +
-            "and Trigger.Once cannot tell that they read every one: see the warning above " +
-            s"for why, or list the nodes in 'nodes'. Or $fix")
-    }
-  }
-
   /** What the last trigger planned with. */
   def lastReports: Reports = state.last
 
@@ -171,25 +142,6 @@ final class HostReports(
     state.launching.foreach(_.cancel())
     coverage.foreach(_.stop())
   }
-
-  /**
-   * Starts endpoints on `toLaunch` unless a launch job still runs; the job started, if any. The
-   * first is waited for until `deadline`, so that the first trigger (all of AvailableNow's) sees
-   * every host; later ones run on, so that a hung executor holds no trigger up.
-   */
-  private def startEndpoints(
-      toLaunch: Seq[(String, String)],
-      deadline: Long,
-      launching: Option[Launch]): Option[Launch] =
-    if (!launching.forall(_.isCompleted)) None
-    else {
-      val job = launch(toLaunch)
-      if (launching.isEmpty) {
-        try Await.ready(job, Duration.fromNanos(math.max(0L, deadline - System.nanoTime())))
-        catch { case _: TimeoutException => log.warn("aof: some endpoints did not start in time") }
-      }
-      Some(job)
-    }
 
   /**
    * One round: endpoints started on the executors that lack one, every host asked, the answers
@@ -211,7 +163,8 @@ final class HostReports(
     val serving = coordinator.liveHosts()
     // Asked before the launch: an endpoint answers the request it finds as soon as it serves.
     val asked = ask(coordinator, start, serving ++ byHost.keySet.flatMap(nodes.of))
-    val (launched, launching) = launchMissing(byHost, serving, deadline, before)
+    val (launched, launching) =
+      launches.missing(byHost, serving, deadline, before.launched, before.launching)
     val wanted = byHost.keySet.flatMap(nodes.of)
     val answers = coordinator.answers(
       asked ++ ask(coordinator, start, wanted -- asked.hosts),
@@ -238,30 +191,6 @@ final class HostReports(
     val files = if (everyHost) latest.filter(h => current(h._1)) ++ answers.files else answers.files
     val reports = Reports(files, answers.looked, ignored, current, latest)
     Round(reports, after, census.unheard, waited, waitOption)
-  }
-
-  /**
-   * Starts endpoints on the executors of hosts without one, and on executors that joined since
-   * (stand-bys to be): the executors launched on so far, and the launch job now.
-   */
-  private def launchMissing(
-      byHost: Map[String, Seq[String]],
-      serving: Set[String],
-      deadline: Long,
-      before: State): (Set[(String, String)], Option[Launch]) = {
-    val toLaunch = byHost.toSeq
-      .flatMap { case (host, ids) => ids.map(host -> _) }
-      .filter(e => !nodes.of(e._1).exists(serving) || !before.launched(e))
-    val started =
-      if (toLaunch.isEmpty) None else startEndpoints(toLaunch, deadline, before.launching)
-    val launching = started.orElse(before.launching)
-    nodes.learn(launching)
-    launching
-      .flatMap(_.value)
-      .flatMap(_.failed.toOption)
-      .flatMap(LaunchFailure.settingsError)
-      .foreach(e => throw e)
-    (if (started.isEmpty) before.launched else before.launched ++ toLaunch, launching)
   }
 
   /**
@@ -306,7 +235,7 @@ final class HostReports(
 }
 
 object HostReports {
-  private type Launch = FutureAction[Seq[(String, String)]]
+  private type Launch = EndpointLaunches.Launch
 
   /** How often `AvailableNow` looks again for the nodes to read that have not answered. */
   private val NodesPollMs = 1000L

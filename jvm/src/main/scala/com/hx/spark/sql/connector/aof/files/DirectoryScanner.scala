@@ -79,8 +79,9 @@ final class DirectoryScanner(
   /**
    * The files to report, given what the driver tracks on this node and what it retired (files no
    * longer tracked whose copy may still show up, by file id). Looked at twice when the first
-   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]), or caught a file and its copy
-   * both new, a rotation perhaps under way ([[NewFileCopies]]).
+   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]), caught a file and its copy
+   * both new, a rotation perhaps under way ([[NewFileCopies]]), or found a file gone when it came
+   * to compare its bytes.
    *
    * With `cleanup`, the files of `remove` (read to their end in committed batches, the driver
    * says) that the look finds removable are removed, and not reported: gone.
@@ -152,8 +153,9 @@ final class DirectoryScanner(
     }
 
   /**
-   * A look's files, each with the tracked or new file it is a copy of, if any; and whether one is
-   * a copy of a new file.
+   * A look's files, each with the tracked or new file it is a copy of, if any; and whether to look
+   * again: one is a copy of a new file, or a file the look found went before its bytes could be
+   * compared (a rotation's compressor done and its original deleted, amid the look).
    */
   private def answer(look: Look, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
     val byKey = look.found.map(m => m.key -> m).toMap
@@ -163,7 +165,8 @@ final class DirectoryScanner(
         look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey, evidence)))
       val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
       val copies = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
-      (metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o)))), copies.nonEmpty)
+      val withCopies = metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))
+      (withCopies, copies.nonEmpty || evidence.missed)
     } finally evidence.close()
   }
 

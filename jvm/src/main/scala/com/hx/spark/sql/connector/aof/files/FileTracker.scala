@@ -78,13 +78,22 @@ private[files] final class FileTracker(
   def describe(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
     val asked = question.knownByKey.get(stamp.key)
     val format = formatOf(path, stamp, asked)
-    // A compressor's output just begun waits for its magic, as an empty file waits.
-    if (format.contains(Compression.Incomplete) && asked.isEmpty) None
+    // A compressor's output just begun waits for its magic, as an empty file waits: also under a
+    // tracked file's key (a deleted file's inode is soon another's), unless it is still that file.
+    if (format.contains(Compression.Incomplete) && !asked.exists(startsAs(path, stamp, _))) None
     else {
       readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
         .map(old.judged(_, stamp, tracked = asked.nonEmpty))
     }
   }
+
+  // Whether the file starts with `k`'s head, as the file tracked under its key did.
+  private def startsAs(path: Path, stamp: FileStamp, k: KnownFile): Boolean =
+    k.fingerprint.length <= stamp.size && {
+      val channel = FileChannel.open(path, StandardOpenOption.READ)
+      try Prefixes.md5(channel, k.fingerprint.length).contains(k.fingerprint)
+      finally channel.close()
+    }
 
   /**
    * The file's compression format, if any. Looked at again at each change of its stamp until a

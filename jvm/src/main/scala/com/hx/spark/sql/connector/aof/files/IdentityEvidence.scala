@@ -11,7 +11,8 @@ import scala.collection.mutable
  * first bytes) and a tail (of the bytes before a position). Taken from the file's answer when it
  * holds them, else read from the file, each at most once per look, each file opened once. The
  * rules that judge the evidence are [[FileIdentity]]'s. A compressed file's bytes are not read
- * here: its answer is all there is of it. A file gone since reads nothing.
+ * here: its answer is all there is of it. A file gone since reads nothing, and says so
+ * ([[missed]]): the look is then out of date, a rotation under way.
  *
  * @param compressed whether a file (by key) is compressed
  */
@@ -20,6 +21,10 @@ private[files] final class IdentityEvidence(sampleLength: Int, compressed: FileK
   private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
   private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
   private val tails = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
+  private var failed = false
+
+  /** Whether a file the look found could not be read since: gone, or no longer readable. */
+  def missed: Boolean = failed
 
   /** The MD5 of `m`'s first `length` bytes; None when it is shorter, or cannot be read. */
   def head(m: FileMeta, length: Long): Option[Fingerprint] =
@@ -41,10 +46,10 @@ private[files] final class IdentityEvidence(sampleLength: Int, compressed: FileK
         .getOrElseUpdate(
           m.key,
           try Some(FileChannel.open(Paths.get(m.path)))
-          catch { case _: IOException => None })
+          catch { case _: IOException => failed = true; None })
         .flatMap { channel =>
           try f(channel)
-          catch { case _: IOException => None }
+          catch { case _: IOException => failed = true; None }
         }
 
   override def close(): Unit = channels.values.flatten.foreach(_.close())

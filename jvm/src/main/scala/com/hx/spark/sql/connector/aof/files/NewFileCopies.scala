@@ -21,6 +21,14 @@ import scala.collection.mutable
  * tracked key for the file it tracks there; else the one the other holds all of (a copy made
  * while its original grew on); else, each holding the other, the second one looked at. Two
  * settled files alike are left as they are, each read: this is about a rotation caught in the act.
+ *
+ * A compressed file is not judged so (its bytes are read only decompressed, as its answer says
+ * them), but by a rule of its own: one that holds the start of a new plain file of the look, or
+ * all of it, is that file's compressor's output, begun or done, beside an original not deleted
+ * yet. Nothing else writes such a pair, settled or not, and the copy waits for its original.
+ * Where the original is under a tracked key, the original is named the copy: it waits, and the
+ * compressed file, read instead, holds the same lines. Both under tracked keys, neither is named:
+ * a `copyOf` could not say which.
  */
 private[files] final class NewFileCopies(identity: FileIdentity) {
 
@@ -28,7 +36,7 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
    * The files that are copies of another new file, by key, with that file's key.
    *
    * @param recent whether a file (by key) was written just before it was described
-   * @param compressed whether a file (by key) is compressed: never taken for a copy here
+   * @param compressed whether a file (by key) is compressed
    */
   def of(
       found: Seq[FileMeta],
@@ -36,9 +44,27 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       recent: FileKey => Boolean,
       compressed: FileKey => Boolean,
       evidence: IdentityEvidence): Map[FileKey, FileKey] = {
-    val candidates = found.filter(m =>
-      m.unreadable.isEmpty && m.size > 0 && m.copyOf.isEmpty && m.copyOfRetired.isEmpty &&
-        !compressed(m.key) && !question.keepsTracked(m))
+    val (packed, plain) = found
+      .filter(m => m.unreadable.isEmpty && m.size > 0 && !question.keepsTracked(m))
+      .partition(m => compressed(m.key))
+    def copyOfNone(m: FileMeta) = m.copyOf.isEmpty && m.copyOfRetired.isEmpty
+    // Of any new plain file, a copy itself or not: a copytruncate's copy is compressed in turn.
+    // One under a tracked key (an inode given again) is named the copy instead, as below.
+    val compressedCopies = packed.filter(copyOfNone).flatMap { c =>
+      plain.find(begins(c, _, evidence)).flatMap { original =>
+        if (!question.tracks(original.key)) Some(c.key -> original.key)
+        else
+          Some(original.key -> c.key).filter(_ => copyOfNone(original) && !question.tracks(c.key))
+      }
+    }
+    compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence)
+  }
+
+  private def plainCopies(
+      candidates: Seq[FileMeta],
+      question: NodeQuestion,
+      recent: FileKey => Boolean,
+      evidence: IdentityEvidence): Map[FileKey, FileKey] =
     if (!candidates.exists(m => recent(m.key))) Map.empty // most triggers
     else {
       val copyOf = mutable.Map.empty[FileKey, FileKey]
@@ -54,7 +80,12 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       } copyOf(copy.key) = original.key
       copyOf.toMap
     }
-  }
+
+  /** Whether compressed `c` holds the first bytes of plain `p`, as far as `c`'s complete lines. */
+  private def begins(c: FileMeta, p: FileMeta, evidence: IdentityEvidence): Boolean =
+    c.size <= p.size &&
+      FileIdentity.sameHead(c.fingerprint, evidence.head(p, c.fingerprint.length)) &&
+      c.tailAtLineEnd.forall(t => evidence.tail(p, c.lineEnd).contains(t))
 
   /** Which of `a` and `b` (looked at in that order) is a copy of the other, if either is. */
   private def copyAndOriginal(

@@ -53,7 +53,7 @@ class CleanupSuite extends AnyFunSuite {
       val (known, all) = readToEnd(scan.scan(Nil))
       // Renamed or written within `cleanup.after` by the file clock's change time: nothing yet.
       assert(scan.scan(known, remove = all).size === 3)
-      clock.advance(after)
+      clock.advance(after + 1000L) // file times are finer than the clock's milliseconds
       val left = scan.scan(known, remove = all)
       assert(left.map(_.path) === Seq(dir.resolve("app.log").toString))
       assert(scan.removedByLastScan.size === 2)
@@ -127,7 +127,7 @@ class CleanupSuite extends AnyFunSuite {
       val scan = scanner(logs, clock, Some(archive))
       val (known, all) = readToEnd(scan.scan(Nil))
       assert(known.exists(_.floor == 4L), "the .gz is known by what it decompresses to")
-      clock.advance(after)
+      clock.advance(after + 1000L)
       scan.scan(known, remove = all)
       assert(!Files.exists(gz))
       assert(Files.exists(Paths.get(archive.toString, gz.toString)))

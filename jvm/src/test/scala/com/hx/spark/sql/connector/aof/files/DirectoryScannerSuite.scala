@@ -5,7 +5,6 @@ import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 import java.nio.file.attribute.FileTime
 import java.util.concurrent.TimeUnit.NANOSECONDS
 
-import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorOutputStream
 import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -665,37 +664,6 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
         assert(seen.losses.isEmpty && next.losses.isEmpty)
         assert(next.end.hosts("h").retired.isEmpty)
       }
-    }
-  }
-
-  // A compressor writes its output as it goes and deletes the original once it is whole; a look
-  // between may find the output decompressing to fewer bytes than the original's head, which
-  // cannot tell it. Read as a new file, it would repeat what the original's reader read.
-  test("a compressor's output seen part way, shorter than its original's head, waits for it") {
-    withDir { dir =>
-      val file = write(dir.resolve("app.log.1"), lines(1 to 300))
-      val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
-      val start = planOn(scanner, AofOffset.Empty).end
-      val bytes = new java.io.ByteArrayOutputStream()
-      val lz4 = new FramedLZ4CompressorOutputStream(bytes)
-      try lz4.write(Files.readAllBytes(file))
-      finally lz4.close()
-      val whole = bytes.toByteArray
-      val out = dir.resolve("app.log.1.lz4")
-      val prefix = (1 to whole.length).find { n =>
-        Files.write(out, whole.take(n))
-        scanner.scan(Nil).find(_.path == out.toString).exists(m => m.size > 0 && m.size < 1024)
-      }
-      assert(prefix.nonEmpty)
-      val seen = planOn(scanner, start)
-      assert(seen.end.hosts("h").files.values.map(_.path).toSeq === Seq(file.toString))
-      Files.write(out, whole)
-      Files.delete(file)
-      val next = planOn(scanner, seen.end)
-      assert(Ranges.between(start, next.end).isEmpty)
-      val lz4File = next.end.hosts("h").files.values.loneElement
-      assert((lz4File.path, lz4File.first) === ((out.toString, lines(1 to 300).length.toLong)))
-      assert(seen.losses.isEmpty && next.losses.isEmpty && next.end.hosts("h").retired.isEmpty)
     }
   }
 
