@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
 import java.time.Clock
-import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
+import java.util.concurrent.ScheduledExecutorService
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
@@ -16,9 +16,12 @@ import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZnodeValues}
  * most of what ZooKeeper carries (a node of 10,000 files: 370 KB a second, 200 times its
  * answers). `status` asks by writing the run's reports znode (`askPath`); every endpoint then
  * writes its latest list at once, and again at most once a second while it changes, for
- * `wantedMs`. Written on a thread of its own, so an answer never waits for it.
+ * `wantedMs`. Written by a worker of its own ([[EndpointWorker]]), so an answer never waits for
+ * it.
  *
  * @param clock what "for `wantedMs`" and "at most once a second" are measured with
+ * @param threads a pool to write on, shared by simulated nodes (the fleet benchmark); else a
+ *                thread of its own
  */
 final class EndpointReport(
     client: CuratorFramework,
@@ -27,17 +30,11 @@ final class EndpointReport(
     runKey: String,
     host: String,
     wantedMs: Long = 60000L,
-    clock: Clock = Clock.systemUTC()) {
+    clock: Clock = Clock.systemUTC(),
+    threads: Option[ScheduledExecutorService] = None) {
   private val log = LoggerFactory.getLogger(getClass)
   private val IntervalMs = 1000L
-  private val writer = new ScheduledThreadPoolExecutor(
-    1,
-    { r: Runnable =>
-      val t = new Thread(r, s"aof-endpoint-report-$host")
-      t.setDaemon(true)
-      t
-    })
-  writer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+  private val writer = new EndpointWorker(s"aof-endpoint-report-$host", threads)
   private val asks = new NodeCache(client, askPath)
   // The latest answer in full: what a write writes, whenever it runs.
   private var current: Option[Response] = None
@@ -81,7 +78,7 @@ final class EndpointReport(
     if (!scheduled && !writer.isShutdown) {
       scheduled = true
       writesScheduled += 1
-      writer.schedule((() => write()): Runnable, math.max(0L, delayMs), TimeUnit.MILLISECONDS)
+      writer.schedule((() => write()): Runnable, math.max(0L, delayMs))
     }
 
   private def write(): Unit = {
@@ -110,6 +107,6 @@ final class EndpointReport(
   def close(): Unit = {
     asks.close()
     writer.shutdown()
-    writer.awaitTermination(10, TimeUnit.SECONDS)
+    writer.awaitTermination(10000L)
   }
 }

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import java.lang.management.ManagementFactory
 import java.nio.charset.StandardCharsets.UTF_8
-import java.util.concurrent.{ScheduledThreadPoolExecutor, TimeUnit}
+import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.util.{Failure, Success, Try}
@@ -44,26 +44,25 @@ import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
  * a trigger. When the driver raises the run's `look` number (a trigger that heard no news), every
  * endpoint looks at once and answers again, if only to say it looked.
  *
- * Every ZooKeeper event and every look is handed to one worker thread, so answers never run
- * concurrently and closing never happens on one of Curator's own threads.
+ * Every ZooKeeper event and every look is handed to one worker ([[EndpointWorker]]), so answers
+ * never run concurrently and closing never happens on one of Curator's own threads.
+ *
+ * @param sharedClient  a ZooKeeper client the caller owns, for simulated nodes many to a JVM (the
+ *                      fleet benchmark); else the endpoint's own
+ * @param sharedThreads a pool its worker and report writer run on, for the same simulated nodes;
+ *                      else a thread each of their own
  */
 final class NodeEndpoint(
     spec: EndpointSpec,
     host: String,
     onClosed: () => Unit,
-    sharedClient: Option[CuratorFramework] = None) {
+    sharedClient: Option[CuratorFramework] = None,
+    sharedThreads: Option[ScheduledExecutorService] = None) {
   import NodeEndpoint._
 
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(spec.metaStore, spec.runId)
-  private val worker = new ScheduledThreadPoolExecutor(
-    1,
-    { r: Runnable =>
-      val t = new Thread(r, s"aof-endpoint-$host")
-      t.setDaemon(true)
-      t
-    })
-  worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+  private val worker = new EndpointWorker(s"aof-endpoint-$host", sharedThreads)
   // A client of its own, but for simulated nodes, many to a JVM (the fleet benchmark).
   private val client = sharedClient.getOrElse(ZkClients.open(spec.zk, spec.metaStore))
   private val scanner = new DirectoryScanner(
@@ -82,7 +81,13 @@ final class NodeEndpoint(
   private val lookCalls = new WatchedZnode(client, paths.look, () => submit(lookCalled()))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private[endpoint] val report =
-    new EndpointReport(client, paths.report(host), paths.reports, spec.runKey, host)
+    new EndpointReport(
+      client,
+      paths.report(host),
+      paths.reports,
+      spec.runKey,
+      host,
+      threads = sharedThreads)
   @volatile private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
   private val exchange = new DriverExchange
@@ -142,8 +147,7 @@ final class NodeEndpoint(
           try if (!closed) task
           catch { case e: Exception => log.warn(s"aof: endpoint on $host: $e", e) }
         }: Runnable,
-        delayMs,
-        TimeUnit.MILLISECONDS)
+        delayMs)
     }
 
   /**
@@ -298,7 +302,7 @@ final class NodeEndpoint(
   /** Stops now, from any thread; waits a little for the worker to finish. */
   def shutdown(): Unit = {
     submit(close())
-    worker.awaitTermination(10, TimeUnit.SECONDS)
+    worker.awaitTermination(10000L)
   }
 }
 

@@ -49,7 +49,9 @@ object FleetPlanning {
   private val FilesPerNode = 100
   // One file in a thousand of a changing node written to, at least one.
   private val ChangingPerMille = 1
-  private val NodesPerJvm = 1250
+  // Fewer JVMs, more nodes each: a node JVM's own share of memory (its code, compiled again in
+  // each, and its collector's) is as much as a thousand nodes' state.
+  private val NodesPerJvm = 2500
   private val Triggers = 20
   private val TriggerIntervalMs = 500L
   // Not measured: an endpoint lives as long as its query, so its code runs compiled; the first
@@ -80,7 +82,8 @@ object FleetPlanning {
   def main(args: Array[String]): Unit = {
     val out = Paths.get(args.head)
     val root = Files.createTempDirectory("aof-fleet-")
-    val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")))
+    // Ten thousand nodes' requests, answers and (for a `status`) whole lists: over 100 MB held.
+    val zk = ZooKeeperProcess.start(Files.createDirectory(root.resolve("zk")), heapMb = 1024)
     try {
       val figures = args.tail.map { arg =>
         val Array(size, percent) = (arg + "@1").split('@').take(2): @unchecked
@@ -97,7 +100,8 @@ object FleetPlanning {
           "backlog's figures, the offset Spark checkpoints and the batch's ranges. " +
           s"${Runtime.getRuntime.availableProcessors} cores shared by the driver, every node " +
           "and ZooKeeper; the nodes run the real endpoint, " + NodesPerJvm + " to a JVM on " +
-          "one ZooKeeper session. Times are p50 over the triggers; ZooKeeper bytes are what " +
+          s"one ZooKeeper session and ${FleetNodes.Threads} threads (a node's tasks one at a " +
+          "time). Times are p50 over the triggers; ZooKeeper bytes are what " +
           "the last trigger's requests and answers wrote. An idle trigger is one after no " +
           "change: it plans nothing new, so every endpoint looks and answers. A `status` makes " +
           "every node write its files in full, measured once after the triggers. The last " +
@@ -122,6 +126,13 @@ object FleetPlanning {
           s"${f.offsetBytes} (${f.offsetBytes / f.files}) | ${f.wholeBytes} " +
           s"(${f.wholeBytes / f.files}) | ${f.heapMb} | ${f.nodesP50Us / 1000.0} |\n"
       }.mkString
+
+  /**
+   * A node JVM's heap: a node's state (its files known, described and last answered, 100 files
+   * a node) is 0.25 MB live, with room for as much again between collections. At 2 GB a JVM the
+   * collector grew every heap to its bound, and eight JVMs of 1,250 nodes filled 24 GB.
+   */
+  private def nodeHeapMb(nodes: Int): Int = 256 + nodes / 2
 
   private def heapUsed(): Long = {
     (1 to 3).foreach(_ => System.gc())
@@ -151,11 +162,15 @@ object FleetPlanning {
       val count = math.min(NodesPerJvm, nodes - first).toString
       val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
       val args = Seq(zk.connectString, metaStore, runId, runKey, root.toString, first.toString)
-      new ProcessBuilder(
-        (Seq(java, "-Xmx2g", "-Xss512k", "-cp", System.getProperty("java.class.path")) ++
+      val process = new ProcessBuilder(
+        (Seq(java, s"-Xmx${nodeHeapMb(count.toInt)}m", "-Xss256k") ++
+          Seq("-cp", System.getProperty("java.class.path")) ++
           Seq(FleetNodes.getClass.getName.stripSuffix("$")) ++ args :+ count): _*)
         .redirectErrorStream(true)
-        .start()
+      // The C library's memory pools, one a thread that allocates up to 8 a core by default:
+      // two serve a JVM of a few threads.
+      process.environment().put("MALLOC_ARENA_MAX", "2")
+      process.start()
     }
     try {
       children.foreach { child =>

@@ -11,18 +11,20 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  *
  * @param settings the server JVM's system properties (TLS stores, SASL providers, JAAS)
  * @param secure   whether its one port is a `secureClientPort` (TLS on Netty), not a plain one
+ * @param heapMb   the server JVM's heap
  */
 final class ZooKeeperProcess private (
     val port: Int,
     dataDir: Path,
     settings: Map[String, String],
-    secure: Boolean) {
+    secure: Boolean,
+    heapMb: Int) {
   private val log = dataDir.resolve("server.log")
   private val process: Process = {
     val java = Path.of(System.getProperty("java.home"), "bin", "java").toString
     val command = Seq(
       java,
-      "-Xmx256m",
+      s"-Xmx${heapMb}m",
       "-Dzookeeper.admin.enableServer=false",
       "-Dzookeeper.forceSync=no" // a test server: no fsync waits on a busy disk
     ) ++ settings.map { case (k, v) => s"-D$k=$v" } ++ Seq(
@@ -71,8 +73,9 @@ object ZooKeeperProcess {
   def start(
       dataDir: Path,
       settings: Map[String, String] = Map.empty,
-      secure: Boolean = false): ZooKeeperProcess =
-    new ZooKeeperProcess(freePort(), dataDir, settings, secure)
+      secure: Boolean = false,
+      heapMb: Int = 256): ZooKeeperProcess =
+    new ZooKeeperProcess(freePort(), dataDir, settings, secure, heapMb)
 
   private def freePort(): Int = {
     val socket = new ServerSocket(0)
