@@ -18,7 +18,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets, OffsetSnap
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 import com.hx.spark.sql.connector.aof.stream.AofMicroBatchStream
-import com.hx.spark.sql.connector.aof.zookeeper.{JournalCopies, ZkClients, ZkPlanJournal}
+import com.hx.spark.sql.connector.aof.zookeeper.{JournalCopies, ZkClients}
 
 /**
  * The stream on Spark 4.1 and newer: a micro-batch stream that also runs in real-time mode
@@ -91,9 +91,9 @@ final class AofRealTimeStream(
     val from = offsetOf(start)
     batchStart = from
     starts = hosts.map(h => h -> from.hosts.get(h)).toMap
-    journals.restore(client, starts.keys)
-    // Every host's at once: one by one, a thousand hosts took seconds of each batch's start.
-    val versions = ZkPlanJournal.openAll(client, options.metaStore, starts)
+    // Every host's at once, each then opened for its start by its own task: one by one, or read
+    // and written here, a thousand hosts' journals took seconds of each batch's start.
+    val versions = journals.open(client, starts.keys)
     val byNode = run.hostsByNode(SparkExecutors.slots(spark.sparkContext).keys)
     def locations(node: String) =
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)

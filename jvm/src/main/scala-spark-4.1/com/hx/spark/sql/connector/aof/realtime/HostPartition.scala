@@ -10,7 +10,8 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
  * the batch lasts.
  *
  * @param start     the host's offsets where the batch starts; None for a host new to the query
- * @param journal   the version of the plan journal the driver opened for this batch
+ * @param journal   the version the driver gave the plan journal for this batch, under which the
+ *                  task opens and writes it
  *                  ([[com.hx.spark.sql.connector.aof.zookeeper.ZkPlanJournal]])
  * @param locations the hosts of that node's executors, as Spark names them (see
  *                  [[com.hx.spark.sql.connector.aof.stream.AofInputPartition]])

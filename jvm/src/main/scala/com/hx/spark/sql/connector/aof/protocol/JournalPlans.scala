@@ -73,8 +73,13 @@ object JournalPlans {
    * JSON on the snapshot `previous`.
    */
   final class Text(host: String, start: Option[HostOffsets]) {
-    private val named = digest(host, start)
+
+    /** The journal's first line: the start's digest. */
+    val named: String = digest(host, start)
     private val base = start.getOrElse(HostOffsets.Empty)
+
+    /** Whether `plans` were written for this start (they may have no segment yet). */
+    def names(plans: String): Boolean = plans.takeWhile(_ != '\n') == named
 
     def write(segments: Seq[HostOffsets]): String =
       (named +: segments.zip(base +: segments).map { case (end, previous) =>

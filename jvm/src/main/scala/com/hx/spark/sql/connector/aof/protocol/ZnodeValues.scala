@@ -107,6 +107,33 @@ object ZnodeValues {
     (smallFailed ++ largeFailed).toMap
   }
 
+  /**
+   * A value whose head is written in a transaction of the caller's, beside other writes: `parts`
+   * of it, under `generation`, are already at its znode, which no reader follows before the head
+   * names them.
+   */
+  final case class Staged(head: Array[Byte], generation: Option[String], parts: Int)
+
+  /**
+   * Stages `data` for `path`: in one piece when it has at most `inOneMax` bytes (the rest of the
+   * transaction must fit in the same request), else its parts written now, the znode made if
+   * missing. Once the head is written, [[settle]] removes the parts of older values.
+   */
+  def stage(client: CuratorFramework, path: String, data: Array[Byte], inOneMax: Int): Staged =
+    if (data.length <= inOneMax) Staged(data, None, 0)
+    else {
+      val generation = UUID.randomUUID().toString
+      val parts = data.grouped(PartBytes).toSeq
+      parts.zipWithIndex.foreach { case (part, i) =>
+        client.create().creatingParentsIfNeeded().forPath(s"$path/$generation.$i", part)
+      }
+      Staged(manifest(generation, parts.size, data.length), Some(generation), parts.size)
+    }
+
+  /** Once `staged`'s head is written and its znode has `children`: the older parts removed. */
+  def settle(client: CuratorFramework, path: String, staged: Staged, children: Int): Unit =
+    if (children > staged.parts) removeParts(client, path, staged.generation)
+
   /** The value at `path`; None when there is none, or it is being replaced. */
   def get(client: CuratorFramework, path: String): Option[Array[Byte]] =
     try resolve(client, path, client.getData.forPath(path))

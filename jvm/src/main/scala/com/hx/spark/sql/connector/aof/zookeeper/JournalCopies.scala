@@ -56,23 +56,32 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
 
   /**
    * Puts back into ZooKeeper the journals of `hosts` that the checkpoint holds and it does not.
-   * Asked before every batch, so asked of all hosts at once; the checkpoint is looked at only
-   * for those ZooKeeper lacks, in one listing.
+   * The checkpoint is looked at only for those ZooKeeper lacks, in one listing.
    */
   def restore(client: CuratorFramework, hosts: Iterable[String]): Unit = {
     val paths = hosts.map(host => host -> ZkPaths.journal(metaStore, host)).toMap
     val present = ZkPlanJournal.existing(client, paths.values)
-    val absent = paths.filterNot { case (_, path) => present(path) }
-    if (absent.nonEmpty) {
+    restoreLacking(client, paths.filterNot { case (_, path) => present(path) })
+  }
+
+  /**
+   * Opens the journals of a batch's hosts ([[ZkPlanJournal.openAll]]), those ZooKeeper lacks put
+   * back first from the checkpoint: asked before every batch, of all hosts at once, in one round
+   * trip when ZooKeeper lacks none. Returns each host's version.
+   */
+  def open(client: CuratorFramework, hosts: Iterable[String]): Map[String, Int] =
+    ZkPlanJournal.openAll(client, metaStore, hosts, restoreLacking(client, _))
+
+  private def restoreLacking(client: CuratorFramework, lacking: Map[String, String]): Unit =
+    if (lacking.nonEmpty) {
       val copied =
         if (!fs.exists(dir)) Set.empty[String] else fs.listStatus(dir).map(_.getPath.getName).toSet
       ZkPlanJournal.storeAll(
         client,
-        absent.collect {
+        lacking.collect {
           case (host, path) if copied(fileOf(host).getName) => path -> read(fileOf(host))
         })
     }
-  }
 
   private def read(file: Path): (String, String) = {
     val in = fs.open(file)

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.api.{BackgroundCallback, CuratorEvent}
 import org.apache.zookeeper.KeeperException
 import org.apache.zookeeper.KeeperException.Code
+import org.apache.zookeeper.data.Stat
 
 import com.hx.spark.sql.connector.aof.protocol.ZnodeValues
 
@@ -62,9 +63,15 @@ private[zookeeper] object Pipelined {
 
   /** Sets the data of `paths`; the version each then has, None where there is no znode. */
   def set(client: CuratorFramework, values: Map[String, Array[Byte]]): Map[String, Option[Int]] =
+    setStats(client, values).map { case (path, stat) => path -> stat.map(_.getVersion) }
+
+  /** [[set]], with each znode's whole stat after. */
+  def setStats(
+      client: CuratorFramework,
+      values: Map[String, Array[Byte]]): Map[String, Option[Stat]] =
     apply(values.keys)((path, done) =>
       client.setData().inBackground(done).forPath(path, values(path))).map { case (path, reply) =>
-      path -> reply.map(_.getStat.getVersion)
+      path -> reply.map(_.getStat)
     }
 
   /** Sets each value in one piece, creating its znode and parents where missing. */

@@ -2,14 +2,12 @@ package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.io.Closeable
 import java.nio.charset.StandardCharsets.UTF_8
-import java.util.concurrent.ConcurrentHashMap
-import java.util.function.Consumer
 
 import scala.collection.JavaConverters._
 
 import org.apache.curator.RetryLoop
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.{KeeperException, Op}
+import org.apache.zookeeper.{KeeperException, Op, OpResult}
 import org.apache.zookeeper.KeeperException.Code
 
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
@@ -35,12 +33,13 @@ trait PlanJournal extends Closeable {
 /**
  * A host's [[PlanJournal]] in ZooKeeper, at `<metaStore>/realtime/<host>`: its start offsets in
  * the child `start`, and the plans kept since in the child `plans` ([[JournalPlans]]). The driver
- * opens it before each batch ([[ZkPlanJournal.open]]), for that batch's start, carrying over what
- * an earlier batch that ended inside it left to read; and fences it when the query stops
- * ([[ZkPlanJournal.fence]]), before it copies it ([[JournalCopies]]). A plan is kept only while
- * the journal's version is still the one the driver opened, in one transaction, so a task that
- * Spark has not stopped yet cannot return lines of a plan the copy lacks; opening it again fences
- * the tasks of earlier runs the same way.
+ * opens it before each batch by giving it a new version ([[ZkPlanJournal.openAll]]), and fences
+ * it when the query stops ([[ZkPlanJournal.fence]]), before it copies it ([[JournalCopies]]).
+ * The batch's task then opens it for its start ([[JournalOpening]]), carrying over what an
+ * earlier batch that ended inside it left to read. The task writes it, at its opening and at
+ * each plan, only while its version is still the one the driver gave it for this batch, in one
+ * transaction: a task that Spark has not stopped yet cannot return lines of a plan the copy
+ * lacks, and the next batch's opening fences the tasks of earlier ones the same way.
  *
  * @param version the journal's version when the driver opened it for this batch
  */
@@ -54,32 +53,29 @@ final class ZkPlanJournal(
   import ZkPlanJournal._
 
   private val path = ZkPaths.journal(metaStore, host)
+  // Its digest is made once: it hashes every file the host has.
   private val text = new JournalPlans.Text(host, start)
-  // The plans alone: they name the start they were kept for, which the task has.
-  private var segments = ZnodeValues
-    .get(client, s"$path/$Plans")
-    .fold(Seq.empty[HostOffsets])(p => text.read(new String(p, UTF_8)))
+  private var segments = fenced(JournalOpening(client, path, host, start, text, version))
 
   override val planned: Seq[HostOffsets] = segments
 
   override def keep(end: HostOffsets): Unit = {
     val next = JournalPlans.kept(segments, end)
     val written = text.write(next).getBytes(UTF_8)
-    // ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client.
-    val kept = Seq(Op.check(path, version), Op.setData(s"$path/$Plans", written, -1))
-    try {
-      RetryLoop.callWithRetry(
-        client.getZookeeperClient,
-        () => client.getZookeeperClient.getZooKeeper.multi(kept.asJava))
-    } catch {
+    fenced(
+      transaction(client, Seq(Op.check(path, version), Op.setData(s"$path/$Plans", written, -1))))
+    segments = next
+  }
+
+  private def fenced[A](write: => A): A =
+    try write
+    catch {
       case e @ (_: KeeperException.BadVersionException | _: KeeperException.NoNodeException) =>
         throw new IllegalStateException(
           s"aof: the real-time batch reading host $host was stopped; its task returns no " +
             "more lines (they come in the next batch).",
           e)
     }
-    segments = next
-  }
 
   override def close(): Unit = client.close()
 }
@@ -90,43 +86,51 @@ object ZkPlanJournal {
   private val NewHost = "new host"
   private val Stopped = "stopped".getBytes(UTF_8)
 
-  /**
-   * Opens the journal of `host` for a batch that starts at `start`: the plans kept from that
-   * start are kept (the same batch again), or those an earlier batch left to read past it are
-   * carried over, or none. Returns the version the batch's task keeps plans under.
-   */
-  def open(
-      client: CuratorFramework,
-      metaStore: String,
-      host: String,
-      start: Option[HostOffsets]): Int =
-    openAll(client, metaStore, Map(host -> start))(host)
+  /** Opens the journal of `host` for a batch; returns the version its task writes it under. */
+  def open(client: CuratorFramework, metaStore: String, host: String): Int =
+    openAll(client, metaStore, Seq(host))(host)
 
   /**
-   * Opens the journals of a batch's hosts, each as [[open]] does, in a few round trips however
-   * many hosts there are: all read, then all written, then all given their new version.
+   * Opens the journals of a batch's hosts: gives each a new version, which fences the tasks of
+   * earlier batches, all in one round trip however many hosts there are. Each journal is then
+   * opened for its host's start by the batch's task ([[JournalOpening]]). `restore` is first
+   * given those ZooKeeper lacks (host and path): those without plans, or without a znode, which
+   * are then made. Returns each host's version.
    */
   def openAll(
       client: CuratorFramework,
       metaStore: String,
-      starts: Map[String, Option[HostOffsets]]): Map[String, Int] = {
-    val paths = starts.map { case (host, _) => host -> ZkPaths.journal(metaStore, host) }
-    val stored = textsAll(client, paths.values)
-    // On every core: at a thousand hosts, the offsets' JSON and digests take longer than the
-    // round trips.
-    val written = onEveryCore(starts) { (host, start) =>
-      val segments = stored(paths(host)).fold(Seq.empty[HostOffsets]) { case (from, plans) =>
-        JournalPlans.reopened(host, start, startOf(from), plans)
+      hosts: Iterable[String],
+      restore: Map[String, String] => Unit = _ => ()): Map[String, Int] = {
+    val paths = hosts.map(host => host -> ZkPaths.journal(metaStore, host)).toMap
+    val stats = Pipelined.setStats(client, paths.values.map(_ -> Array.emptyByteArray).toMap)
+    // A journal's children are its start and plans: with fewer, ZooKeeper lacks its plans.
+    val lacking = paths.filter { case (_, path) => stats(path).forall(_.getNumChildren < 2) }
+    if (lacking.nonEmpty) restore(lacking)
+    val absent = paths.values.filter(stats(_).isEmpty)
+    val made =
+      if (absent.isEmpty) Map.empty[String, Option[Int]]
+      else {
+        val none = absent.map(_ -> Array.emptyByteArray).toMap
+        Pipelined.setOrCreate(client, none)
+        // Versions above a new znode's 0, as any other opened journal's.
+        Pipelined.set(client, none)
       }
-      (startText(host, start), JournalPlans.write(host, start, segments))
-    }
-    storeAll(client, written.map { case (host, texts) => paths(host) -> texts })
-    // Last, once the plans the batch reads are stored: a task opened before keeps none after.
-    val versions = Pipelined.set(client, paths.values.map(_ -> Array.emptyByteArray).toMap)
     paths.map { case (host, path) =>
-      host -> versions(path).getOrElse(throw KeeperException.create(Code.NONODE, path))
+      host -> made
+        .getOrElse(path, stats(path).map(_.getVersion))
+        .getOrElse(throw KeeperException.create(Code.NONODE, path))
     }
   }
+
+  /** ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client. */
+  private[zookeeper] def transaction(client: CuratorFramework, ops: Seq[Op]): Seq[OpResult] =
+    RetryLoop
+      .callWithRetry(
+        client.getZookeeperClient,
+        () => client.getZookeeperClient.getZooKeeper.multi(ops.asJava))
+      .asScala
+      .toSeq
 
   /** Stops every task that has the journal at `path` open from keeping another plan. */
   def fence(client: CuratorFramework, path: String): Unit = fenceAll(client, Seq(path))
@@ -178,19 +182,9 @@ object ZkPlanJournal {
       journals.map { case (path, (_, plans)) => s"$path/$Plans" -> plans.getBytes(UTF_8) })
   }
 
-  private def onEveryCore[A, B](items: Map[String, A])(f: (String, A) => B): Map[String, B] = {
-    val done = new ConcurrentHashMap[String, B]()
-    items.toSeq.asJava
-      .parallelStream()
-      .forEach(new Consumer[(String, A)] {
-        override def accept(item: (String, A)): Unit = done.put(item._1, f(item._1, item._2))
-      })
-    done.asScala.toMap
-  }
-
-  private def startText(host: String, start: Option[HostOffsets]): String =
+  private[zookeeper] def startText(host: String, start: Option[HostOffsets]): String =
     start.fold(NewHost)(s => AofOffset(Map(host -> s)).json())
 
-  private def startOf(text: String): Option[HostOffsets] =
+  private[zookeeper] def startOf(text: String): Option[HostOffsets] =
     if (text == NewHost) None else AofOffset.fromJson(text).hosts.values.headOption
 }

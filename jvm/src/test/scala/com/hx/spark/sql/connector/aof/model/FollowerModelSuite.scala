@@ -39,7 +39,7 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
   private final class Journal {
     private var stored = Option.empty[(Option[HostOffsets], String)]
 
-    /** Opened for a batch from `start`, as the driver opens it (`ZkPlanJournal.open`). */
+    /** Opened for a batch from `start`, as its task opens it (`JournalOpening`). */
     def open(start: Option[HostOffsets]): PlanJournal = {
       var segments = stored.fold(Seq.empty[HostOffsets]) { case (from, plans) =>
         JournalPlans.reopened(host, start, from, plans)

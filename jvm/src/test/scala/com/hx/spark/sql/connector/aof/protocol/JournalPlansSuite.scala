@@ -52,6 +52,9 @@ class JournalPlansSuite extends AnyFunSuite {
     assert(JournalPlans.read(text, "h", Some(readOn)) === Nil)
     assert(JournalPlans.read(text, "other", Some(start)) === Nil)
     assert(JournalPlans.read(JournalPlans.write("h", None, Seq(readOn)), "h", None) === Seq(readOn))
+    assert(new JournalPlans.Text("h", Some(reordered)).names(text))
+    assert(new JournalPlans.Text("h", Some(start)).names(JournalPlans.write("h", Some(start), Nil)))
+    assert(!new JournalPlans.Text("h", Some(readOn)).names(text))
     assert(JournalPlans.reopened("h", Some(start), Some(start), text) === Seq(newFile, after))
     assert(JournalPlans.reopened("h", Some(newFile), Some(start), text) === Seq(newFile, after))
   }

@@ -36,20 +36,20 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     new ZkPlanJournal(driver, store, host, from, version)
 
   private def openAlone(store: String, host: String, from: Option[HostOffsets]) =
-    task(store, host, from, ZkPlanJournal.open(driver, store, host, from))
+    task(store, host, from, ZkPlanJournal.open(driver, store, host))
 
-  /** A journal as stored, what its task reads first, its start's parts and its version. */
+  /** What its task reads first, the journal as stored then, its start's parts and its version. */
   private case class Seen(
-      texts: Option[(String, String)],
       planned: Seq[HostOffsets],
+      texts: Option[(String, String)],
       startParts: Int,
       version: Int)
 
   private def seen(store: String, host: String, from: Option[HostOffsets], version: Int) = {
     val path = ZkPaths.journal(store, host)
     Seen(
-      ZkPlanJournal.texts(driver, path),
       task(store, host, from, version).planned,
+      ZkPlanJournal.texts(driver, path),
       driver.getChildren.forPath(s"$path/start").size,
       driver.checkExists().forPath(path).getVersion
     )
@@ -108,9 +108,8 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
       (0 until 3).map(j => s"host-$i:$j.example" -> c)
     }
     hosts.foreach { case (host, c) => Seq("/alone", "/together").foreach(c.before(_, host)) }
-    val alone = hosts.map { case (h, c) => h -> ZkPlanJournal.open(driver, "/alone", h, c.from) }
-    val together =
-      ZkPlanJournal.openAll(driver, "/together", hosts.map { case (h, c) => h -> c.from }.toMap)
+    val alone = hosts.map { case (h, _) => h -> ZkPlanJournal.open(driver, "/alone", h) }
+    val together = ZkPlanJournal.openAll(driver, "/together", hosts.map(_._1))
     assert(together.keySet === hosts.map(_._1).toSet)
     hosts.zip(alone).foreach { case ((host, c), (_, version)) =>
       val actual = seen("/together", host, c.from, together(host))
@@ -128,10 +127,10 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
 
   test("a task of an earlier batch keeps no plan once the next batch's journals are open") {
     val hosts = (0 until 20).map(i => s"fenced-$i")
-    val first = ZkPlanJournal.openAll(driver, "/next", hosts.map(_ -> start).toMap)
+    val first = ZkPlanJournal.openAll(driver, "/next", hosts)
     val earlier = hosts.map(h => task("/next", h, start, first(h)))
     earlier.foreach(_.keep(plans.head))
-    val second = ZkPlanJournal.openAll(driver, "/next", hosts.map(_ -> start).toMap)
+    val second = ZkPlanJournal.openAll(driver, "/next", hosts)
     earlier.foreach { t =>
       val e = intercept[IllegalStateException](t.keep(plans.last))
       assert(e.getMessage.contains("was stopped"))
@@ -141,7 +140,7 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     next.foreach(_.keep(plans.last))
     ZkPlanJournal.fenceAll(driver, hosts.map(ZkPaths.journal("/next", _)))
     next.foreach(t => intercept[IllegalStateException](t.keep(plans.last)))
-    val third = ZkPlanJournal.openAll(driver, "/next", hosts.map(_ -> start).toMap)
+    val third = ZkPlanJournal.openAll(driver, "/next", hosts)
     hosts.foreach(h => assert(task("/next", h, start, third(h)).planned === Seq(plans.last), h))
   }
 
@@ -165,11 +164,27 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     assert(
       ZkPlanJournal.existing(driver, hosts.map(ZkPaths.journal(store, _))) ===
         withJournal.map(ZkPaths.journal(store, _)).toSet)
-    val reopened = ZkPlanJournal.openAll(driver, store, withJournal.map(_ -> start).toMap)
+    val reopened = ZkPlanJournal.openAll(driver, store, withJournal)
     withJournal.foreach { h =>
       val expected = if (h == kept) Seq(plans.last) else plans.take(1)
       assert(task(store, h, start, reopened(h)).planned === expected, h)
     }
     assert(driver.getChildren.forPath(s"$store/realtime").asScala.size === withJournal.size)
+  }
+
+  test("a batch's journals opened together, those ZooKeeper lacks put back from the copies first") {
+    val store = "/back"
+    val copies = new JournalCopies(new Configuration(), tempDirectory("aof-ckpt-").toString, store)
+    val hosts = (0 until 10).map(i => s"back-$i")
+    val first = copies.open(driver, hosts)
+    hosts.foreach(h => task(store, h, start, first(h)).keep(plans.head))
+    copies.save(driver, hosts)
+    hosts.take(5).foreach { h =>
+      driver.delete().deletingChildrenIfNeeded().forPath(ZkPaths.journal(store, h))
+    }
+    val next = copies.open(driver, hosts :+ "new-host")
+    hosts.foreach(h => assert(task(store, h, start, next(h)).planned === plans.take(1), h))
+    assert(task(store, "new-host", None, next("new-host")).planned === Nil)
+    assert(next.values.forall(_ > 0), "a version above a new znode's")
   }
 }

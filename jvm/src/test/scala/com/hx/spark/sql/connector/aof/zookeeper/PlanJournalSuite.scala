@@ -27,7 +27,7 @@ class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     new ZkPlanJournal(zkClient(metaStore), metaStore, host, from, version)
 
   private def opened(host: String, from: Option[HostOffsets]): ZkPlanJournal =
-    task(host, from, ZkPlanJournal.open(driver, metaStore, host, from))
+    task(host, from, ZkPlanJournal.open(driver, metaStore, host))
 
   test("a batch run again reads the plans kept; a later one from past them reads none") {
     val first = opened("kept", start)
@@ -58,6 +58,47 @@ class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     next.keep(plans.last)
     intercept[IllegalStateException](stopped.keep(plans.last))
     assert(opened("fenced", start).planned === Seq(plans.last))
+  }
+
+  /** The versions of a journal's start and plans: how many times each was written. */
+  private def writes(host: String): (Int, Int) = {
+    val path = ZkPaths.journal(metaStore, host)
+    (
+      driver.checkExists().forPath(s"$path/start").getVersion,
+      driver.checkExists().forPath(s"$path/plans").getVersion)
+  }
+
+  test("a journal is written at a batch's start only by a task whose start moved") {
+    opened("idle", start).keep(plans.head)
+    val kept = writes("idle")
+    val next = ZkPlanJournal.open(driver, metaStore, "idle")
+    assert(writes("idle") === kept, "the driver gave the journal a version, and wrote nothing")
+    // The host read nothing in that batch: the next one starts where it did.
+    assert(task("idle", start, next).planned === plans.take(1))
+    assert(writes("idle") === kept, "the task reads the plans kept from its start")
+    // A driver started again knows nothing of the journals: each task reads its own.
+    val restarted = zkClient(metaStore)
+    val again = task("idle", start, ZkPlanJournal.open(restarted, metaStore, "idle"))
+    assert(again.planned === plans.take(1))
+    again.keep(plans.last)
+    assert(writes("idle") === ((kept._1, kept._2 + 1)))
+    val moved = task("idle", Some(plans.last), ZkPlanJournal.open(restarted, metaStore, "idle"))
+    assert(moved.planned === Seq(plans.last), "what the batch before left past its start")
+    assert(writes("idle") === ((kept._1 + 1, kept._2 + 2)), "its start and plans, together")
+    assert(task("idle", Some(plans.last), next + 2).planned === Seq(plans.last), "run again")
+    assert(writes("idle") === ((kept._1 + 1, kept._2 + 2)))
+  }
+
+  test("a task of a batch fenced before it opened its journal writes nothing") {
+    opened("late", start).keep(plans.head)
+    val stale = ZkPlanJournal.open(driver, metaStore, "late")
+    ZkPlanJournal.open(driver, metaStore, "late") // the next batch's, or the query stopped
+    val before = ZkPlanJournal.texts(driver, ZkPaths.journal(metaStore, "late"))
+    // It starts inside the plans kept: opening the journal for it means writing it.
+    val inside = Some(offsets(2L, at("a", 20L), at("b", 0L)))
+    val e = intercept[IllegalStateException](task("late", inside, stale))
+    assert(e.getMessage.contains("host late was stopped"))
+    assert(ZkPlanJournal.texts(driver, ZkPaths.journal(metaStore, "late")) === before)
   }
 
   test("a journal copied into the checkpoint comes back into an empty ZooKeeper") {

@@ -1,0 +1,67 @@
+package com.hx.spark.sql.connector.aof.zookeeper
+
+import java.nio.charset.StandardCharsets.UTF_8
+
+import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.{KeeperException, Op, OpResult}
+
+import com.hx.spark.sql.connector.aof.offset.HostOffsets
+import com.hx.spark.sql.connector.aof.protocol.{JournalPlans, ZnodeValues}
+
+/**
+ * A host's journal opened by its own task for the batch's start, under the version the driver
+ * gave the journal for that batch ([[ZkPlanJournal.openAll]]). When the plans stored were kept
+ * from this start (the same batch again, or a host that read nothing since), the task reads them
+ * and writes nothing. Else it carries over what the batch they were kept for left to read past
+ * this start ([[JournalPlans.carried]]), and writes the start and those plans in one transaction
+ * that checks the version: a task of a batch fenced since writes nothing, and no reader sees
+ * plans beside a start they were not kept for. So the offsets of a thousand hosts are read and
+ * written by their thousand tasks, each its own, not all by the driver at each batch's start.
+ */
+private[zookeeper] object JournalOpening {
+  private val Start = "start"
+  private val Plans = "plans"
+
+  /** The plans the task reads first, once its journal stands for `text`'s start. */
+  def apply(
+      client: CuratorFramework,
+      path: String,
+      host: String,
+      start: Option[HostOffsets],
+      text: JournalPlans.Text,
+      version: Int): Seq[HostOffsets] = {
+    val (startPath, plansPath) = (s"$path/$Start", s"$path/$Plans")
+    val stored = Pipelined(Seq(startPath, plansPath))((p, done) =>
+      client.getData.inBackground(done).forPath(p)).map { case (p, reply) =>
+      p -> reply.map(r => ZnodeValues.resolve(client, p, r.getData).map(new String(_, UTF_8)))
+    }
+    stored(plansPath).flatten match {
+      case Some(plans) if text.names(plans) => text.read(plans)
+      case plans =>
+        val from = stored(startPath).flatten.map(ZkPlanJournal.startOf)
+        val segments = (for (p <- plans; f <- from) yield JournalPlans.read(p, host, f))
+          .fold(Seq.empty[HostOffsets])(JournalPlans.carried(start, _))
+        val written = text.write(segments).getBytes(UTF_8)
+        val startText = ZkPlanJournal.startText(host, start).getBytes(UTF_8)
+        // The transaction is one request, under ZooKeeper's limit: a large start goes in parts.
+        val staged =
+          ZnodeValues.stage(client, startPath, startText, ZnodeValues.PartBytes - written.length)
+        Seq(startPath, plansPath)
+          .filter(p => stored(p).isEmpty && !(p == startPath && staged.parts > 0))
+          .foreach { p =>
+            // Empty, which is no value: the transaction gives it one.
+            try client.create().forPath(p, Array.emptyByteArray)
+            catch { case _: KeeperException.NodeExistsException => () }
+          }
+        val results = ZkPlanJournal.transaction(
+          client,
+          Seq(
+            Op.check(path, version),
+            Op.setData(startPath, staged.head, -1),
+            Op.setData(plansPath, written, -1)))
+        val children = results(1).asInstanceOf[OpResult.SetDataResult].getStat.getNumChildren
+        ZnodeValues.settle(client, startPath, staged, children)
+        segments
+    }
+  }
+}
