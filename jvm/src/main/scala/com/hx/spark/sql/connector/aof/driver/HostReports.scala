@@ -34,7 +34,7 @@ final class HostReports(
     warnings: ReportWarnings,
     coverage: Option[NodeCoverage] = None,
     nodesAwaitMs: Long = 0L) {
-  import HostReports.{Launch, Round, State}
+  import HostReports.{Round, State}
 
   private val log = LoggerFactory.getLogger(getClass)
   private val nodes = new ExecutorNodes(nodeNamed)

@@ -164,9 +164,11 @@ final class DirectoryScanner(
       val metas =
         look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey, evidence)))
       val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
-      val copies = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
-      val withCopies = metas.map(m => copies.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))
-      (withCopies, copies.nonEmpty || evidence.missed)
+      val found = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
+      val withCopies = metas
+        .filterNot(m => found.heldBack(m.key))
+        .map(m => found.copyOf.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))
+      (withCopies, found.copyOf.nonEmpty || evidence.missed)
     } finally evidence.close()
   }
 

@@ -27,13 +27,15 @@ import scala.collection.mutable
  * all of it, is that file's compressor's output, begun or done, beside an original not deleted
  * yet. Nothing else writes such a pair, settled or not, and the copy waits for its original.
  * Where the original is under a tracked key, the original is named the copy: it waits, and the
- * compressed file, read instead, holds the same lines. Both under tracked keys, neither is named:
- * a `copyOf` could not say which.
+ * compressed file, read instead, holds the same lines. Both under tracked keys, which a `copyOf`
+ * could not tell apart, the compressed file is left out of this answer: the original is read as
+ * a new file, and from the next look on the compressed file is a copy of a tracked one.
  */
 private[files] final class NewFileCopies(identity: FileIdentity) {
 
   /**
-   * The files that are copies of another new file, by key, with that file's key.
+   * The files that are copies of another new file, by key, with that file's key; and those to
+   * leave out of the answer for now.
    *
    * @param recent whether a file (by key) was written just before it was described
    * @param compressed whether a file (by key) is compressed
@@ -43,21 +45,27 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       question: NodeQuestion,
       recent: FileKey => Boolean,
       compressed: FileKey => Boolean,
-      evidence: IdentityEvidence): Map[FileKey, FileKey] = {
+      evidence: IdentityEvidence): NewFileCopies.Found = {
     val (packed, plain) = found
       .filter(m => m.unreadable.isEmpty && m.size > 0 && !question.keepsTracked(m))
       .partition(m => compressed(m.key))
     def copyOfNone(m: FileMeta) = m.copyOf.isEmpty && m.copyOfRetired.isEmpty
     // Of any new plain file, a copy itself or not: a copytruncate's copy is compressed in turn.
     // One under a tracked key (an inode given again) is named the copy instead, as below.
-    val compressedCopies = packed.filter(copyOfNone).flatMap { c =>
-      plain.find(begins(c, _, evidence)).flatMap { original =>
-        if (!question.tracks(original.key)) Some(c.key -> original.key)
-        else
-          Some(original.key -> c.key).filter(_ => copyOfNone(original) && !question.tracks(c.key))
-      }
+    val pairs = packed.filter(copyOfNone).flatMap { c =>
+      plain.find(begins(c, _, evidence)).map(c -> _)
     }
-    compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence)
+    val (bothTracked, named) =
+      pairs.partition { case (c, original) =>
+        question.tracks(c.key) && question.tracks(original.key)
+      }
+    val compressedCopies = named.flatMap { case (c, original) =>
+      if (!question.tracks(original.key)) Some(c.key -> original.key)
+      else Some(original.key -> c.key).filter(_ => copyOfNone(original))
+    }
+    NewFileCopies.Found(
+      compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence),
+      bothTracked.map(_._1.key).toSet)
   }
 
   private def plainCopies(
@@ -110,4 +118,10 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
     val head = evidence.head(x, y.fingerprint.length)
     identity.ofCopy(known, x.size, head, Some(evidence.tail(x, y.lineEnd))) == FileIdentity.Same
   }
+}
+
+private[files] object NewFileCopies {
+
+  /** Copies of new files (by key, with the file's key), and the files to leave out for now. */
+  final case class Found(copyOf: Map[FileKey, FileKey], heldBack: Set[FileKey])
 }

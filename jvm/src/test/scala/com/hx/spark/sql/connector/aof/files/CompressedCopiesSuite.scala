@@ -97,6 +97,36 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
     assert(Seq(first, done, last).forall(_.losses.isEmpty))
   }
 
+  // Deleted files' inodes are soon others': the original and its compressed copy may both come
+  // under keys the driver tracks, which a `copyOf` cannot tell apart.
+  test("part way beside a new original, both under deleted tracked files' keys: read once") {
+    val dir = tempDirectory("compressed-")
+    val a = write(dir.resolve("app.log.3"), ("first old file\n" * 100).getBytes(UTF_8))
+    val b = write(dir.resolve("app.log.4"), ("second old file\n" * 100).getBytes(UTF_8))
+    val (file, out) = (dir.resolve("app.log.1"), dir.resolve("app.log.1.lz4"))
+    val given = Map(file -> FileKey.of(a), out -> FileKey.of(b))
+    val scanner = new DirectoryScanner(
+      SourceFiles(dir, "app\\.log.*"),
+      1024,
+      stat = path => {
+        val stamp = FileStamp.of(path)
+        given.get(path).fold(stamp)(key => stamp.copy(key = key))
+      })
+    val start = planOn(scanner, AofOffset.Empty).end
+    Files.delete(a)
+    Files.delete(b)
+    write(file, text.getBytes(UTF_8))
+    val whole = partWay(file, out, below = text.length.toLong)
+    val first = planOn(scanner, start)
+    Files.write(out, whole)
+    val done = planOn(scanner, first.end)
+    Files.delete(file)
+    val last = planOn(scanner, done.end)
+    val ranges = read(start, first.end) ++ read(first.end, done.end) ++ read(done.end, last.end)
+    assert(ranges === Seq((file.toString, 0L, text.length.toLong)))
+    assert(Seq(first, done, last).forall(_.losses.isEmpty))
+  }
+
   // The look described the original, then the output part way; the compressor finished and the
   // original went before the look compared their bytes.
   test("its original deleted amid the look that found it part way: looked at again") {
