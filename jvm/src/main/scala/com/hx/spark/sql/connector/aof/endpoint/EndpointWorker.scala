@@ -42,7 +42,9 @@ private[endpoint] final class EndpointWorker(
   def schedule(task: Runnable, delayMs: Long): Unit = own match {
     case Some(worker) => worker.schedule(task, delayMs, TimeUnit.MILLISECONDS)
     case None =>
-      if (!isShutdown) {
+      // Due now: queued here, in the order asked (the pool's threads would race to queue it).
+      if (delayMs <= 0L) enqueue(task)
+      else if (!isShutdown) {
         shared.get.schedule((() => enqueue(task)): Runnable, delayMs, TimeUnit.MILLISECONDS)
       }
   }
