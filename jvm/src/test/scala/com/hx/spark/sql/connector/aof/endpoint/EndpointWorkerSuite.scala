@@ -23,7 +23,7 @@ class EndpointWorkerSuite extends AnyFunSuite {
           () => {
             if (running(k).incrementAndGet() > 1) overlaps.incrementAndGet()
             ran(k).synchronized(ran(k) += i)
-            Thread.sleep(0, 1000) // room for another thread to overlap, were it let
+            Thread.`yield`() // room for another thread to overlap, were it let
             running(k).decrementAndGet()
             done.countDown()
           },
