@@ -167,8 +167,13 @@ final class NodeEndpoint(
 
   private val settleMs = math.max(100L, spec.records.fold(0L)(_.flushMs)) + 20L
 
-  /** Watches the directories again (a pattern's new ones), and looks every so often anyway. */
+  /**
+   * Watches the directories again (a pattern's new ones), and looks every so often anyway; and
+   * reads the request and the `look` number again where their watches missed a change.
+   */
   private def fallbackLook(round: Int): Unit = if (registration.nonEmpty && round == serving) {
+    requests.check()
+    lookCalls.check()
     val dirs = Try(spec.files.directories().map(_.path)).getOrElse(Nil) ++ spec.files.roots
     val again = DirectoryWatch.register(dirs, () => changed())
     watch.foreach(_.close())
@@ -229,8 +234,12 @@ final class NodeEndpoint(
     case None => false
   })
 
-  /** The driver asked every endpoint to look: this one answers, if only to say it looked. */
+  /**
+   * The driver asked every endpoint to look: this one answers, if only to say it looked. A
+   * request whose change its watch missed is read then too, and answered.
+   */
   private def lookCalled(): Unit = {
+    requests.check()
     val called = lookCalls.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
     called.filter(_ > lookSeen).foreach { g =>
       lookSeen = g

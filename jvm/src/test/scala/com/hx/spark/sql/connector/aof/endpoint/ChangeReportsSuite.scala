@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
 
 import org.apache.curator.framework.CuratorFramework
+import org.apache.zookeeper.Watcher
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.Coordinator
@@ -31,7 +32,12 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     finally super.afterAll()
 
   /** A run with an endpoint serving each host, each host with a directory of one file. */
-  private def served(hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) = {
+  private def served(hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) =
+    servedWith(None, hosts: _*)
+
+  private def servedWith(
+      endpointClient: Option[CuratorFramework],
+      hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) = {
     runs += 1
     val metaStore = s"/changes/$runs"
     val coordinator = new Coordinator(client, metaStore, s"changes-$runs", key)
@@ -41,7 +47,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
       Files.write(dir.resolve("app.log"), "one\n".getBytes(UTF_8))
       val spec =
         EndpointSpec(s"changes-$runs", zk.access, metaStore, SourceFiles(dir, "app.*"), 1024, key)
-      val endpoint = new NodeEndpoint(spec, h, () => ())
+      val endpoint = new NodeEndpoint(spec, h, () => (), endpointClient)
       endpoints ::= endpoint
       endpoint.start()
       h -> dir
@@ -114,6 +120,30 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val response = Messages.decodeResponse(client.getData.forPath(paths.response("look-a")), key)
     assert(response.look >= 1L)
     assert(coordinator.latest("look-a").head.lineEnd === 4L)
+    coordinator.stop()
+  }
+
+  test("a request whose change its watch missed is answered at the next look") {
+    val endpointClient = zkClient("/changes")
+    val (coordinator, paths, dirs) = servedWith(Some(endpointClient), "missed-a")
+    val (asked, _) = caughtUp(coordinator, "missed-a")
+    append(dirs("missed-a"), "two\n")
+    var grown = Seq.empty[FileMeta]
+    eventually("the grown file's news", 10000) {
+      val news = coordinator.answers(coordinator.ask(asked), 100).files
+      grown = news.getOrElse("missed-a", grown)
+      grown.exists(_.lineEnd == 8L)
+    }
+    // The endpoint's watch on its request gone from the server, as after a read that failed on
+    // a live connection: the request that follows is not heard by its watch.
+    endpointClient.getZookeeperClient.getZooKeeper
+      .removeAllWatches(paths.request("missed-a"), Watcher.WatcherType.Data, false)
+    append(dirs("missed-a"), "three\n")
+    val sent = coordinator.ask(Map("missed-a" -> known(grown)))
+    assert(sent.hosts === Set("missed-a"))
+    val answers = coordinator.answers(sent, 10000, Look.Now)
+    assert(answers.heard === Set("missed-a"))
+    assert(answers.files("missed-a").head.lineEnd === 14L)
     coordinator.stop()
   }
 }

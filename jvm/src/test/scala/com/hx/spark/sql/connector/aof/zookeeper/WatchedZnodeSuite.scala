@@ -1,10 +1,12 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
 import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.{CountDownLatch, TimeUnit}
 import java.util.concurrent.atomic.AtomicInteger
 
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.ZooKeeper
+import org.apache.curator.framework.api.CuratorEvent
+import org.apache.zookeeper.{Watcher, ZooKeeper}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
@@ -21,6 +23,16 @@ class WatchedZnodeSuite extends AnyFunSuite with ZooKeeperFixture {
     if (writer.checkExists().forPath(path) == null) {
       writer.create().creatingParentsIfNeeded().forPath(path, value.getBytes(UTF_8))
     } else writer.setData().forPath(path, value.getBytes(UTF_8))
+
+  /** Returns once the client has run every callback of what it asked before. */
+  private def answered(client: CuratorFramework, path: String): Unit = {
+    val done = new CountDownLatch(1)
+    client
+      .checkExists()
+      .inBackground((_: CuratorFramework, _: CuratorEvent) => done.countDown())
+      .forPath(path)
+    assert(done.await(10, TimeUnit.SECONDS))
+  }
 
   test("follows a znode from missing to created, changed, deleted and created again") {
     val path = "/watched/a"
@@ -65,6 +77,37 @@ class WatchedZnodeSuite extends AnyFunSuite with ZooKeeperFixture {
         .close()
       write(path, "2") // no watch left to tell
       eventually("read in the new session")(text(watched).contains("2"))
+    } finally {
+      watched.close()
+      client.close()
+    }
+  }
+
+  test("a change its watch missed is read at the next check, and only then") {
+    val path = "/watched/c"
+    write(path, "1")
+    val client = ZkClients.open(zk.access, "/watched")
+    val reads = new AtomicInteger()
+    val watched = new WatchedZnode(client, path, () => reads.incrementAndGet())
+    try {
+      watched.start()
+      eventually("read")(text(watched).contains("1"))
+      watched.check()
+      // The check answered, then any read it asked: a client's callbacks run in order.
+      answered(client, path)
+      answered(client, path)
+      assert(reads.get === 1)
+      // The watch gone from the server, as after a read that failed on a live connection.
+      client.getZookeeperClient.getZooKeeper
+        .removeAllWatches(path, Watcher.WatcherType.Data, false)
+      write(path, "2")
+      answered(client, path)
+      answered(client, path)
+      assert(text(watched).contains("1"))
+      watched.check()
+      eventually("read at the check")(text(watched).contains("2"))
+      write(path, "3")
+      eventually("watched again")(text(watched).contains("3"))
     } finally {
       watched.close()
       client.close()
