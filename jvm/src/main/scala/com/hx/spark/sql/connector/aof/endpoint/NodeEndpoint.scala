@@ -3,7 +3,6 @@ package com.hx.spark.sql.connector.aof.endpoint
 import java.lang.management.ManagementFactory
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.ScheduledExecutorService
-import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.util.{Failure, Success, Try}
 
@@ -16,7 +15,6 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
   DirectoryScanner,
-  DirectoryWatch,
   FileMeta,
   KnownFile,
   UnlistedDirectory
@@ -39,7 +37,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
  * stand by and take over when it goes. It ends itself when the run's driver node disappears.
  *
  * A request stands until the next: the endpoint answers it when it comes, then again whenever
- * its files change ([[DirectoryWatch]], and a look at least every [[NodeEndpoint.FallbackMs]]),
+ * its files change ([[LookSchedule]], and a look at least every [[NodeEndpoint.FallbackMs]]),
  * and writes nothing while they do not. So an idle node costs the driver and ZooKeeper nothing
  * a trigger. When the driver raises the run's `look` number (a trigger that heard no news), every
  * endpoint looks at once and answers again, if only to say it looked.
@@ -96,11 +94,12 @@ final class NodeEndpoint(
   // The latest `look` seen, and the last response written: written again to say it looked.
   private var lookSeen = 0L
   private var lastWritten: Option[Response] = None
-  private var watch: Option[DirectoryWatch.Registration] = None
-  // How many times it began serving: the looks of an earlier time end.
-  private var serving = 0
-  private val lookQueued = new AtomicBoolean(false)
-  private val settleQueued = new AtomicBoolean(false)
+  private val schedule = new LookSchedule(
+    spec.files,
+    spec.records.fold(0L)(_.flushMs),
+    (task, delayMs) => submit(task(), delayMs),
+    () => lookAgain(),
+    () => { requests.check(); lookCalls.check() })
   // What an operator watches of this endpoint (the gauges), written by its worker only.
   @volatile private var filesWatched = 0L
   @volatile private var lookMs = 0L
@@ -150,38 +149,6 @@ final class NodeEndpoint(
         delayMs)
     }
 
-  /**
-   * A file changed: a look [[MinLookMs]] after the first change of a burst (a file written all
-   * the time is not looked at with every write, and a rotation's renames, compression and
-   * removal are seen done, not half way), and another once the files went quiet, when what a
-   * look says changes with time alone (a record flushed, a copy settled).
-   */
-  private def changed(): Unit = {
-    if (lookQueued.compareAndSet(false, true)) {
-      submit({ lookQueued.set(false); lookAgain() }, MinLookMs)
-    }
-    if (settleQueued.compareAndSet(false, true)) {
-      submit({ settleQueued.set(false); lookAgain() }, MinLookMs + settleMs)
-    }
-  }
-
-  private val settleMs = math.max(100L, spec.records.fold(0L)(_.flushMs)) + 20L
-
-  /**
-   * Watches the directories again (a pattern's new ones), and looks every so often anyway; and
-   * reads the request and the `look` number again where their watches missed a change.
-   */
-  private def fallbackLook(round: Int): Unit = if (registration.nonEmpty && round == serving) {
-    requests.check()
-    lookCalls.check()
-    val dirs = Try(spec.files.directories().map(_.path)).getOrElse(Nil) ++ spec.files.roots
-    val again = DirectoryWatch.register(dirs, () => changed())
-    watch.foreach(_.close())
-    watch = Some(again)
-    lookAgain()
-    submit(fallbackLook(round), if (again.complete) FallbackMs else UnwatchedFallbackMs)
-  }
-
   private def serve(): Unit = {
     // Comes back by itself after a session expiry, so a reconnected host is live again.
     val node = new PersistentNode(
@@ -194,15 +161,13 @@ final class NodeEndpoint(
     registration = Some(node)
     log.info(s"aof: endpoint $me serves ${spec.files} on $host for run ${spec.runId}")
     answer()
-    serving += 1
-    fallbackLook(serving)
+    schedule.start()
   }
 
   private def standBy(): Unit = {
     registration.foreach(_.close())
     registration = None
-    watch.foreach(_.close())
-    watch = None
+    schedule.stop()
     lastWritten = None
     report.forget()
   }
