@@ -24,7 +24,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges, Reports}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
 import com.hx.spark.sql.connector.aof.stream.{SourceMetrics, WriteTimes}
-import com.hx.spark.sql.connector.aof.testkit.ZooKeeperProcess
+import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperProcess}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /**
@@ -89,7 +89,10 @@ object FleetPlanning {
         val Array(size, percent) = (arg + "@1").split('@').take(2): @unchecked
         val Array(nodes, perNode) =
           (size + s"x$FilesPerNode").split('x').take(2).map(_.toInt): @unchecked
-        measure(zk, root.resolve(s"fleet-$arg"), nodes, perNode, percent.toInt)
+        // A row's files go before the next row: 10,000 nodes' are over a million files.
+        val dir = root.resolve(s"fleet-$arg")
+        try measure(zk, dir, nodes, perNode, percent.toInt)
+        finally TempDirectories.delete(dir)
       }
       val header =
         "# Planning at fleet size\n\nWritten by `make bench-fleet` (`FleetPlanning`); do not " +
@@ -108,7 +111,10 @@ object FleetPlanning {
           "column is what the option `nodes`, listing every node, adds to a trigger's driver.\n\n"
       Files.write(out, (header + table(figures.toSeq)).getBytes(UTF_8))
       print(table(figures.toSeq))
-    } finally zk.stop()
+    } finally {
+      zk.stop()
+      TempDirectories.delete(root)
+    }
   }
 
   private def table(figures: Seq[Figures]): String =
