@@ -149,10 +149,11 @@ private[files] final class FileTracker(
   }
 
   /**
-   * The answer kept for the file, or a new one. One for a file not tracked holds while no tracked
-   * file starts like it: only then can it be a copy. A compressed file costs a decompression per
-   * answer, so that a node with many of them (at a query's start) still answers in time from the
-   * second trigger on.
+   * The answer kept for the file, or a new one. One for a file not tracked, or another file under
+   * a tracked key (an inode given again), holds while no tracked file starts like it: only then
+   * can it be a copy. Whether it is one depends on every file of the question, not only on what
+   * was known under its key. A compressed file costs a decompression per answer, so that a node
+   * with many of them (at a query's start) still answers in time from the second trigger on.
    */
   private def describeAgain(
       path: Path,
@@ -161,7 +162,8 @@ private[files] final class FileTracker(
       asked: Option[KnownFile],
       question: NodeQuestion): Option[FileMeta] = {
     val earlier = described.get(stamp.key).filter { d =>
-      d.question == asked && (asked.nonEmpty || !question.mayBeCopy(d.meta.fingerprint)) &&
+      d.question == asked &&
+      (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint)) &&
       holds(d, path, stamp)
     }
     earlier match {

@@ -11,7 +11,13 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset}
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Plan, PlanLimits, Planner, Ranges}
-import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock, NameSwapper, Spark4Only}
+import com.hx.spark.sql.connector.aof.testkit.{
+  FreedInodes,
+  Logged,
+  MovingClock,
+  NameSwapper,
+  Spark4Only
+}
 
 @Spark4Only
 class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
@@ -508,21 +514,6 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
         read === Seq(
           ("app.log.1", rest, lines(1 to 400).length.toLong),
           ("app.log", 0L, lines(1001 to 1010).length.toLong)))
-    }
-  }
-
-  /**
-   * Files given the key of another, freed one: ext4 hands a freed inode out again soon, but not
-   * on demand (on a busy machine another file gets it first), so the scanner's stat is told.
-   */
-  private final class FreedInodes {
-    @volatile private var reused = Map.empty[FileKey, FileKey]
-
-    def give(file: Path, key: FileKey): Unit = reused += FileKey.of(file) -> key
-
-    def stat(path: Path): FileStamp = {
-      val stamp = FileStamp.of(path)
-      stamp.copy(key = reused.getOrElse(stamp.key, stamp.key))
     }
   }
 
