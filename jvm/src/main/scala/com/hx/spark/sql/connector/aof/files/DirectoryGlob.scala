@@ -8,7 +8,8 @@ import java.nio.file.{
   NoSuchFileException,
   NotDirectoryException,
   Path,
-  PathMatcher
+  PathMatcher,
+  Paths
 }
 
 import scala.collection.JavaConverters._
@@ -40,6 +41,17 @@ final class DirectoryGlob private (val root: Path, components: Seq[String]) {
     steps
       .foldLeft(Seq(root).filter(Files.isDirectory(_)))((dirs, step) =>
         dirs.flatMap(step.expand).distinct)
+
+  /**
+   * Whether `dir` (absolute, normalized) is one of the directories named, by its name alone: a
+   * read task asks it of a file it was told to open, and listing a pattern's directories there
+   * would cost what a node's look does.
+   */
+  def names(dir: Path): Boolean =
+    dir.startsWith(root) && {
+      val rest = root.relativize(dir).iterator().asScala.map(_.toString).filter(_.nonEmpty)
+      DirectoryGlob.matches(steps.toList, rest.toList)
+    }
 }
 
 object DirectoryGlob {
@@ -55,8 +67,17 @@ object DirectoryGlob {
 
   def hasWildcard(component: String): Boolean = component.exists(c => WildcardChars.contains(c))
 
+  private def matches(steps: List[Component], names: List[String]): Boolean =
+    (steps, names) match {
+      case (Nil, rest) => rest.isEmpty
+      case (AnyDepth :: more, rest) => rest.tails.exists(matches(more, _))
+      case (step :: more, name :: rest) => step.matches(name) && matches(more, rest)
+      case (_, Nil) => false
+    }
+
   private sealed trait Component {
     def expand(dir: Path): Seq[Path]
+    def matches(name: String): Boolean
   }
 
   private object Component {
@@ -69,16 +90,19 @@ object DirectoryGlob {
 
   private final class Literal(name: String) extends Component {
     def expand(dir: Path): Seq[Path] = Seq(dir.resolve(name)).filter(Files.isDirectory(_))
+    def matches(other: String): Boolean = other == name
   }
 
   private final class Matching(matcher: PathMatcher) extends Component {
     def expand(dir: Path): Seq[Path] =
       subdirectories(dir, followLinks = true).filter(p => matcher.matches(p.getFileName))
+    def matches(name: String): Boolean = matcher.matches(Paths.get(name))
   }
 
   private object AnyDepth extends Component {
     def expand(dir: Path): Seq[Path] =
       dir +: subdirectories(dir, followLinks = false).flatMap(expand)
+    def matches(name: String): Boolean = true
   }
 
   private def subdirectories(dir: Path, followLinks: Boolean): Seq[Path] = {

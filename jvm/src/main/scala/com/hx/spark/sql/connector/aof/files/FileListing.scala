@@ -5,6 +5,7 @@ import java.nio.file.{
   AccessDeniedException,
   FileSystemException,
   Files,
+  LinkOption,
   NoSuchFileException,
   NotDirectoryException,
   Path
@@ -39,12 +40,14 @@ final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Pre
 
   /**
    * The regular files of `first`, then those of the source's other directories, each listed only
-   * when reached: a rotation renames and copies within a directory, or into another.
+   * when reached: a rotation renames and copies within a directory, or into another. `first` only
+   * when it is one of the source's directories, and no link: a plan may name any file (§13).
    */
   def filesFrom(first: Path): Iterator[Path] =
-    (Iterator(first) ++ files.directories().iterator.map(_.path).filter(_ != first))
+    (Iterator(first).filter(files.isDirectory) ++
+      files.directories().iterator.map(_.path).filter(_ != first))
       .flatMap(in(_, fromPattern = true))
-      .filter(Files.isRegularFile(_))
+      .filter(Files.isRegularFile(_, LinkOption.NOFOLLOW_LINKS))
 
   /**
    * A directory's entries. One a pattern named may go before it is listed (a pod's, say): its

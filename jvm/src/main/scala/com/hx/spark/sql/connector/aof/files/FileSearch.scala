@@ -2,7 +2,8 @@ package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
 import java.nio.channels.FileChannel
-import java.nio.file.{NoSuchFileException, Path, StandardOpenOption}
+import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption}
+import java.util.concurrent.ConcurrentHashMap
 
 import org.slf4j.LoggerFactory
 
@@ -38,7 +39,10 @@ final class FileSearch(
 
   /** The file itself, under its planned name or the one it was renamed to since. */
   private def byKey(): Option[(Path, FileChannel)] = {
-    val there = if (keyOf(path).contains(planned.key)) openOurs(path) else None
+    val there =
+      if (FileSearch.allowed(path, files, what) && keyOf(path).contains(planned.key)) {
+        openOurs(path)
+      } else None
     // Renamed since planning, or just now, between the look at its name and the open.
     there.orElse(candidates().find(p => keyOf(p).contains(planned.key)).flatMap(openOurs))
   }
@@ -123,4 +127,26 @@ final class FileSearch(
   private def keyOf(p: Path): Option[FileKey] =
     try Some(FileKey.of(p))
     catch { case _: IOException => None }
+}
+
+object FileSearch {
+  private val log = LoggerFactory.getLogger(classOf[FileSearch])
+  // Each refused name said once a JVM, up to a bound: forged plans may name many.
+  private val refused = ConcurrentHashMap.newKeySet[Path]()
+  private val RefusedSaid = 1000
+
+  /**
+   * Whether a planned name may be opened: a file in one of the source's directories, and no
+   * link (the node's look reads none). Anything else was named by state the source did not make,
+   * and is refused, and said.
+   */
+  def allowed(path: Path, files: SourceFiles, what: String): Boolean =
+    (files.mayOpen(path) && !Files.isSymbolicLink(path)) || {
+      if (refused.size < RefusedSaid && refused.add(path)) {
+        log.warn(
+          s"aof: refused to open $path ($what): it is not a file of the source's 'path' " +
+            s"($files). A plan named it that the source did not make: see docs/security.md.")
+      }
+      false
+    }
 }

@@ -54,6 +54,18 @@ final case class SourceFiles(paths: Seq[PathPattern], exclude: Seq[String] = Nil
   /** Where each path's literal part ends: a node without any of them has no files yet. */
   def roots: Seq[Path] = paths.map(_.glob.root).distinct
 
+  /**
+   * Whether a read may open `path`, named by a plan: only a file in a directory of the source's
+   * paths, by its name without `..` (design §13). Its name need not match: a tracked file renamed
+   * to a name no path matches is read to its end where it is (the plans that name such a file
+   * come from the node's sealed answers, the checkpoint and the source's sealed state).
+   */
+  def mayOpen(path: Path): Boolean =
+    path.normalize == path && path.getParent != null && isDirectory(path.getParent)
+
+  /** Whether `dir` is one of the directories the paths name, by its name alone. */
+  def isDirectory(dir: Path): Boolean = paths.exists(_.glob.names(dir))
+
   /** Whether `path` is left out by `exclude`, whatever its name. */
   def isExcluded(path: Path): Boolean = excluded.exists(_.matcher(path.toString).find())
 

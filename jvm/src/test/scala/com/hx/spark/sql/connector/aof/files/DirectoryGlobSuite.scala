@@ -61,6 +61,22 @@ class DirectoryGlobSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
   }
 
+  test("a directory is named by its name as the listing names it, and no other is") {
+    val all = dirs.flatMap(d => Iterator.iterate(Paths.get(d))(_.getParent).takeWhile(_ != null))
+    table.foreach { case (pattern, expected) =>
+      val glob = DirectoryGlob.of(Paths.get(s"$root/$pattern"))
+      expected.foreach(d => assert(glob.names(root.resolve(d)), s"$pattern names $d"))
+      all.map(_.toString).filterNot(expected).foreach { d =>
+        assert(!glob.names(root.resolve(d)), s"$pattern does not name $d")
+      }
+    }
+    val pods = DirectoryGlob.of(Paths.get("/var/log/pods/*/app"))
+    assert(pods.names(Paths.get("/var/log/pods/any/app")))
+    assert(!pods.names(Paths.get("/var/log/pods/app")))
+    assert(!pods.names(Paths.get("/etc")))
+    assert(!pods.names(Paths.get("/var/log/pods/a/app/deeper")))
+  }
+
   test("the root is the literal start; only wildcards make a pattern") {
     val glob = DirectoryGlob.of(Paths.get("/var/log/pods/*/app"))
     assert(glob.root === Paths.get("/var/log/pods"))

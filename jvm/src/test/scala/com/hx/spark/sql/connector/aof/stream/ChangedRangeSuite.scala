@@ -12,12 +12,13 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.files.{
   FileIdentity,
   FileKey,
+  FileSearch,
   Fingerprint,
   PathPattern,
   SourceFiles
 }
 import com.hx.spark.sql.connector.aof.plan.FileRange
-import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
+import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}
 
 /**
  * A range planned in a file changed before a task read it. Compressed (and deleted) by its
@@ -97,6 +98,26 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     assert(read(range, Some(s"$logs/{old,new}")) === ((unread, 0L)))
     // A directory the path does not name is never looked in.
     assert(read(range) === ((Nil, text.length - 6000L)))
+  }
+
+  test("a plan naming a file outside the path's directories is refused, said once, read nowhere") {
+    val logs = newDir("logs")
+    val secret = Files.write(newDir("secret").resolve("passwd"), text)
+    val outside = planned(secret, 0L)
+    val through = outside.copy(path = s"$logs/../${secret.getParent.getFileName}/passwd")
+    val link = Files.createSymbolicLink(logs.resolve("app.log"), secret)
+    val linked = outside.copy(path = link.toString)
+    Logged.during(classOf[FileSearch].getName) { said =>
+      // By its name, through `..`, or a link in the directory: the key is the secret file's.
+      for (range <- Seq(outside, through, linked, outside)) {
+        assert(read(range, Some(logs.toString)) === ((Nil, text.length.toLong)))
+      }
+      val refused = said().filter(_.startsWith("aof: refused to open"))
+      assert(refused.size === 3, said())
+      assert(refused.head.contains(secret.toString) && refused.head.contains("docs/security.md"))
+    }
+    // The same file, named by a plan of a query whose path names its directory, is read.
+    assert(read(outside)._1.size === lines.size)
   }
 
   test(
