@@ -11,6 +11,7 @@ import com.hx.spark.sql.connector.aof.driver.{QueryRun, ZooKeeperRun}
 import com.hx.spark.sql.connector.aof.offset.OffsetSnapshots
 import com.hx.spark.sql.connector.aof.shim.{RealTimeMode, SparkExecutors}
 import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, ScanMetrics}
+import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
 class AofScan(options: AofOptions) extends Scan {
   override def readSchema(): StructType = AofSchema.of(options)
@@ -22,14 +23,16 @@ class AofScan(options: AofOptions) extends Scan {
   override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream = {
     val spark = SparkSession.active
     val sc = spark.sparkContext
-    val bindHost = sc.getConf.get("spark.driver.host", SparkExecutors.currentHost)
+    val listen = EmbeddedZooKeeper.listen(
+      sc.isLocal,
+      sc.getConf.get("spark.driver.host", SparkExecutors.currentHost))
     val offsetLog = new CommittedOffsets(sc.hadoopConfiguration, checkpointLocation)
     val snapshots =
       new OffsetSnapshots(sc.hadoopConfiguration, checkpointLocation, () => offsetLog.oldestJson())
     val run = new ZooKeeperRun(
       options,
       sc,
-      bindHost,
+      listen,
       () => offsetLog.latestWholeJson(snapshots),
       checkpointLocation)
     if (!RealTimeMode.inSpark || !RealTimeMode.loads(AofScan.RealTimeStream)) {

@@ -35,14 +35,14 @@ object DriverSession {
 
   /**
    * @param address  the `zookeeper.address` option; None starts the embedded server
-   * @param bindHost the driver's address, where an embedded server listens for the executors
+   * @param listen   where an embedded server listens for the executors, and whether it is secured
    * @param runKey   the run's secret sealing requests and responses
    * @param kill     kills a task attempt (with the reason given) that ran on the wrong host
    * @param checkpoint the query's checkpoint: another query's run on `metaStore` is refused
    */
   def open(
       address: Option[String],
-      bindHost: String,
+      listen: EmbeddedZooKeeper.Listen,
       sessionTimeoutMs: Int,
       security: ZooKeeperSecurity,
       metaStore: String,
@@ -50,13 +50,16 @@ object DriverSession {
       runKey: String,
       kill: (Long, String) => Unit,
       checkpoint: Option[String] = None): DriverSession = {
-    val lease = if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(bindHost)) else None
+    val lease =
+      if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(listen.host, listen.secured)) else None
     try {
       val connectString = address.getOrElse(lease.get.connectString)
-      val access = ZkAccess(connectString, sessionTimeoutMs, security, lease.nonEmpty)
+      // The embedded server's own login, handed to the executors with the access.
+      val secured = lease.flatMap(_.auth).fold(security)(a => security.copy(digest = Some(a)))
+      val access = ZkAccess(connectString, sessionTimeoutMs, secured, lease.nonEmpty)
       val client = ZkClients.open(access, metaStore)
       try {
-        val coordinator = new Coordinator(client, metaStore, runId, runKey, security, checkpoint)
+        val coordinator = new Coordinator(client, metaStore, runId, runKey, secured, checkpoint)
         coordinator.start()
         val misplaced = new MisplacedTaskWatch(client, ZkPaths(metaStore, runId), runKey)
         misplaced.start(kill)

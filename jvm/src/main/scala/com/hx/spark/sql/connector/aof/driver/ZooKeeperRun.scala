@@ -12,20 +12,21 @@ import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec, 
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
+import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
 /**
  * A query run served through ZooKeeper: its session (opened at the first call that needs it, so
  * that defining a query touches no server), the endpoints it launches with Spark jobs, and the
  * backup of the checkpoint's committed offsets.
  *
- * @param bindHost  the driver's address, where an embedded ZooKeeper listens for the executors
+ * @param listen    where an embedded ZooKeeper listens for the executors, and whether it is secured
  * @param committed the checkpoint's last committed offsets as JSON, if any
  * @param checkpoint the query's checkpoint location (of its source), which names the query
  */
 final class ZooKeeperRun(
     options: AofOptions,
     sc: SparkContext,
-    bindHost: String,
+    listen: EmbeddedZooKeeper.Listen,
     committed: () => Option[String],
     checkpoint: String)
     extends QueryRun {
@@ -38,7 +39,7 @@ final class ZooKeeperRun(
     opened.getOrElse {
       val s = DriverSession.open(
         options.zookeeperAddress,
-        bindHost,
+        listen,
         options.zookeeperSessionTimeoutMs,
         options.zookeeperSecurity,
         options.metaStore,

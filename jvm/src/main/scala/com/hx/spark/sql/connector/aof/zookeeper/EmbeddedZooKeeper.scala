@@ -1,17 +1,25 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
-import java.net.InetSocketAddress
+import java.net.{InetAddress, InetSocketAddress}
 import java.nio.file.{Files, Path}
 import java.util.Comparator
 
 import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
 import org.apache.zookeeper.server.persistence.FileTxnLog
 
+import com.hx.spark.sql.connector.aof.config.ZooKeeperAuth
+import com.hx.spark.sql.connector.aof.protocol.MessageSeal
+
 /**
  * A real ZooKeeper server inside the driver, from the server classes in the ZooKeeper JAR that
  * Spark ships: the default when no `zookeeper.address` is given, so a newcomer installs nothing.
+ *
+ * It is never open to anyone but the query's own JVMs (design §13). In local mode it listens on
+ * loopback, where no other host reaches it. Else, where executors must reach it, it is `secured`:
+ * its clients log in with a digest secret made here (`auth`), which the driver hands to its
+ * executors in their tasks, and every znode on it is theirs alone ([[ZkClients]]).
  */
-final class EmbeddedZooKeeper private (bindHost: String) {
+final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
   ZooKeeperLogs.quiet
   // ZooKeeper grows its transaction log 64 MB at a time, in the temporary directory: a `tail`
   // or a notebook's query would take that much of /tmp. A few MB hold a fleet's trigger.
@@ -22,6 +30,10 @@ final class EmbeddedZooKeeper private (bindHost: String) {
   factory.startup(server)
 
   val connectString: String = s"$bindHost:${factory.getLocalPort}"
+
+  /** The login every client needs, unless only this host can reach the server. */
+  val auth: Option[ZooKeeperAuth] =
+    if (secured) Some(ZooKeeperAuth(EmbeddedZooKeeper.User, MessageSeal.newKey())) else None
 
   /**
    * Waits, a few seconds at most, for the clients still connected to close: a stopped query's
@@ -53,10 +65,24 @@ final class EmbeddedZooKeeper private (bindHost: String) {
 object EmbeddedZooKeeper {
   private[zookeeper] val LogGrowthBytes: Long = 4L << 20
   private val ClientsGoneNanos: Long = 5L * 1000 * 1000 * 1000
+  private val User = "aof"
+
+  /** Where the server listens, and whether its clients must log in. */
+  final case class Listen(host: String, secured: Boolean)
+
+  /**
+   * Where the server of a driver on `driverHost` listens: on loopback, open, when every executor
+   * is in the driver's JVM (local mode); else on the driver's address, secured.
+   */
+  def listen(localMode: Boolean, driverHost: String): Listen =
+    if (localMode) Listen(InetAddress.getLoopbackAddress.getHostAddress, secured = false)
+    else Listen(driverHost, secured = true)
   @volatile private[zookeeper] var awaitingClients: Boolean = false
 
   /** One query's use of the JVM's embedded server; the last release stops it. */
-  final class Lease private[EmbeddedZooKeeper] (val connectString: String) {
+  final class Lease private[EmbeddedZooKeeper] (
+      val connectString: String,
+      val auth: Option[ZooKeeperAuth]) {
     private var released = false
 
     def release(): Unit = {
@@ -80,11 +106,11 @@ object EmbeddedZooKeeper {
   private var current: Option[EmbeddedZooKeeper] = None
   private var refs = 0
 
-  def acquire(bindHost: String): Lease = synchronized {
-    val server = current.getOrElse(new EmbeddedZooKeeper(bindHost))
+  def acquire(bindHost: String, secured: Boolean = false): Lease = synchronized {
+    val server = current.getOrElse(new EmbeddedZooKeeper(bindHost, secured))
     current = Some(server)
     refs += 1
-    new Lease(server.connectString)
+    new Lease(server.connectString, server.auth)
   }
 
   private[zookeeper] def running: Boolean = synchronized(current.nonEmpty)

@@ -24,7 +24,7 @@ object ZkClients {
   /**
    * Znodes under `root` can be read and changed only by the identities that made them (digest
    * user, SASL login: ZooKeeper's `auth` scheme); parents above it stay open, since other
-   * queries with other users keep their own roots beside it.
+   * queries with other users keep their own roots beside it. An empty root is every znode.
    */
   private final class CreatorOnlyUnder(root: String) extends ACLProvider {
     override def getDefaultAcl: JList[ACL] = ZooDefs.Ids.CREATOR_ALL_ACL
@@ -80,7 +80,10 @@ object ZkClients {
     security.digest.foreach { a =>
       builder.authorization("digest", s"${a.user}:${a.password}".getBytes(UTF_8))
     }
-    if (security.authenticated) builder.aclProvider(new CreatorOnlyUnder(metaStore))
+    // The embedded server is the query's alone: every znode on it is.
+    if (security.authenticated) {
+      builder.aclProvider(new CreatorOnlyUnder(if (access.embedded) "" else metaStore))
+    }
     ZooKeeperLogs.quiet
     val client = builder.build()
     client.getConnectionStateListenable.addListener(
@@ -95,6 +98,7 @@ object ZkClients {
           .getOrElse(unreachable(access))
       }
       if (!access.embedded) awaitLetIn(client, access)
+      else if (security.authenticated) lockRoot(client)
     } catch {
       case e: Throwable =>
         client.close()
@@ -102,6 +106,10 @@ object ZkClients {
     }
     client
   }
+
+  /** No one but the server's own clients makes a znode on it, or reads its root. */
+  private def lockRoot(client: CuratorFramework): Unit =
+    client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath("/")
 
   /**
    * Waits for an answer to a first request: the client's SASL login, if any, is done by then,

@@ -16,6 +16,7 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, SourceFiles}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
 /**
  * A read task on a host other than its files' is killed by the driver and queued again, never
@@ -34,7 +35,7 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFix
     sc.addSparkListener(listener)
     val session = DriverSession.open(
       Some(zk.access.connectString),
-      "127.0.0.1",
+      EmbeddedZooKeeper.Listen("127.0.0.1", secured = false),
       10000,
       ZooKeeperSecurity(),
       "/misplaced",
