@@ -278,7 +278,12 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
 def test_driver_killed_mid_batch_then_restarted_then_switched(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
-    options = {"bytes.max": "8192"}
+    # resume.from.backup trusts a backup only where ZooKeeper's ACLs keep others from writing it.
+    options = {
+        "bytes.max": "8192",
+        "zookeeper.auth.user": "aof",
+        "zookeeper.auth.password": "s3cret",
+    }
     app = start_app(cluster, tmp_path, "driver", zookeeper.address, options)
     writers = start_writers(cluster, "driver", 3000, pause=0.005)
     app.wait_rows(300)

@@ -110,7 +110,8 @@ class AofOptions(OptionValues):
     resume_from_backup : bool, optional
         Whether a query on a new checkpoint resumes from the offset backup in meta.store: a driver
         that lost its checkpoint (on another host, say). Off, a new checkpoint starts where
-        starting.offsets says.
+        starting.offsets says. Needs a ZooKeeper login (zookeeper.auth.* or zookeeper.sasl.*) with
+        zookeeper.address, so that no one else can write the backup.
     meta_await_timeout : int, optional
         Milliseconds the driver waits for a node's file metadata before planning without it.
     start_await_timeout : int, optional

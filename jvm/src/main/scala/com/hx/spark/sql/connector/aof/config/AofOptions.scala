@@ -88,11 +88,24 @@ object AofOptions {
     val lineLengthMax = reader.int(O.LineLengthMax)
     val nodeNameEnv = reader.optional(O.NodeNameEnv)
     val records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
+    val zookeeperAddress = reader.optional(O.ZookeeperAddress)
+    val zookeeperSecurity = reader.zookeeperSecurity()
+    val resumeFromBackup = reader.boolean(O.ResumeFromBackup)
+    // An open store's backup could be anyone's: it would skip lines and remove files.
+    if (resumeFromBackup && zookeeperAddress.nonEmpty && !zookeeperSecurity.authenticated) {
+      reader.fail(
+        O.ResumeFromBackup,
+        "true",
+        "it only with a ZooKeeper login, whose ACLs let no one else write the offset backup: " +
+          "set 'zookeeper.auth.user' and 'zookeeper.auth.password' (or a SASL login) on this " +
+          "query and on the one that wrote the backup (docs/security.md)"
+      )
+    }
     AofOptions(
       files = SourceFiles(paths, reader.many(O.Exclude)),
-      zookeeperAddress = reader.optional(O.ZookeeperAddress),
+      zookeeperAddress = zookeeperAddress,
       zookeeperSessionTimeoutMs = reader.int(O.ZookeeperSessionTimeout),
-      zookeeperSecurity = reader.zookeeperSecurity(),
+      zookeeperSecurity = zookeeperSecurity,
       startingOffsets = reader.startingOffsets(),
       ignoreOlderMs = reader.optional(O.IgnoreOlder).map(_.toLong),
       bytesMax = bytesMax,
@@ -114,7 +127,7 @@ object AofOptions {
       cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
-      resumeFromBackup = reader.boolean(O.ResumeFromBackup)
+      resumeFromBackup = resumeFromBackup
     )
   }
 

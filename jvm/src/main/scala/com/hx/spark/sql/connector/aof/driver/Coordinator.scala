@@ -67,7 +67,8 @@ final class Coordinator(
 
   def start(): Unit = {
     if (security.authenticated) {
-      ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets), security)
+      val open = ZkClients.restrict(client, Seq(metaStore, paths.runs, paths.offsets), security)
+      if (open.contains(paths.offsets)) OffsetBackup.distrust(client, metaStore)
     }
     runs.removeFinished()
     // `reports` made here, so that `status` asks for reports by writing it, never making znodes.

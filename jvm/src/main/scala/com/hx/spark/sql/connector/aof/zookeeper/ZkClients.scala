@@ -220,14 +220,23 @@ object ZkClients {
 
   /**
    * Restricts existing znodes (made before credentials were set) to the client's identities.
+   * Returns those anyone could write until then: what they hold may be anyone's.
    *
    * @throws IllegalStateException naming the option when another user owns one of them
    */
-  def restrict(client: CuratorFramework, paths: Seq[String], security: ZooKeeperSecurity): Unit =
-    paths.foreach { path =>
-      try client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path)
-      catch {
-        case _: KeeperException.NoNodeException => ()
+  def restrict(
+      client: CuratorFramework,
+      paths: Seq[String],
+      security: ZooKeeperSecurity): Seq[String] =
+    paths.filter { path =>
+      try {
+        val open = client.getACL.forPath(path).asScala.exists { acl =>
+          acl.getId == ZooDefs.Ids.ANYONE_ID_UNSAFE && (acl.getPerms & ZooDefs.Perms.WRITE) != 0
+        }
+        client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path)
+        open
+      } catch {
+        case _: KeeperException.NoNodeException => false
         case _: KeeperException.NoAuthException =>
           val options = security.identityOptions.map(o => s"'$o'").mkString(", ")
           throw new IllegalStateException(

@@ -187,6 +187,18 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(refused(zk, store, "zookeeper.ssl.keystore.type" -> "p7b").contains("'jks' or 'pkcs12'"))
   }
 
+  test("resume.from.backup needs a ZooKeeper login: an open store's backup could be anyone's") {
+    val zk = "zookeeper.address" -> "zk1:2181"
+    val resume = "resume.from.backup" -> "true"
+    val e = intercept[IllegalArgumentException](parse(path, zk, resume)())
+    assert(e.getMessage.contains("'resume.from.backup'"), e.getMessage)
+    assert(e.getMessage.contains("'zookeeper.auth.user' and 'zookeeper.auth.password'"))
+    val login = Seq("zookeeper.auth.user" -> "aof", "zookeeper.auth.password" -> "secret")
+    assert(parse(Seq(path, zk, resume) ++ login: _*)().resumeFromBackup)
+    // The embedded server is the query's alone.
+    assert(parse(path, resume)().resumeFromBackup)
+  }
+
   test("a valid connect string with a chroot is accepted") {
     assert(parse(path, "zookeeper.address" -> "zk1:2181,zk2:2181/aof")().zookeeperAddress.nonEmpty)
   }

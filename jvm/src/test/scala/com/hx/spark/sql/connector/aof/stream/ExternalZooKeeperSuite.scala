@@ -8,8 +8,15 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.streaming.StreamingQueryException
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.driver.OffsetBackup
 import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
-import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Queries, SparkTestKit, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.{
+  LogWriter,
+  Logged,
+  Queries,
+  SparkTestKit,
+  ZooKeeperFixture
+}
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /** Local mode against a ZooKeeper server in its own process, as on a cluster. */
@@ -59,36 +66,63 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeepe
     assertExactlyOnce(spark, out, ids ++ more)
   }
 
+  // resume.from.backup trusts a backup only where ACLs keep everyone else from writing it.
+  private val login = Map("zookeeper.auth.user" -> "aof", "zookeeper.auth.password" -> "s3cret")
+
   test("a new checkpoint resumes from the backup when told to; an existing checkpoint wins") {
     val dir = newDir("logs")
     val (ckptA, outA, ckptB, outB) =
       (newDir("ckptA"), newDir("outA"), newDir("ckptB"), newDir("outB"))
     val first = LogWriter.append(dir.resolve("app-a.log"), (1 to 400).map(n => s"first-$n"))
-    val a = start(dir, ckptA, outA, "/it/switch")
+    val a = start(dir, ckptA, outA, "/it/switch", login)
     drain(a)
     a.stop()
     assertExactlyOnce(spark, outA, first)
 
     // The driver moved: same meta.store, no checkpoint. Only what came since is read.
     val second = LogWriter.append(dir.resolve("app-a.log"), (1 to 300).map(n => s"second-$n"))
-    val b = start(dir, ckptB, outB, "/it/switch", Map("resume.from.backup" -> "true"))
+    val b = start(dir, ckptB, outB, "/it/switch", login + ("resume.from.backup" -> "true"))
     drain(b)
     b.stop()
     assertExactlyOnce(spark, outB, second)
 
     // Another query on a new checkpoint, not told to: everything, as starting.offsets says.
     val (ckptC, outC) = (newDir("ckptC"), newDir("outC"))
-    val c = start(dir, ckptC, outC, "/it/switch")
+    val c = start(dir, ckptC, outC, "/it/switch", login)
     drain(c)
     c.stop()
     assertExactlyOnce(spark, outC, first ++ second)
 
     // Query A's checkpoint is behind the backup B advanced: the checkpoint decides.
     val third = LogWriter.append(dir.resolve("app-a.log"), (1 to 200).map(n => s"third-$n"))
-    val again = start(dir, ckptA, outA, "/it/switch")
+    val again = start(dir, ckptA, outA, "/it/switch", login)
     drain(again)
     again.stop()
     assertExactlyOnce(spark, outA, first ++ second ++ third)
+  }
+
+  test("a backup anyone could write is not resumed from: the login that restricts it removes it") {
+    val dir = newDir("logs")
+    val first = LogWriter.append(dir.resolve("app-a.log"), (1 to 400).map(n => s"first-$n"))
+    // A query on an open store: anyone could have written its backup, to skip these lines.
+    val open = start(dir, newDir("ckpt"), newDir("out"), "/it/opened")
+    drain(open)
+    open.stop()
+    assert(children("/it/opened").contains("offsets"))
+    val (ckpt, out) = (newDir("ckpt"), newDir("out"))
+    val resumed = Logged.during(classOf[OffsetBackup].getName) { said =>
+      val q = start(
+        dir,
+        ckpt,
+        out,
+        "/it/opened",
+        login ++ Map("resume.from.backup" -> "true", "starting.offsets" -> "earliest"))
+      drain(q)
+      q.stop()
+      said()
+    }
+    assert(resumed.exists(_.contains("could be written by anyone")), resumed)
+    assertExactlyOnce(spark, out, first)
   }
 
   test("a second query on the meta.store of a running one is refused, naming meta.store") {
