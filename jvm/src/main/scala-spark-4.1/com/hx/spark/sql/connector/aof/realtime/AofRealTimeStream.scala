@@ -99,7 +99,7 @@ final class AofRealTimeStream(
       if (options.nodeNameEnv.isEmpty) Nil else byNode.getOrElse(node, Nil)
     starts.toSeq
       .sortBy(_._1)
-      .map { case (h, s) => HostPartition(h, s, versions(h), locations(h)) }
+      .map { case (h, s) => HostPartition(h, s, versions(h), journals.key, locations(h)) }
       .toArray
   }
 

@@ -50,7 +50,8 @@ final class RealTimeReader(
           endpoint.metaStore,
           partition.host,
           partition.start,
-          partition.journal)
+          partition.journal,
+          partition.journalKey)
       val follower = new HostFollower(
         partition.host,
         partition.start,

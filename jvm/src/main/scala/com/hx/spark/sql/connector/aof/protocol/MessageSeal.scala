@@ -1,7 +1,10 @@
 package com.hx.spark.sql.connector.aof.protocol
 
+import java.nio.charset.StandardCharsets.UTF_8
 import java.security.{MessageDigest, SecureRandom}
 import java.util.Base64
+
+import scala.util.Try
 import javax.crypto.Mac
 import javax.crypto.spec.SecretKeySpec
 
@@ -34,6 +37,26 @@ object MessageSeal {
       MessageDigest.isEqual(expected, message.slice(1, 1 + MacLength)),
       "aof: message not sealed by this query run")
     payload
+  }
+
+  /**
+   * `text` sealed as text, for values kept as text (a real-time journal, also in the checkpoint's
+   * copy): the base64 HMAC of `context` and `text`, a space, then `text`. `context` says what the
+   * text is and whose, so that no sealed text passes for another.
+   */
+  def sealText(text: String, key: String, context: String): String =
+    Base64.getEncoder.encodeToString(mac(s"$context\n$text".getBytes(UTF_8), key)) + " " + text
+
+  /** The text [[sealText]] sealed with `key` for `context`; None when it is not. */
+  def openText(value: String, key: String, context: String): Option[String] = {
+    val cut = value.indexOf(' ')
+    val text = value.substring(cut + 1)
+    val given = Try(Base64.getDecoder.decode(value.substring(0, math.max(cut, 0))))
+    given.toOption
+      .filter { g =>
+        cut > 0 && MessageDigest.isEqual(g, mac(s"$context\n$text".getBytes(UTF_8), key))
+      }
+      .map(_ => text)
   }
 
   private def mac(payload: Array[Byte], key: String): Array[Byte] = {

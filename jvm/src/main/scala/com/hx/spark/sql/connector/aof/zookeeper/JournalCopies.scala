@@ -1,13 +1,14 @@
 package com.hx.spark.sql.connector.aof.zookeeper
 
-import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.charset.StandardCharsets.{US_ASCII, UTF_8}
+import java.util.UUID
 import java.util.concurrent.{Callable, ExecutionException, Executors}
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 
-import com.hx.spark.sql.connector.aof.protocol.ZkPaths
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
 
 /**
  * The plan journals ([[ZkPlanJournal]]) of a real-time query, copied into the checkpoint when it
@@ -22,6 +23,26 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
   private val fs = dir.getFileSystem(hadoopConf)
 
   private def fileOf(host: String): Path = new Path(dir, ZkPaths.encode(host))
+
+  /**
+   * The key that seals the query's journals ([[JournalSeal]]): in the checkpoint, which the
+   * source trusts and ZooKeeper's other users cannot write, made at the query's first real-time
+   * batch. Made under another name and renamed into place, so that two drivers racing (or a
+   * crash) leave one whole key.
+   */
+  lazy val key: String = {
+    val file = new Path(sourceCheckpoint, JournalCopies.KeyFile)
+    if (!fs.exists(file)) {
+      val made = new Path(sourceCheckpoint, s".${JournalCopies.KeyFile}-${UUID.randomUUID()}")
+      val out = fs.create(made, false)
+      try out.write(MessageSeal.newKey().getBytes(US_ASCII))
+      finally out.close()
+      if (!fs.rename(made, file)) fs.delete(made, false)
+    }
+    val in = fs.open(file)
+    try scala.io.Source.fromInputStream(in, US_ASCII.name).mkString.trim
+    finally in.close()
+  }
 
   /**
    * Copies the journals of `hosts` into the checkpoint, each fenced first: a task still running
@@ -95,4 +116,5 @@ final class JournalCopies(hadoopConf: Configuration, sourceCheckpoint: String, m
 
 object JournalCopies {
   private val Writers = 8
+  private val KeyFile = "journal-key"
 }

@@ -26,23 +26,27 @@ private[zookeeper] object JournalOpening {
   def apply(
       client: CuratorFramework,
       path: String,
-      host: String,
       start: Option[HostOffsets],
       text: JournalPlans.Text,
-      version: Int): Seq[HostOffsets] = {
+      version: Int,
+      seal: JournalSeal): Seq[HostOffsets] = {
     val (startPath, plansPath) = (s"$path/$Start", s"$path/$Plans")
     val stored = Pipelined(Seq(startPath, plansPath))((p, done) =>
       client.getData.inBackground(done).forPath(p)).map { case (p, reply) =>
       p -> reply.map(r => ZnodeValues.resolve(client, p, r.getData).map(new String(_, UTF_8)))
     }
-    stored(plansPath).flatten match {
+    // Absent and present apart (a znode to make, or not); a value not sealed is none.
+    val opened = stored.map { case (p, value) =>
+      p -> value.map(_.flatMap(if (p == startPath) seal.openStart else seal.openPlans))
+    }
+    opened(plansPath).flatten match {
       case Some(plans) if text.names(plans) => text.read(plans)
       case plans =>
-        val from = stored(startPath).flatten.map(ZkPlanJournal.startOf)
-        val segments = (for (p <- plans; f <- from) yield JournalPlans.read(p, host, f))
+        val from = opened(startPath).flatten.map(ZkPlanJournal.startOf)
+        val segments = (for (p <- plans; f <- from) yield JournalPlans.read(p, seal.host, f))
           .fold(Seq.empty[HostOffsets])(JournalPlans.carried(start, _))
-        val written = text.write(segments).getBytes(UTF_8)
-        val startText = ZkPlanJournal.startText(host, start).getBytes(UTF_8)
+        val written = seal.plans(text.write(segments)).getBytes(UTF_8)
+        val startText = seal.start(ZkPlanJournal.startText(seal.host, start)).getBytes(UTF_8)
         // The transaction is one request, under ZooKeeper's limit: a large start goes in parts.
         val staged =
           ZnodeValues.stage(client, startPath, startText, ZnodeValues.PartBytes - written.length)

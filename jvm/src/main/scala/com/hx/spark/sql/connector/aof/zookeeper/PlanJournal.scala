@@ -41,27 +41,34 @@ trait PlanJournal extends Closeable {
  * transaction: a task that Spark has not stopped yet cannot return lines of a plan the copy
  * lacks, and the next batch's opening fences the tasks of earlier ones the same way.
  *
+ * Its start and plans are sealed with the query's journal key, kept in its checkpoint
+ * ([[JournalCopies.key]]): anyone may be able to write ZooKeeper, and a journal's plans name the
+ * files its task reads and where (design §13). One whose seal fails is ignored, and said.
+ *
  * @param version the journal's version when the driver opened it for this batch
+ * @param key     the query's journal key
  */
 final class ZkPlanJournal(
     client: CuratorFramework,
     metaStore: String,
     host: String,
     start: Option[HostOffsets],
-    version: Int)
+    version: Int,
+    key: String)
     extends PlanJournal {
   import ZkPlanJournal._
 
   private val path = ZkPaths.journal(metaStore, host)
   // Its digest is made once: it hashes every file the host has.
   private val text = new JournalPlans.Text(host, start)
-  private var segments = fenced(JournalOpening(client, path, host, start, text, version))
+  private val seal = new JournalSeal(host, path, key)
+  private var segments = fenced(JournalOpening(client, path, start, text, version, seal))
 
   override val planned: Seq[HostOffsets] = segments
 
   override def keep(end: HostOffsets): Unit = {
     val next = JournalPlans.kept(segments, end)
-    val written = text.write(next).getBytes(UTF_8)
+    val written = seal.plans(text.write(next)).getBytes(UTF_8)
     fenced(
       transaction(client, Seq(Op.check(path, version), Op.setData(s"$path/$Plans", written, -1))))
     segments = next

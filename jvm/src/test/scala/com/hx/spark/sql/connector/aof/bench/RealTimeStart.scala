@@ -99,7 +99,7 @@ object RealTimeStart {
                 override def call(): Double = {
                   val version = client.checkExists().forPath(ZkPaths.journal(Store, h)).getVersion
                   val opening = System.nanoTime()
-                  val task = new ZkPlanJournal(client, Store, h, starts(h), version)
+                  val task = new ZkPlanJournal(client, Store, h, starts(h), version, copies.key)
                   val openMs = (System.nanoTime() - opening) / 1e6
                   task.keep(offsets(batch + 1))
                   openMs

@@ -33,7 +33,7 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     offsets(2L, (0 until 10000).map(i => at(s"many-$i", if (i == 0) 5L else i.toLong)): _*)
 
   private def task(store: String, host: String, from: Option[HostOffsets], version: Int) =
-    new ZkPlanJournal(driver, store, host, from, version)
+    new ZkPlanJournal(driver, store, host, from, version, JournalsTogetherSuite.Key)
 
   private def openAlone(store: String, host: String, from: Option[HostOffsets]) =
     task(store, host, from, ZkPlanJournal.open(driver, store, host))
@@ -187,4 +187,8 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     assert(task(store, "new-host", None, next("new-host")).planned === Nil)
     assert(next.values.forall(_ > 0), "a version above a new znode's")
   }
+}
+
+object JournalsTogetherSuite {
+  private val Key = com.hx.spark.sql.connector.aof.protocol.MessageSeal.newKey()
 }

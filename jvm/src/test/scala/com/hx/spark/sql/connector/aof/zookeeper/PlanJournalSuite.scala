@@ -4,8 +4,13 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
-import com.hx.spark.sql.connector.aof.protocol.{JournalPlansSuite, ZkPaths}
-import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.protocol.{
+  JournalPlans,
+  JournalPlansSuite,
+  MessageSeal,
+  ZkPaths
+}
+import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 
 /**
  * Plan journals in a real ZooKeeper server: kept and read back, carried over to a batch that
@@ -23,8 +28,10 @@ class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     offsets(2L, at("a", 40L), at("b", 0L)),
     offsets(3L, at("a", 40L), at("b", 25L), at("c", 7L)))
 
+  private val key = MessageSeal.newKey()
+
   private def task(host: String, from: Option[HostOffsets], version: Int): ZkPlanJournal =
-    new ZkPlanJournal(zkClient(metaStore), metaStore, host, from, version)
+    new ZkPlanJournal(zkClient(metaStore), metaStore, host, from, version, key)
 
   private def opened(host: String, from: Option[HostOffsets]): ZkPlanJournal =
     task(host, from, ZkPlanJournal.open(driver, metaStore, host))
@@ -110,5 +117,39 @@ class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     driver.delete().deletingChildrenIfNeeded().forPath(s"$metaStore/realtime/copied")
     copies.restore(driver, Seq("copied"))
     assert(opened("copied", start).planned === plans.take(1))
+  }
+
+  test("a journal not sealed by the query is ignored and said: its task plans anew") {
+    val secret = offsets(3L, at("a", 40L), at("b", 25L), at("c", 7L), at("passwd", 4096L))
+    val forged = Seq(
+      "forged" -> JournalPlans.write("forged", start, plans :+ secret),
+      "other key" -> MessageSeal.sealText(
+        JournalPlans.write("forged", start, plans :+ secret),
+        MessageSeal.newKey(),
+        "journal plans forged"),
+      // Another host's plans, sealed by this query: a seal says whose it is.
+      "another host's" -> MessageSeal.sealText(
+        JournalPlans.write("forged", start, plans),
+        key,
+        "journal plans kept")
+    )
+    Logged.during(classOf[ZkPlanJournal].getPackage.getName) { said =>
+      forged.foreach { case (what, text) =>
+        opened("forged", start).keep(plans.head)
+        driver.setData().forPath(s"$metaStore/realtime/forged/plans", text.getBytes("UTF-8"))
+        assert(opened("forged", start).planned === Nil, what)
+        // The journal is the query's again, and holds only what its task kept.
+        val next = opened("forged", start)
+        next.keep(plans.last)
+        assert(opened("forged", start).planned === Seq(plans.last), what)
+      }
+      // A forged start: the journal's plans are not carried over from it.
+      opened("forged", start).keep(plans.last)
+      driver.setData().forPath(s"$metaStore/realtime/forged/start", "new host".getBytes("UTF-8"))
+      val inside = Some(offsets(3L, at("a", 40L), at("b", 12L), at("c", 0L)))
+      assert(opened("forged", inside).planned === Nil)
+      assert(said().exists(m => m.contains("/realtime/forged/plans") && m.contains("not sealed")))
+      assert(said().exists(_.contains("/realtime/forged/start")), said())
+    }
   }
 }
