@@ -49,7 +49,10 @@ private[driver] final class AnswerRound(
   private def readFrom(host: String): Option[(SentRequest, Response, Reply)] =
     for {
       sent <- exchanges.standingFor(host)
-      response <- responses.latest(host) if response.id == sent.id
+      response <- responses.latest(host) if response.id == sent.id || {
+        resendIfStale(host, sent, response)
+        false
+      }
       reply <- exchanges.read(sent, response) match {
         case Reply.NeedsFull if !resent(host) =>
           log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
@@ -67,4 +70,19 @@ private[driver] final class AnswerRound(
           Some(r).filter(_ => exchanges.isNews(host, response))
       }
     } yield (sent, response, reply)
+
+  /**
+   * A host called to look (not sent a request in this call) that still answers a request older
+   * than the one standing holds a request written back over the driver's (a new endpoint takes
+   * whatever it finds): the request is sent again, once a call, so that it answers the driver's.
+   */
+  private def resendIfStale(host: String, sent: SentRequest, response: Response): Unit =
+    if (lookers(host) && response.look >= look && response.seq < sent.seq && !resent(host)) {
+      // Also a request sent a moment ago that its endpoint had not read yet: said, not warned.
+      log.info(
+        s"aof: $host answered a look with an older request than the driver's (${response.seq}, " +
+          s"not ${sent.seq}); the request is sent again.")
+      resent += host
+      awaited ++= send(Map(host -> exchanges.inFull(sent))).keySet
+    }
 }

@@ -88,6 +88,8 @@ final class NodeEndpoint(
       threads = sharedThreads)
   @volatile private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
+  // The order of the request answered last: an older one is refused.
+  private var lastSeq = 0L
   private val exchange = new DriverExchange
   private var lastRejected = ""
   private var closed = false
@@ -183,7 +185,17 @@ final class NodeEndpoint(
         val what = s"$e"
         if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
         lastRejected = what
+      case Success(request) if request.seq < lastSeq =>
+        val what = s"request ${request.id}"
+        if (what != lastRejected) {
+          log.warn(
+            s"aof: endpoint on $host refuses $what: it is older (${request.seq}) than the one " +
+              s"it answered last ($lastSeq), so someone wrote it back to ZooKeeper. It goes on " +
+              "answering the newer one.")
+        }
+        lastRejected = what
       case Success(request) if request.id != lastAnswered =>
+        lastSeq = request.seq
         respond(request).foreach(write)
         lastAnswered = request.id
       case Success(_) => ()
@@ -213,7 +225,7 @@ final class NodeEndpoint(
   }
 
   private def write(response: Response): Unit = {
-    val sent = response.copy(look = lookSeen)
+    val sent = response.copy(look = lookSeen, seq = lastSeq)
     ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }

@@ -21,6 +21,8 @@ final class HostExchanges {
   private val answered = mutable.Map.empty[String, String]
   // Hosts whose last answer taken could not list their directory: their files are unknown.
   private val unlisted = mutable.Set.empty[String]
+  // Orders the requests: a node refuses an older one written back over the newer.
+  private var sequence = 0L
 
   /**
    * The request for `host`, as the change from its last complete exchange if it has one; None
@@ -66,13 +68,15 @@ final class HostExchanges {
       known: Seq[KnownFile],
       retired: Map[String, KnownFile],
       remove: Seq[FileKey],
-      base: Option[Exchange]): (SentRequest, Request) = {
+      base: Option[Exchange]): (SentRequest, Request) = synchronized {
     val id = UUID.randomUUID().toString
+    sequence += 1
     val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
     val request = change.fold(Request(id, known, retired = retired, remove = remove)) {
       case (b, d) => Request(id, d.changed, Some(b.id), d.removed, retired, remove)
     }
-    SentRequest(id, known, retired, change.map(_._1), remove) -> request
+    SentRequest(id, known, retired, change.map(_._1), remove, sequence) ->
+      request.copy(seq = sequence)
   }
 
   /** What `response` to `sent` says. */
@@ -111,7 +115,8 @@ final case class SentRequest(
     known: Seq[KnownFile],
     retired: Map[String, KnownFile],
     base: Option[Exchange],
-    remove: Seq[FileKey] = Nil)
+    remove: Seq[FileKey] = Nil,
+    seq: Long = 0L)
 
 /** What a host's response says. */
 sealed trait Reply

@@ -24,6 +24,8 @@ import com.hx.spark.sql.connector.aof.offset.OffsetJson
  * changed since, `forgotten` those no longer tracked. `retired`, always in full, the files it
  * no longer tracks whose copy may still show up, by file id. `remove`, always in full: the files
  * (tracked, by key) read to their end in committed batches, which the node may remove (`cleanup`).
+ * `seq` orders the run's requests: a node refuses one older than the last it answered, written
+ * back by someone who can write ZooKeeper (a sealed request stays sealed).
  */
 final case class Request(
     id: String,
@@ -31,7 +33,8 @@ final case class Request(
     base: Option[String] = None,
     forgotten: Seq[FileKey] = Nil,
     retired: Map[String, KnownFile] = Map.empty,
-    remove: Seq[FileKey] = Nil)
+    remove: Seq[FileKey] = Nil,
+    seq: Long = 0L)
 
 /**
  * A node's answer to the request `id`. In full, or with `base` as the change from its answer to
@@ -48,7 +51,7 @@ final case class Request(
  * A node answers a request again whenever its files change, until the next request: `answer`
  * names each answer (empty: the request's id), and the driver plans from the latest answer it has
  * not planned yet. `look` is the driver's last call to every node to look ([[ZkPaths.look]]) that
- * the node had seen when it answered.
+ * the node had seen when it answered. `seq`: that of the request answered.
  */
 final case class Response(
     id: String,
@@ -62,7 +65,8 @@ final case class Response(
     ignored: Int = 0,
     removed: Seq[FileKey] = Nil,
     answer: String = "",
-    look: Long = 0L) {
+    look: Long = 0L,
+    seq: Long = 0L) {
 
   /** What names this answer apart from the node's other answers to the same request. */
   def answerId: String = if (answer.isEmpty) id else answer
@@ -80,6 +84,7 @@ object Messages {
   def encode(request: Request, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
       g.writeStringField("id", request.id)
+      if (request.seq > 0) g.writeNumberField("seq", request.seq)
       request.base.foreach(g.writeStringField("base", _))
       writeKeys(g, "forgotten", request.forgotten)
       writeKeys(g, "remove", request.remove)
@@ -112,7 +117,8 @@ object Messages {
       base(root),
       keys(root, "forgotten"),
       root.path("retired").elements().asScala.map(n => n.path("id").asText -> known(n)).toMap,
-      keys(root, "remove")
+      keys(root, "remove"),
+      root.path("seq").asLong(0L)
     )
   }
 
@@ -132,6 +138,7 @@ object Messages {
       response.base.foreach(g.writeStringField("base", _))
       if (response.answer.nonEmpty) g.writeStringField("answer", response.answer)
       if (response.look > 0) g.writeNumberField("look", response.look)
+      if (response.seq > 0) g.writeNumberField("seq", response.seq)
       writeKeys(g, "gone", response.gone)
       writeKeys(g, "removed", response.removed)
       if (response.needsFull) g.writeBooleanField("needsFull", true)
@@ -222,7 +229,8 @@ object Messages {
       root.path("ignored").asInt(0),
       keys(root, "removed"),
       text(root, "answer").getOrElse(""),
-      root.path("look").asLong(0L)
+      root.path("look").asLong(0L),
+      root.path("seq").asLong(0L)
     )
   }
 

@@ -11,7 +11,7 @@ import com.hx.spark.sql.connector.aof.driver.Coordinator
 import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
 import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile, SourceFiles}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths}
-import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
@@ -144,6 +144,66 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val answers = coordinator.answers(sent, 10000, Look.Now)
     assert(answers.heard === Set("missed-a"))
     assert(answers.files("missed-a").head.lineEnd === 14L)
+    coordinator.stop()
+  }
+
+  /** The driver's first request to `host`, as sealed, then [[caughtUp]]'s question. */
+  private def firstThenCaughtUp(
+      coordinator: Coordinator,
+      paths: ZkPaths,
+      host: String): (Array[Byte], Map[String, Seq[KnownFile]]) = {
+    val files = Rounds.collect(coordinator, Map(host -> Seq.empty[KnownFile]), 10000)
+    val first = client.getData.forPath(paths.request(host))
+    val asked = files.map { case (h, f) => h -> known(f) }
+    assert(coordinator.answers(coordinator.ask(asked), 10000).files.keySet === Set(host))
+    (first, asked)
+  }
+
+  /** What the driver hears of `host`'s file once it grows to `end`: its news, or none. */
+  private def grownTo(
+      coordinator: Coordinator,
+      asked: Map[String, Seq[KnownFile]],
+      host: String,
+      end: Long): Boolean = {
+    var heard = false
+    eventually(s"the news of $host's file at $end", 10000) {
+      val answers = coordinator.answers(coordinator.ask(asked), 100, Look.Now)
+      heard = answers.files.get(host).exists(_.exists(_.lineEnd == end))
+      heard
+    }
+    heard
+  }
+
+  test("an older request written back over the driver's is refused, said; the host answers on") {
+    val (coordinator, paths, dirs) = served("replayed")
+    val (first, asked) = firstThenCaughtUp(coordinator, paths, "replayed")
+    Logged.during(classOf[NodeEndpoint].getName) { said =>
+      // Anyone who can write ZooKeeper, writing the driver's own sealed first request back.
+      zkClient("/elsewhere").setData().forPath(paths.request("replayed"), first)
+      eventually("the endpoint's word", 10000)(said().exists(_.contains("refuses request")))
+      append(dirs("replayed"), "two\n")
+      assert(grownTo(coordinator, asked, "replayed", 8L))
+    }
+    coordinator.stop()
+  }
+
+  test("a new endpoint that finds an older request is sent the driver's again at a look") {
+    val (coordinator, paths, dirs) = served("restarted")
+    val (first, asked) = firstThenCaughtUp(coordinator, paths, "restarted")
+    endpoints.head.shutdown()
+    zkClient("/elsewhere").setData().forPath(paths.request("restarted"), first)
+    val spec = EndpointSpec(
+      s"changes-$runs",
+      zk.access,
+      s"/changes/$runs",
+      SourceFiles(dirs("restarted"), "app.*"),
+      1024,
+      key)
+    val again = new NodeEndpoint(spec, "restarted", () => (), None)
+    endpoints ::= again
+    again.start()
+    append(dirs("restarted"), "two\n")
+    assert(grownTo(coordinator, asked, "restarted", 8L))
     coordinator.stop()
   }
 }
