@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -90,3 +92,75 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     assert metrics["bytesLost"] == "0"
     assert int(metrics["filesRemoved"]) == 2
     assert log.exists(), "the live file is never removed"
+
+
+def _ids(directory: Path) -> list[str]:
+    """The id of every line of every file under ``directory``, a ``.gz`` decompressed."""
+    ids = []
+    for p in sorted(directory.rglob("*")):
+        if p.is_file():
+            data = gzip.decompress(p.read_bytes()) if p.name.endswith(".gz") else p.read_bytes()
+            ids += [line.split(" ", 1)[0] for line in data.decode().splitlines()]
+    return ids
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "compressed"])
+def test_archive_keeps_each_file_logrotate_gave_the_same_name(
+    spark: SparkSession, tmp_path: Path, compress: bool
+) -> None:
+    """Logrotate gives ``service.log.1`` to another file at each rotation; archived, none of them
+    replaces one archived before: the later ones get the time they were archived."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "service.log"
+    archive = tmp_path / "archive"
+    config = tmp_path / "logrotate.conf"
+    config.write_text(f"{log} {{\n  rotate 10\n  create\n{'  compress' if compress else ''}\n}}\n")
+    state = tmp_path / "state"
+    out = tmp_path / "out"
+
+    def keep(batch: DataFrame, batch_id: int) -> None:
+        batch.write.mode("append").parquet(str(out))
+
+    query = (
+        aof.read_stream(
+            spark,
+            f"{logs}/service\\.log.*",
+            cleanup="archive",
+            cleanup_archive_dir=str(archive),
+            cleanup_after="1s",
+        )
+        .writeStream.foreachBatch(keep)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    written: list[str] = []
+    for rotation in range(3):
+        written += append(log, [f"rotation{rotation}-{n}" for n in range(100)])
+        query.processAllAvailable()
+        _rotate(config, state)
+        # Two later batches: the first finds what the rotation left (a compressed copy is new
+        # there), the second has Spark commit the first.
+        for batch in range(2):
+            written += append(log, [f"after{rotation}.{batch}-{n}" for n in range(10)])
+            query.processAllAvailable()
+        wait_until(
+            lambda: [p.name for p in logs.iterdir()] == ["service.log"], 60, "the rotation archived"
+        )
+    written += append(log, [f"last-{n}" for n in range(10)])  # a batch since: its metrics
+    query.processAllAvailable()
+    metrics = query.lastProgress["sources"][0]["metrics"] if query.lastProgress else {}
+    query.stop()
+
+    assert_exactly_once(spark, out, written)
+    assert metrics["bytesLost"] == "0"
+    archived = archive / logs.relative_to("/")
+    extension = ".gz" if compress else ""
+    names = sorted(p.name for p in archived.iterdir())
+    first = f"service.log.1{extension}"
+    time = r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z"
+    later = rf"service\.log\.1\.{time}{re.escape(extension)}"
+    assert len(names) == 3 and first in names, names
+    assert all(re.fullmatch(later, n) for n in names if n != first), names
+    # Every line written: those of the rotations in the archive, once, the others in the log.
+    assert sorted(_ids(archived) + _ids(logs)) == sorted(written)

@@ -176,8 +176,11 @@ class AofOptions(OptionValues):
         ``cleanup.after``.
     cleanup_archive_dir : str, optional
         Directory on each node that ``cleanup`` = ``archive`` moves files into, each under its whole
-        path (``/var/log/app/app.log.1`` to ``<dir>/var/log/app/app.log.1``). Refused where a
-        ``path`` would read what is moved there.
+        path (``/var/log/app/app.log.1`` to ``<dir>/var/log/app/app.log.1``). A file archived before
+        is never replaced: a name taken gets the time of archiving, UTC, before a compressed file's
+        extension (``app.log.1.2026-12-03T16-40-00.123Z``,
+        ``app.log.2.2026-12-03T16-40-00.123Z.gz``). Refused where a ``path`` would read what is
+        moved there.
     cleanup_after : str or datetime.timedelta, optional
         How long a file must have gone unmodified (its name unchanged too: a rotation restarts it)
         before ``cleanup`` removes it: longer than a writer may go quiet, or keep writing a file it

@@ -239,12 +239,15 @@ final class Coordinator(
   private def refuseAnotherQuery(own: String): Unit =
     runs.otherQuery(own).foreach { other =>
       driver.close()
-      val which = if (other.isEmpty) "" else s" (checkpoint $other)"
+      val which = if (other.checkpoint.isEmpty) "" else s" (checkpoint ${other.checkpoint})"
+      // A session that lives on without a driver (a client that made the znode by hand) holds
+      // it for good: what to remove then, under the chroot of zookeeper.address if it has one.
       throw new IllegalStateException(
         s"aof: another query$which is running with meta.store '$metaStore'. Two running queries " +
           "on one meta.store would share its offset backup: give this one its own, " +
           s""".option("meta.store", "$metaStore-2") for example. If that query's driver died, """ +
-          "its run ends within zookeeper.session.timeout.")
+          "its run ends within zookeeper.session.timeout. If it does not, and no query runs " +
+          s"there, remove its znodes: zkCli.sh -server <zookeeper.address> deleteall ${other.run}")
     }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)

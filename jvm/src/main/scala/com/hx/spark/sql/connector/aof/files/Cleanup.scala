@@ -1,20 +1,14 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
-import java.nio.file.{
-  AtomicMoveNotSupportedException,
-  Files,
-  NoSuchFileException,
-  Path,
-  Paths,
-  StandardCopyOption
-}
+import java.nio.file.{Files, NoSuchFileException, Path, Paths}
 
 import org.slf4j.LoggerFactory
 
 /**
  * `cleanup`: files read to their last byte, in batches Spark committed, deleted or moved into
- * `archive` (under their whole path), on the node that holds them.
+ * `archive` (under their whole path, never over a file archived before), on the node that holds
+ * them.
  *
  * The driver names the candidates, from the committed offsets only: files whose position is their
  * whole size as planned. The node removes one only if it is still that file, at that size, has
@@ -49,9 +43,10 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
 
   /**
    * Removes the file, unless its stamp changed since it was judged (a write, a rename): true
-   * when it is gone from where it was.
+   * when it is gone from where it was. An archived file never replaces one archived before: a
+   * name taken gets the time, `nowMs` ([[ArchivedFile]]).
    */
-  def remove(c: Cleanup.Candidate, stat: Path => FileStamp): Boolean = {
+  def remove(c: Cleanup.Candidate, stat: Path => FileStamp, nowMs: Long): Boolean = {
     val path = Paths.get(c.meta.path)
     try {
       if (stat(path) != c.stamp) false
@@ -60,10 +55,10 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
           case None => Files.delete(path)
           case Some(dir) =>
             val target = Paths.get(dir, path.toString)
-            Files.createDirectories(target.getParent)
-            // Into another filesystem, a copy then a delete: not atomic, which a rename is.
-            try Files.move(path, target, StandardCopyOption.ATOMIC_MOVE)
-            catch { case _: AtomicMoveNotSupportedException => Files.move(path, target) }
+            val placed = ArchivedFile.move(path, target, c.stamp.key, nowMs)
+            if (placed != target) {
+              log.info(s"aof: archived $path as $placed: $target holds a file archived before")
+            }
         }
         true
       }

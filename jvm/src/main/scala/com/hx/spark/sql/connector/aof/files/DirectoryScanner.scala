@@ -128,9 +128,10 @@ final class DirectoryScanner(
         .flatMap(m => look.stamps.get(m.key).map(s => (Paths.get(m.path).getParent, m.key, s)))
         .groupBy(_._1)
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
+      val nowMs = clock.millis()
       val removed = c
-        .removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, clock.millis())
-        .filter(c.remove(_, stat))
+        .removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
+        .filter(c.remove(_, stat, nowMs))
         .map(_.meta.key)
         .toSet
       removedLast = removed.toSeq

@@ -3,7 +3,8 @@ package com.hx.spark.sql.connector.aof.files
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 import java.nio.file.attribute.FileTime
-import java.util.zip.GZIPOutputStream
+import java.util.regex.Pattern
+import java.util.zip.{GZIPInputStream, GZIPOutputStream}
 
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -132,5 +133,119 @@ class CleanupSuite extends AnyFunSuite {
       assert(!Files.exists(gz))
       assert(Files.exists(Paths.get(archive.toString, gz.toString)))
     }
+  }
+
+  /** A file of `lines`, gzipped when its name says so, written a few minutes ago. */
+  private def rotated(file: Path, lines: Seq[String]): Path = {
+    val text = lines.map(_ + "\n").mkString.getBytes(UTF_8)
+    if (file.toString.endsWith(".gz")) {
+      val out = new GZIPOutputStream(Files.newOutputStream(file))
+      try out.write(text)
+      finally out.close()
+    } else Files.write(file, text)
+    Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 180000L))
+    file
+  }
+
+  /** Every line of every file under `dir`, decompressed. */
+  private def linesUnder(dir: Path): Seq[String] = {
+    val files =
+      Files.walk(dir).filter(Files.isRegularFile(_)).toArray.toSeq.map(_.asInstanceOf[Path])
+    files.flatMap { f =>
+      val in = Files.newInputStream(f)
+      val text = if (f.toString.endsWith(".gz")) new GZIPInputStream(in) else in
+      try scala.io.Source.fromInputStream(text, "UTF-8").getLines().toVector
+      finally text.close()
+    }
+  }
+
+  /** The names in the archive of the files of `logs`. */
+  private def archivedNames(archive: Path, logs: Path): Seq[String] = {
+    val dir = Paths.get(archive.toString, logs.toString)
+    Files.list(dir).toArray.toSeq.map(_.asInstanceOf[Path].getFileName.toString).sorted
+  }
+
+  // Logrotate gives `app.log.1` to another file at each rotation: each must stay in the archive.
+  Seq("app.log.1" -> "", "app.log.2.gz" -> ".gz").foreach { case (name, extension) =>
+    test(s"a name archived again ($name) keeps every file archived under it before") {
+      withDir { dir =>
+        val logs = Files.createDirectories(dir.resolve("logs"))
+        val archive = dir.resolve("archive")
+        val clock = new MovingClock
+        val written = (1 to 3).flatMap { round =>
+          val lines = (1 to 5).map(n => s"round-$round-line-$n")
+          val file = rotated(logs.resolve(name), lines)
+          write(logs.resolve("app.log"), s"live-$round\n") // the newest, spared
+          val scan = scanner(logs, clock, Some(archive))
+          val (known, all) = readToEnd(scan.scan(Nil))
+          clock.advance(after + 1000L)
+          scan.scan(known, remove = all)
+          assert(!Files.exists(file), s"archived at round $round")
+          lines
+        }
+        val names = archivedNames(archive, logs)
+        val base = name.stripSuffix(extension)
+        val time = raw"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z"
+        val timed = Pattern.quote(s"$base.") + time + Pattern.quote(extension)
+        assert(names.size === 3 && names.contains(name), names)
+        assert(names.filter(_ != name).forall(_.matches(timed)), names)
+        assert(linesUnder(archive).sorted === written.sorted)
+      }
+    }
+  }
+
+  test("into another filesystem, a taken name is not replaced either") {
+    val shm = Paths.get("/dev/shm")
+    assume(Files.isWritable(shm), "no /dev/shm: another filesystem than the temp directory's")
+    val archive = Files.createTempDirectory(shm, "cleanup-archive-")
+    try
+      withDir { dir =>
+        val logs = Files.createDirectories(dir.resolve("logs"))
+        val clock = new MovingClock
+        val written = (1 to 2).flatMap { round =>
+          val lines = Seq(s"round-$round")
+          rotated(logs.resolve("app.log.1"), lines)
+          write(logs.resolve("app.log"), "live\n")
+          val scan = scanner(logs, clock, Some(archive))
+          val (known, all) = readToEnd(scan.scan(Nil))
+          clock.advance(after + 1000L)
+          scan.scan(known, remove = all)
+          assert(scan.removedByLastScan.size === 1)
+          lines
+        }
+        assert(archivedNames(archive, logs).size === 2)
+        assert(linesUnder(archive).sorted === written.sorted)
+      }
+    finally {
+      Files.walk(archive).sorted(java.util.Comparator.reverseOrder()).forEach(Files.delete(_))
+    }
+  }
+
+  test("a file already linked into the archive (stopped before its delete) is not archived twice") {
+    withDir { dir =>
+      val logs = Files.createDirectories(dir.resolve("logs"))
+      val archive = dir.resolve("archive")
+      val file = rotated(logs.resolve("app.log.1"), Seq("once"))
+      write(logs.resolve("app.log"), "live\n")
+      val target = Paths.get(archive.toString, file.toString)
+      Files.createDirectories(target.getParent)
+      Files.createLink(target, file)
+      val clock = new MovingClock
+      val scan = scanner(logs, clock, Some(archive))
+      val (known, all) = readToEnd(scan.scan(Nil))
+      clock.advance(after + 1000L)
+      scan.scan(known, remove = all)
+      assert(!Files.exists(file))
+      assert(archivedNames(archive, logs) === Seq("app.log.1"))
+    }
+  }
+
+  test("an archived name taken gets the time of archiving, a compressed file's extension last") {
+    val at = java.time.Instant.parse("2026-12-03T16:40:00.123Z").toEpochMilli
+    assert(ArchivedFile.name("app.log.1", at, 0) === "app.log.1")
+    assert(ArchivedFile.name("app.log.1", at, 1) === "app.log.1.2026-12-03T16-40-00.123Z")
+    assert(ArchivedFile.name("app.log.2.gz", at, 1) === "app.log.2.2026-12-03T16-40-00.123Z.gz")
+    assert(ArchivedFile.name("app.log.2.GZ", at, 3) === "app.log.2.2026-12-03T16-40-00.123Z-2.GZ")
+    assert(ArchivedFile.name(".gz", at, 1) === ".gz.2026-12-03T16-40-00.123Z")
   }
 }

@@ -1,11 +1,14 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Path
 
 import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.streaming.StreamingQueryException
+import org.apache.zookeeper.{CreateMode, ZooDefs}
+import org.apache.zookeeper.data.ACL
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
@@ -136,7 +139,55 @@ class ExternalZooKeeperSuite extends AnyFunSuite with SparkTestKit with ZooKeepe
       assert(refused.getMessage.contains("another query (checkpoint "))
       assert(refused.getMessage.contains("is running with meta.store '/it/shared'"))
       assert(refused.getMessage.contains(""".option("meta.store", "/it/shared-2")"""))
+      assert(refused.getMessage.contains("deleteall /it/shared/runs/"))
       assert(running.isActive, "the running query goes on")
     } finally running.stop()
+  }
+
+  // Anyone who may write ZooKeeper can make a persistent driver znode: no session ever ends it.
+  test("a driver znode that no session holds is no running query: it does not refuse a start") {
+    val dir = newDir("logs")
+    val lines = LogWriter.append(dir.resolve("app-a.log"), (1 to 50).map(n => s"line-$n"))
+    val other = "/elsewhere/checkpoint".getBytes(UTF_8)
+    client.create().creatingParentsIfNeeded().forPath("/it/forged/runs/forged/driver", other)
+    // One the query may not remove: nobody may delete under it.
+    val keep = new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.CREATE, ZooDefs.Ids.ANYONE_ID_UNSAFE)
+    client.create().withACL(Seq(keep).asJava).forPath("/it/forged/runs/kept")
+    client.create().forPath("/it/forged/runs/kept/driver", other)
+    val (ckpt, out) = (newDir("ckpt"), newDir("out"))
+    val warned = Logged.during("com.hx.spark.sql.connector.aof.driver.StoreRuns") { logged =>
+      val query = start(dir, ckpt, out, "/it/forged")
+      try {
+        drain(query)
+        assert(query.isActive)
+      } finally query.stop()
+      logged()
+    }
+    assertExactlyOnce(spark, out, lines)
+    eventually("the forged run removed, the other left")(children("/it/forged/runs") == Seq("kept"))
+    Seq("forged", "kept").foreach { run =>
+      assert(warned.exists(_.startsWith(s"aof: /it/forged/runs/$run/driver is persistent")), warned)
+    }
+  }
+
+  test("a live run of another query that stays is removed as its refusal says") {
+    val dir = newDir("logs")
+    val lines = LogWriter.append(dir.resolve("app-a.log"), Seq("a", "b"))
+    // A session that lives on without a driver: the run never ends by itself.
+    client
+      .create()
+      .creatingParentsIfNeeded()
+      .withMode(CreateMode.EPHEMERAL)
+      .forPath("/it/held/runs/held/driver", "/elsewhere/checkpoint".getBytes(UTF_8))
+    val (ckpt, out) = (newDir("ckpt"), newDir("out"))
+    val refused = start(dir, ckpt, out, "/it/held")
+    val message = intercept[StreamingQueryException](refused.awaitTermination(60000)).getMessage
+    val removal = "zkCli.sh -server <zookeeper.address> deleteall /it/held/runs/held"
+    assert(message.contains(removal), message)
+    client.delete().deletingChildrenIfNeeded().forPath("/it/held/runs/held")
+    val query = start(dir, ckpt, out, "/it/held")
+    try drain(query)
+    finally query.stop()
+    assertExactlyOnce(spark, out, lines)
   }
 }
