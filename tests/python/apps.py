@@ -172,8 +172,11 @@ def start_app(
     pattern: str = r"app\.log",
     **kwargs: object,
 ) -> App:
-    """The application on ``cluster``, reading ``<mount>/<name>/<pattern>`` on every host."""
-    source = {"zookeeper.address": zookeeper_address, "meta.store": f"/aof-test/{name}"}
+    """The application on ``cluster``, reading ``<mount>/<name>/<pattern>`` on every host; an
+    empty ``zookeeper_address`` starts the driver's embedded server."""
+    source = {"meta.store": f"/aof-test/{name}"}
+    if zookeeper_address:
+        source["zookeeper.address"] = zookeeper_address
     return App(
         cluster,
         work,

@@ -202,6 +202,15 @@ def test_a_stand_by_endpoint_takes_over_when_the_serving_executor_dies(
     figures.record("takeover: lines", sum(w.count for w in writers))
 
 
+def test_the_embedded_server_on_a_cluster_lets_in_the_executors_it_gave_its_secret(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    # No zookeeper.address: the driver's own server, which only the query's JVMs may log in to.
+    app = start_app(cluster, tmp_path, "embedded", "")
+    writers = start_writers(cluster, "embedded", 500)
+    finish(app, writers)
+
+
 def test_a_silent_host_is_left_out_and_catches_up(
     cluster: LocalCluster, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
