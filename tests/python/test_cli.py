@@ -8,10 +8,12 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,10 @@ from kazoo.client import KazooClient
 from pyspark.sql import DataFrame, SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof import _znodes
 from pyspark_aof._since_start import sizes_now
+from pyspark_aof._znodes import RunZnodes
+from pyspark_aof.status import printable
 from pyspark_aof.tail import missing_directory
 from pyspark_aof.testing import ZooKeeperServer
 from pyspark_aof.testing._process import free_port, wait_until
@@ -230,6 +235,122 @@ def test_status_shows_a_run_it_cannot_ask_for_reports(
     )
     (run,) = json.loads(result.stdout)["runs"]
     assert [(h["host"], h["endpoint"]) for h in run["hosts"]] == [("host-a", "1@a")]
+
+
+# What a forged value holds: a clear screen, a window title, and a line made to look like status's.
+FORGED = "\x1b[2J\x1b]0;owned\x07\nrun run-2 (driver alive)"
+FORGED_SHOWN = r"\x1b[2J\x1b]0;owned\x07\nrun run-2 (driver alive)"
+
+
+def _sealed(message: dict[str, Any]) -> bytes:
+    """A message as the source seals it: a version byte, an HMAC (status checks none), gzip."""
+    return b"\x01" + bytes(32) + gzip.compress(json.dumps(message).encode())
+
+
+def test_status_shows_what_a_forged_store_holds_escaped(
+    zookeeper: ZooKeeperServer, kazoo: KazooClient
+) -> None:
+    # Anyone who can write the store can forge its values: `kazoo` writes them as they would.
+    store = "/aof-status-forged"
+    run = RunZnodes.of(store, "run-\u202e1")  # a right-to-left override in a znode's name
+    host = "host\x1b[31m"  # a znode's name holds no ESC: the source URL-encodes its hosts
+    path = f"/var/log/{FORGED}"
+    kazoo.create(run.driver, b"", makepath=True)
+    kazoo.create(_znodes.of_host(run.latches, host), b"", makepath=True)
+    kazoo.create(_znodes.of_host(run.endpoints, host), f"1@{FORGED}".encode(), makepath=True)
+    files = [{"path": path, "dev": 1, "ino": 2, "size": 10, "lineEnd": 10, "unreadable": FORGED}]
+    report = {"files": files, "unlisted": FORGED, "ignored": 0}
+    kazoo.create(_znodes.of_host(run.reports, host), _sealed(report), makepath=True)
+    kazoo.create(run.nodes, json.dumps({"expected": FORGED, "unread": [FORGED]}).encode())
+    offsets = {"1:2:0": {"path": path, "dev": 1, "ino": 2, "pos": 5}}
+    backup = {"version": 1, "hosts": {host: {"files": offsets}}}
+    kazoo.create(_znodes.offsets(store), gzip.compress(json.dumps(backup).encode()))
+    status = [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store]
+    # One second to wait for the endpoint's report, which no endpoint writes.
+    text = subprocess.run([*status, "--timeout", "1"], capture_output=True, text=True)
+    assert text.returncode == 0, text.stderr
+    shown = text.stdout
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", shown), shown
+    assert [line for line in shown.splitlines() if line.startswith("run ")] == [
+        r"run run-\u202e1 (driver alive)"
+    ]
+    # Endpoint, problem, unread node, nodes to read; the backup's path; the report's two.
+    assert shown.count(FORGED_SHOWN) == 7, shown
+    assert shown.count(r"host\x1b[31m") == 3, shown  # hosts, offsets and files tables
+    # JSON escapes them itself, and gives them back as they are.
+    found = subprocess.run([*status, "--json", "--timeout", "1"], capture_output=True, text=True)
+    assert "\x1b" not in found.stdout and "\x07" not in found.stdout
+    assert json.loads(found.stdout)["files"][0]["path"] == path
+
+
+def test_printable_escapes_what_a_terminal_would_act_on() -> None:
+    assert printable("/var/log/app.log 10") == "/var/log/app.log 10"
+    assert printable(FORGED) == FORGED_SHOWN
+    # A backslash too, so that a shown \x1b is always an escaped ESC.
+    assert printable("a\\x1b\u2028\ud800\x85\t") == r"a\\x1b\u2028\ud800\x85\t"
+    assert printable(12) == "12"
+
+
+def _gzip_of_zeros(size: int) -> bytes:
+    """Gzip of ``size`` zero bytes (a multiple of a MiB), built from one compressed MiB.
+
+    After a full flush deflate starts afresh, so every MiB compresses to the same bytes: a
+    bomb of gigabytes at once, without the memory or the seconds compressing them takes.
+    """
+    mib = bytes(1 << 20)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate, the header written here
+    block = deflate.compress(mib) + deflate.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(size >> 20):
+        crc = zlib.crc32(mib, crc)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    last = b"\x03\x00"  # an empty final block
+    return header + block * (size >> 20) + last + struct.pack("<II", crc, size & 0xFFFFFFFF)
+
+
+def test_a_gzip_of_zeros_is_what_it_says() -> None:
+    assert gzip.decompress(_gzip_of_zeros(3 << 20)) == bytes(3 << 20)
+
+
+def test_status_refuses_a_gzip_bomb_in_the_offset_backup_in_bounded_memory(
+    zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+) -> None:
+    store = "/aof-status-bomb"
+    bomb = _gzip_of_zeros(2 << 30)  # 2 MB that expand to 2 GiB
+    # In parts, as the source writes a value larger than a znode (docs/protocol.md).
+    parts = [bomb[i : i + 1_000_000] for i in range(0, len(bomb), 1_000_000)]
+    for i, part in enumerate(parts):
+        kazoo.create(f"{_znodes.offsets(store)}/forged.{i}", part, makepath=True)
+    kazoo.set(_znodes.offsets(store), f"aof-parts forged {len(parts)} {len(bomb)}".encode())
+    started = time.monotonic()
+    result, peak = _run_measured(
+        [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store], tmp_path
+    )
+    took = time.monotonic() - started
+    _one_line_error(
+        result,
+        1,
+        f"pyspark-aof: cannot show {store}/offsets: its value expands beyond 1073741824 bytes",
+    )
+    # The bound (1 GiB) and the interpreter; the whole value would take 2 GiB and more.
+    assert peak < 1.5 * 2**30, f"held {peak / 2**30:.2f} GiB"
+    assert took < 60, f"took {took:.0f} s"
+
+
+def _run_measured(
+    command: list[str], tmp_path: Path
+) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``command``; return how it ended and the most memory it held (its peak RSS, bytes)."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+        # wait4 gives that process's own resource use, which Popen.wait does not.
+        _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    ended = subprocess.CompletedProcess(
+        command, process.returncode, out.read_text(), err.read_text()
+    )
+    return ended, usage.ru_maxrss * 1024  # kilobytes on Linux
 
 
 def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -> None:
