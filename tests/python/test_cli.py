@@ -25,7 +25,7 @@ import pyspark_aof as aof
 from pyspark_aof import _znodes
 from pyspark_aof._since_start import sizes_now
 from pyspark_aof._znodes import RunZnodes
-from pyspark_aof.status import printable
+from pyspark_aof.status import command_for, printable
 from pyspark_aof.tail import missing_directory
 from pyspark_aof.testing import ZooKeeperServer
 from pyspark_aof.testing._process import free_port, wait_until
@@ -394,6 +394,14 @@ def test_the_progress_line_shows_batch_lines_and_lag() -> None:
     assert _lag(None) == "aof tail: starting"
 
 
+def test_the_status_command_of_a_query_with_acls_names_its_user_and_no_password() -> None:
+    metrics = {"zookeeperAddress": "127.0.0.1:2181", "metaStore": "/aof/x"}
+    command = command_for({"sources": [{"metrics": metrics}]}, "reader")
+    assert (
+        command == "pyspark-aof status --zookeeper 127.0.0.1:2181 --meta-store /aof/x --auth reader"
+    )
+
+
 def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *words: str) -> None:
     """Assert the command failed with ``status`` and one line on stderr that holds ``words``."""
     assert result.returncode == status, result.stderr
@@ -425,7 +433,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *word
             id="expanded",
         ),
         pytest.param(["tail", "/x", "--meta-store", "aof"], ["--meta-store"], id="store"),
-        pytest.param(["tail", "/x", "--auth", "secret"], ["--auth", "USER:PASSWORD"], id="auth"),
+        pytest.param(["tail", "/x", "--auth", ""], ["--auth", "a user name"], id="auth"),
         pytest.param(["tail", "/x", "--starting-offsets", "soon"], ["--starting"], id="start"),
         pytest.param(["demo", "--seconds", "-1"], ["demo: error:", "--seconds"], id="seconds"),
         pytest.param(["demo", "--seconds", "nan"], ["--seconds", "positive"], id="nan"),
@@ -445,13 +453,65 @@ def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *word
             ["status: error:", "--timeout"],
             id="status-timeout",
         ),
+        # A password is never taken on the command line, which any user of the host can read.
+        pytest.param(
+            ["tail", "/x", "--auth", "reader:s3cret"],
+            ["--auth", "visible to every", "AOF_ZOOKEEPER_AUTH_PASSWORD", "--auth-password-file"],
+            id="tail-auth-password",
+        ),
+        pytest.param(
+            ["tail", "/x", "--option", "zookeeper.sasl.password=s3cret"],
+            ["--option", "visible to every user", "AOF_ZOOKEEPER_SASL_PASSWORD"],
+            id="tail-option-password",
+        ),
+        pytest.param(
+            ["tail", "/x", "--auth", "reader"],
+            ["--auth is set but AOF_ZOOKEEPER_AUTH_PASSWORD (or --auth-password-file) is not"],
+            id="tail-no-password",
+        ),
+        *(
+            pytest.param(
+                ["status", "--zookeeper", "zk:2181", "--meta-store", "/aof", given],
+                [f"argument {flag}:", "visible to every user", variable, file],
+                id=f"status{flag}",
+            )
+            for given, flag, variable, file in [
+                (
+                    "--auth=reader:s3cret",
+                    "--auth",
+                    "AOF_ZOOKEEPER_AUTH_PASSWORD",
+                    "--auth-password-file",
+                ),
+                (
+                    "--auth-password=s3cret",
+                    "--auth-password",
+                    "AOF_ZOOKEEPER_AUTH_PASSWORD",
+                    "--auth-password-file",
+                ),
+                (
+                    "--sasl-password=s3cret",
+                    "--sasl-password",
+                    "AOF_ZOOKEEPER_SASL_PASSWORD",
+                    "--sasl-password-file",
+                ),
+                (
+                    "--ssl-keystore-password=s3cret",
+                    "--ssl-keystore-password",
+                    "AOF_ZOOKEEPER_SSL_KEYSTORE_PASSWORD",
+                    "--ssl-keystore-password-file",
+                ),
+            ]
+        ),
     ],
 )
 def test_a_bad_argument_is_one_line_with_status_2(args: list[str], words: list[str]) -> None:
     # A timeout: some of these once ran a tail or a demo instead.
-    result = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=120, env=_without_passwords()
+    )
     _one_line_error(result, 2, "pyspark-aof ", *words)
     assert result.stdout == ""
+    assert "s3cret" not in result.stderr, "an error repeats the password"
     if "--option" not in args:  # there the user named the source's option
         for option in ("for option", "spark.aof."):
             assert option not in result.stderr, "a flag's error names the source's option"
@@ -503,7 +563,7 @@ def test_status_says_in_one_line_when_zookeeper_is_out_of_reach(address: str, wh
     )
 
 
-def test_status_says_in_one_line_when_the_store_needs_credentials(
+def test_status_reads_a_store_with_acls_with_the_password_from_the_environment_or_a_file(
     spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
     append(tmp_path / "app.log", ["line-1"])
@@ -521,17 +581,32 @@ def test_status_says_in_one_line_when_the_store_needs_credentials(
         .option("checkpointLocation", str(tmp_path / "checkpoint"))
         .start()
     )
+    status = [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store]
+    password = tmp_path / "password"
+    password.write_text("secret\n")  # as `echo` writes it: the line end is no part of it
+
+    def run(*args: str, **environment: str) -> subprocess.CompletedProcess[str]:
+        env = {**_without_passwords(), **environment}
+        return subprocess.run([*status, *args], capture_output=True, text=True, env=env)
+
     try:
         query.processAllAvailable()
-        result = subprocess.run(
-            [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        refused = run()
+        from_environment = run("--auth", "reader", AOF_ZOOKEEPER_AUTH_PASSWORD="secret")
+        from_file = run("--auth", "reader", "--auth-password-file", str(password), "--json")
     finally:
         query.stop()
-    _one_line_error(result, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
+    _one_line_error(refused, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
+    assert from_environment.returncode == 0, from_environment.stderr
+    assert f"meta store {store}" in from_environment.stdout
+    assert from_file.returncode == 0, from_file.stderr
+    (committed,) = json.loads(from_file.stdout)["offsets"]
+    assert committed["path"] == str(tmp_path / "app.log")
+
+
+def _without_passwords() -> dict[str, str]:
+    """The environment of this process, less the variables the command line takes passwords from."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("AOF_ZOOKEEPER_")}
 
 
 def _runs_an_endpoint(kazoo: KazooClient, store: str) -> bool:

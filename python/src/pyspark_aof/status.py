@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import time
 import zlib
 from collections.abc import Callable
@@ -50,7 +51,7 @@ def printable(value: object) -> str:
     return "".join(c if c.isprintable() and c != "\\" else repr(c)[1:-1] for c in text)
 
 
-def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | None:
+def command_for(progress: dict[str, Any] | None, user: str | None = None) -> str | None:
     """Return the ``pyspark-aof status`` command that shows a running query, from its progress.
 
     Parameters
@@ -58,8 +59,10 @@ def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | No
     progress : dict or None
         A progress of the query (``StreamingQuery.lastProgress``), whose source metrics name
         its ZooKeeper (the embedded server's address too) and ``meta.store``.
-    auth : bool
-        Whether the query uses digest ACLs: the command then asks for ``--auth``.
+    user : str, optional
+        The query's digest user, if it uses digest ACLs: the command then names it with
+        ``--auth``, and takes its password as ``status`` does (``AOF_ZOOKEEPER_AUTH_PASSWORD``
+        or ``--auth-password-file``).
 
     Returns
     -------
@@ -75,7 +78,8 @@ def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | No
         f"pyspark-aof status --zookeeper {metrics['zookeeperAddress']} "
         f"--meta-store {metrics['metaStore']}"
     )
-    return command + (" --auth USER:PASSWORD" if auth else "")
+    # The password is never on the command line, which any user of the host can read.
+    return command + (f" --auth {shlex.quote(user)}" if user else "")
 
 
 def manifest(head: bytes) -> tuple[str, int, int] | None:
