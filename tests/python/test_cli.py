@@ -8,10 +8,12 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,10 @@ from kazoo.client import KazooClient
 from pyspark.sql import DataFrame, SparkSession
 
 import pyspark_aof as aof
+from pyspark_aof import _znodes
 from pyspark_aof._since_start import sizes_now
+from pyspark_aof._znodes import RunZnodes
+from pyspark_aof.status import command_for, printable
 from pyspark_aof.tail import missing_directory
 from pyspark_aof.testing import ZooKeeperServer
 from pyspark_aof.testing._process import free_port, wait_until
@@ -232,6 +237,122 @@ def test_status_shows_a_run_it_cannot_ask_for_reports(
     assert [(h["host"], h["endpoint"]) for h in run["hosts"]] == [("host-a", "1@a")]
 
 
+# What a forged value holds: a clear screen, a window title, and a line made to look like status's.
+FORGED = "\x1b[2J\x1b]0;owned\x07\nrun run-2 (driver alive)"
+FORGED_SHOWN = r"\x1b[2J\x1b]0;owned\x07\nrun run-2 (driver alive)"
+
+
+def _sealed(message: dict[str, Any]) -> bytes:
+    """A message as the source seals it: a version byte, an HMAC (status checks none), gzip."""
+    return b"\x01" + bytes(32) + gzip.compress(json.dumps(message).encode())
+
+
+def test_status_shows_what_a_forged_store_holds_escaped(
+    zookeeper: ZooKeeperServer, kazoo: KazooClient
+) -> None:
+    # Anyone who can write the store can forge its values: `kazoo` writes them as they would.
+    store = "/aof-status-forged"
+    run = RunZnodes.of(store, "run-\u202e1")  # a right-to-left override in a znode's name
+    host = "host\x1b[31m"  # a znode's name holds no ESC: the source URL-encodes its hosts
+    path = f"/var/log/{FORGED}"
+    kazoo.create(run.driver, b"", makepath=True)
+    kazoo.create(_znodes.of_host(run.latches, host), b"", makepath=True)
+    kazoo.create(_znodes.of_host(run.endpoints, host), f"1@{FORGED}".encode(), makepath=True)
+    files = [{"path": path, "dev": 1, "ino": 2, "size": 10, "lineEnd": 10, "unreadable": FORGED}]
+    report = {"files": files, "unlisted": FORGED, "ignored": 0}
+    kazoo.create(_znodes.of_host(run.reports, host), _sealed(report), makepath=True)
+    kazoo.create(run.nodes, json.dumps({"expected": FORGED, "unread": [FORGED]}).encode())
+    offsets = {"1:2:0": {"path": path, "dev": 1, "ino": 2, "pos": 5}}
+    backup = {"version": 1, "hosts": {host: {"files": offsets}}}
+    kazoo.create(_znodes.offsets(store), gzip.compress(json.dumps(backup).encode()))
+    status = [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store]
+    # One second to wait for the endpoint's report, which no endpoint writes.
+    text = subprocess.run([*status, "--timeout", "1"], capture_output=True, text=True)
+    assert text.returncode == 0, text.stderr
+    shown = text.stdout
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", shown), shown
+    assert [line for line in shown.splitlines() if line.startswith("run ")] == [
+        r"run run-\u202e1 (driver alive)"
+    ]
+    # Endpoint, problem, unread node, nodes to read; the backup's path; the report's two.
+    assert shown.count(FORGED_SHOWN) == 7, shown
+    assert shown.count(r"host\x1b[31m") == 3, shown  # hosts, offsets and files tables
+    # JSON escapes them itself, and gives them back as they are.
+    found = subprocess.run([*status, "--json", "--timeout", "1"], capture_output=True, text=True)
+    assert "\x1b" not in found.stdout and "\x07" not in found.stdout
+    assert json.loads(found.stdout)["files"][0]["path"] == path
+
+
+def test_printable_escapes_what_a_terminal_would_act_on() -> None:
+    assert printable("/var/log/app.log 10") == "/var/log/app.log 10"
+    assert printable(FORGED) == FORGED_SHOWN
+    # A backslash too, so that a shown \x1b is always an escaped ESC.
+    assert printable("a\\x1b\u2028\ud800\x85\t") == r"a\\x1b\u2028\ud800\x85\t"
+    assert printable(12) == "12"
+
+
+def _gzip_of_zeros(size: int) -> bytes:
+    """Gzip of ``size`` zero bytes (a multiple of a MiB), built from one compressed MiB.
+
+    After a full flush deflate starts afresh, so every MiB compresses to the same bytes: a
+    bomb of gigabytes at once, without the memory or the seconds compressing them takes.
+    """
+    mib = bytes(1 << 20)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate, the header written here
+    block = deflate.compress(mib) + deflate.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(size >> 20):
+        crc = zlib.crc32(mib, crc)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    last = b"\x03\x00"  # an empty final block
+    return header + block * (size >> 20) + last + struct.pack("<II", crc, size & 0xFFFFFFFF)
+
+
+def test_a_gzip_of_zeros_is_what_it_says() -> None:
+    assert gzip.decompress(_gzip_of_zeros(3 << 20)) == bytes(3 << 20)
+
+
+def test_status_refuses_a_gzip_bomb_in_the_offset_backup_in_bounded_memory(
+    zookeeper: ZooKeeperServer, kazoo: KazooClient, tmp_path: Path
+) -> None:
+    store = "/aof-status-bomb"
+    bomb = _gzip_of_zeros(2 << 30)  # 2 MB that expand to 2 GiB
+    # In parts, as the source writes a value larger than a znode (docs/protocol.md).
+    parts = [bomb[i : i + 1_000_000] for i in range(0, len(bomb), 1_000_000)]
+    for i, part in enumerate(parts):
+        kazoo.create(f"{_znodes.offsets(store)}/forged.{i}", part, makepath=True)
+    kazoo.set(_znodes.offsets(store), f"aof-parts forged {len(parts)} {len(bomb)}".encode())
+    started = time.monotonic()
+    result, peak = _run_measured(
+        [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store], tmp_path
+    )
+    took = time.monotonic() - started
+    _one_line_error(
+        result,
+        1,
+        f"pyspark-aof: cannot show {store}/offsets: its value expands beyond 1073741824 bytes",
+    )
+    # The bound (1 GiB) and the interpreter; the whole value would take 2 GiB and more.
+    assert peak < 1.5 * 2**30, f"held {peak / 2**30:.2f} GiB"
+    assert took < 60, f"took {took:.0f} s"
+
+
+def _run_measured(
+    command: list[str], tmp_path: Path
+) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``command``; return how it ended and the most memory it held (its peak RSS, bytes)."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+        # wait4 gives that process's own resource use, which Popen.wait does not.
+        _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    ended = subprocess.CompletedProcess(
+        command, process.returncode, out.read_text(), err.read_text()
+    )
+    return ended, usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
 def test_status_says_clearly_when_nothing_is_there(zookeeper: ZooKeeperServer) -> None:
     result = subprocess.run(
         [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", "/nothing/here"],
@@ -273,6 +394,14 @@ def test_the_progress_line_shows_batch_lines_and_lag() -> None:
     assert _lag(None) == "aof tail: starting"
 
 
+def test_the_status_command_of_a_query_with_acls_names_its_user_and_no_password() -> None:
+    metrics = {"zookeeperAddress": "127.0.0.1:2181", "metaStore": "/aof/x"}
+    command = command_for({"sources": [{"metrics": metrics}]}, "reader")
+    assert (
+        command == "pyspark-aof status --zookeeper 127.0.0.1:2181 --meta-store /aof/x --auth reader"
+    )
+
+
 def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *words: str) -> None:
     """Assert the command failed with ``status`` and one line on stderr that holds ``words``."""
     assert result.returncode == status, result.stderr
@@ -304,7 +433,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *word
             id="expanded",
         ),
         pytest.param(["tail", "/x", "--meta-store", "aof"], ["--meta-store"], id="store"),
-        pytest.param(["tail", "/x", "--auth", "secret"], ["--auth", "USER:PASSWORD"], id="auth"),
+        pytest.param(["tail", "/x", "--auth", ""], ["--auth", "a user name"], id="auth"),
         pytest.param(["tail", "/x", "--starting-offsets", "soon"], ["--starting"], id="start"),
         pytest.param(["demo", "--seconds", "-1"], ["demo: error:", "--seconds"], id="seconds"),
         pytest.param(["demo", "--seconds", "nan"], ["--seconds", "positive"], id="nan"),
@@ -324,13 +453,65 @@ def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *word
             ["status: error:", "--timeout"],
             id="status-timeout",
         ),
+        # A password is never taken on the command line, which any user of the host can read.
+        pytest.param(
+            ["tail", "/x", "--auth", "reader:s3cret"],
+            ["--auth", "visible to every", "AOF_ZOOKEEPER_AUTH_PASSWORD", "--auth-password-file"],
+            id="tail-auth-password",
+        ),
+        pytest.param(
+            ["tail", "/x", "--option", "zookeeper.sasl.password=s3cret"],
+            ["--option", "visible to every user", "AOF_ZOOKEEPER_SASL_PASSWORD"],
+            id="tail-option-password",
+        ),
+        pytest.param(
+            ["tail", "/x", "--auth", "reader"],
+            ["--auth is set but AOF_ZOOKEEPER_AUTH_PASSWORD (or --auth-password-file) is not"],
+            id="tail-no-password",
+        ),
+        *(
+            pytest.param(
+                ["status", "--zookeeper", "zk:2181", "--meta-store", "/aof", given],
+                [f"argument {flag}:", "visible to every user", variable, file],
+                id=f"status{flag}",
+            )
+            for given, flag, variable, file in [
+                (
+                    "--auth=reader:s3cret",
+                    "--auth",
+                    "AOF_ZOOKEEPER_AUTH_PASSWORD",
+                    "--auth-password-file",
+                ),
+                (
+                    "--auth-password=s3cret",
+                    "--auth-password",
+                    "AOF_ZOOKEEPER_AUTH_PASSWORD",
+                    "--auth-password-file",
+                ),
+                (
+                    "--sasl-password=s3cret",
+                    "--sasl-password",
+                    "AOF_ZOOKEEPER_SASL_PASSWORD",
+                    "--sasl-password-file",
+                ),
+                (
+                    "--ssl-keystore-password=s3cret",
+                    "--ssl-keystore-password",
+                    "AOF_ZOOKEEPER_SSL_KEYSTORE_PASSWORD",
+                    "--ssl-keystore-password-file",
+                ),
+            ]
+        ),
     ],
 )
 def test_a_bad_argument_is_one_line_with_status_2(args: list[str], words: list[str]) -> None:
     # A timeout: some of these once ran a tail or a demo instead.
-    result = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=120, env=_without_passwords()
+    )
     _one_line_error(result, 2, "pyspark-aof ", *words)
     assert result.stdout == ""
+    assert "s3cret" not in result.stderr, "an error repeats the password"
     if "--option" not in args:  # there the user named the source's option
         for option in ("for option", "spark.aof."):
             assert option not in result.stderr, "a flag's error names the source's option"
@@ -382,7 +563,7 @@ def test_status_says_in_one_line_when_zookeeper_is_out_of_reach(address: str, wh
     )
 
 
-def test_status_says_in_one_line_when_the_store_needs_credentials(
+def test_status_reads_a_store_with_acls_with_the_password_from_the_environment_or_a_file(
     spark: SparkSession, zookeeper: ZooKeeperServer, tmp_path: Path
 ) -> None:
     append(tmp_path / "app.log", ["line-1"])
@@ -400,17 +581,32 @@ def test_status_says_in_one_line_when_the_store_needs_credentials(
         .option("checkpointLocation", str(tmp_path / "checkpoint"))
         .start()
     )
+    status = [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store]
+    password = tmp_path / "password"
+    password.write_text("secret\n")  # as `echo` writes it: the line end is no part of it
+
+    def run(*args: str, **environment: str) -> subprocess.CompletedProcess[str]:
+        env = {**_without_passwords(), **environment}
+        return subprocess.run([*status, *args], capture_output=True, text=True, env=env)
+
     try:
         query.processAllAvailable()
-        result = subprocess.run(
-            [*CLI, "status", "--zookeeper", zookeeper.address, "--meta-store", store],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        refused = run()
+        from_environment = run("--auth", "reader", AOF_ZOOKEEPER_AUTH_PASSWORD="secret")
+        from_file = run("--auth", "reader", "--auth-password-file", str(password), "--json")
     finally:
         query.stop()
-    _one_line_error(result, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
+    _one_line_error(refused, 1, f"pyspark-aof: ZooKeeper refused to show {store}", "--auth")
+    assert from_environment.returncode == 0, from_environment.stderr
+    assert f"meta store {store}" in from_environment.stdout
+    assert from_file.returncode == 0, from_file.stderr
+    (committed,) = json.loads(from_file.stdout)["offsets"]
+    assert committed["path"] == str(tmp_path / "app.log")
+
+
+def _without_passwords() -> dict[str, str]:
+    """The environment of this process, less the variables the command line takes passwords from."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("AOF_ZOOKEEPER_")}
 
 
 def _runs_an_endpoint(kazoo: KazooClient, store: str) -> bool:

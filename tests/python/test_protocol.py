@@ -8,10 +8,13 @@ again), and then these tests say whether ``status`` still reads them.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import hmac
 import json
 from pathlib import Path
+
+import pytest
 
 from pyspark_aof import status
 
@@ -53,6 +56,33 @@ def test_a_parts_manifest_names_generation_count_and_length() -> None:
     assert named is not None
     assert list(named) == golden_json("manifest.json")
     assert status.manifest(b"\x01not a manifest") is None
+
+
+@pytest.mark.parametrize(
+    ("head", "why"),
+    [
+        pytest.param(b"aof-parts g 2 1073741825", "of 1073741825 bytes, beyond", id="too-long"),
+        pytest.param(b"aof-parts g 3 2000000", "of 3 parts for 2000000 bytes", id="too-many"),
+        pytest.param(b"aof-parts g 0 10", "of 0 parts", id="none"),
+        pytest.param(b"aof-parts g 1", "not well formed", id="short"),
+        pytest.param(b"aof-parts g x 10", "not well formed", id="count"),
+    ],
+)
+def test_a_forged_manifest_is_refused(head: bytes, why: str) -> None:
+    # Anyone who can write the store can write one: status would read the parts it names.
+    with pytest.raises(ValueError, match=why):
+        status.manifest(head)
+
+
+def test_a_value_is_decompressed_up_to_a_bound() -> None:
+    value = gzip.compress(bytes(3 << 20))
+    assert status.gunzip(value, limit=3 << 20) == bytes(3 << 20)
+    with pytest.raises(ValueError, match=f"expands beyond {2 << 20} bytes"):
+        status.gunzip(value, limit=2 << 20)
+    with pytest.raises(ValueError, match="ends early"):
+        status.gunzip(value[:-100])
+    with pytest.raises(ValueError, match="is not gzip"):
+        status.gunzip(b"\x01" + value)
 
 
 def test_status_reads_the_nodes_to_read_and_those_unread() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -88,9 +89,17 @@ def _login(files: Path, *, shipped: bool) -> dict[str, str]:
     }
 
 
-def _status(server: ZooKeeperServer, store: str, *login: str) -> subprocess.CompletedProcess[str]:
+def _status(
+    server: ZooKeeperServer, store: str, *login: str, password: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``status``; with ``password``, the SASL password in its environment variable."""
     args = ["status", "--zookeeper", server.address, "--meta-store", store, "--timeout", "10"]
-    return subprocess.run([*CLI, *args, *login], capture_output=True, text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AOF_ZOOKEEPER_")}
+    if password is not None:
+        env["AOF_ZOOKEEPER_SASL_PASSWORD"] = password
+    return subprocess.run(
+        [*CLI, *args, *login], capture_output=True, text=True, timeout=60, env=env
+    )
 
 
 @pytest.mark.both_lines
@@ -125,21 +134,32 @@ def test_a_query_and_status_over_tls_and_sasl(
         "--sasl-user",
         "aof",
     ]
-    result = _status(server, store, *login, "--sasl-password", "s3cret", "--json")
+    # The password from its environment variable, or from a file: never on the command line.
+    result = _status(server, store, *login, "--json", password="s3cret")
     assert result.returncode == 0, result.stderr
     (committed,) = json.loads(result.stdout)["offsets"]
     assert committed["path"] == str(log) and committed["position"] == log.stat().st_size
+    password = tmp_path / "password"
+    password.write_text("s3cret\n")
+    from_file = _status(server, store, *login, "--sasl-password-file", str(password), "--json")
+    assert from_file.returncode == 0, from_file.stderr
+    assert json.loads(from_file.stdout)["offsets"] == [committed]
 
-    wrong = _status(server, store, *login, "--sasl-password", "nope")
+    # A file's password comes before the environment's.
+    password.write_text("nope")
+    wrong = _status(server, store, *login, "--sasl-password-file", str(password), password="s3cret")
     assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1, wrong.stderr
-    assert "refused the SASL login: check --sasl-user and --sasl-password" in wrong.stderr
+    assert (
+        "refused the SASL login: check --sasl-user and its password "
+        "(AOF_ZOOKEEPER_SASL_PASSWORD or --sasl-password-file)"
+    ) in wrong.stderr
 
 
 def test_status_names_the_argument_to_fix(
     secured: tuple[ZooKeeperServer, Path], tmp_path: Path
 ) -> None:
     server, _ = secured
-    plain = _status(server, "/x", "--sasl-user", "aof", "--sasl-password", "s3cret")
+    plain = _status(server, "/x", "--sasl-user", "aof", password="s3cret")
     assert plain.returncode == 1 and plain.stderr.count("\n") == 1, plain.stderr
     assert "check --zookeeper and the --ssl-* arguments" in plain.stderr
 
@@ -159,7 +179,10 @@ def test_status_names_the_argument_to_fix(
 
     alone = _status(server, "/x", "--sasl-user", "aof")
     assert alone.returncode == 2, alone.stderr
-    assert "argument --sasl-user is set but --sasl-password is not" in alone.stderr
+    assert (
+        "argument --sasl-user is set but AOF_ZOOKEEPER_SASL_PASSWORD (or --sasl-password-file) "
+        "is not"
+    ) in alone.stderr
 
 
 @pytest.mark.both_lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -24,51 +25,91 @@ class _Parser(argparse.ArgumentParser):
 def _tail(args: argparse.Namespace) -> int:
     from pyspark_aof import tail
 
-    user, _, password = args.auth.partition(":") if args.auth else (None, "", None)
+    given: dict[str, str | None] = dict(args.option)
+    if args.auth is not None:
+        given["zookeeper.auth.user"] = args.auth
     try:
-        options = AofOptions.from_strings(dict(args.option)).with_changes(
+        # A user and its password in one step: each is refused without the other.
+        chosen = AofOptions().with_changes(**given, **_passwords(args, given))
+        options = chosen.with_changes(
             zookeeper_address=args.zookeeper,
             meta_store=args.meta_store,
             starting_offsets=args.starting_offsets,
-            zookeeper_auth_user=user,
-            zookeeper_auth_password=password,
         )
     except ValueError as e:  # the other arguments are checked as they are parsed
-        raise UsageError(f"argument --option: {e}") from None
+        message = _as_flags(str(e), {"zookeeper.auth.user": "--auth"}, _TAIL_PASSWORDS)
+        if not message.startswith("argument"):
+            message = f"argument --option: {message}"
+        raise UsageError(message) from None
     return tail.run(_arguments.one_path(args.path), options, verbose=args.verbose)
 
 
-# The login arguments of ``status``: each the source option ``zookeeper.<name>``.
+# The login arguments of ``status``: each the source option ``zookeeper.<name>``. Passwords are
+# not among them: see _arguments.PASSWORDS.
 _LOGIN = (
     ("ssl.truststore.location", "PEM", "PEM file of the certificates that sign ZooKeeper's"),
     ("ssl.keystore.location", "PEM", "PEM file of this client's key and certificate"),
-    ("ssl.keystore.password", "PASSWORD", "password of the key"),
     ("ssl.hostname.verification", "true|false", "check that ZooKeeper's certificate names it"),
     ("sasl.user", "USER", "SASL DIGEST-MD5 user"),
-    ("sasl.password", "PASSWORD", "its password"),
     ("sasl.kerberos.principal", "PRINCIPAL", "Kerberos principal (needs the 'kerberos' package)"),
     ("sasl.kerberos.keytab", "KEYTAB", "its keytab"),
 )
+# The passwords each command reads from a file that a flag names, if given, with what each is the
+# password of; the others come from the environment only (_arguments.PASSWORDS).
+_STATUS_PASSWORDS = {
+    "zookeeper.auth.password": "--auth",
+    "zookeeper.ssl.keystore.password": "the key in --ssl-keystore-location",
+    "zookeeper.sasl.password": "--sasl-user",
+}
+_TAIL_PASSWORDS = {"zookeeper.auth.password": "--auth"}
+
+
+def _passwords(args: argparse.Namespace, given: dict[str, str | None]) -> dict[str, str]:
+    """Return the passwords of the options ``given``, from where ``_arguments.PASSWORDS`` says.
+
+    A password read from a file is in ``args`` under its option's field name.
+    """
+    found = {}
+    for key, of in _arguments.PASSWORDS.items():
+        password = getattr(args, key.replace(".", "_"), None)
+        if password is None and given.get(of) is not None:
+            password = os.environ.get(_arguments.password_variable(key)) or None
+        if password is not None:
+            found[key] = password
+    return found
+
+
+def _as_flags(message: str, flags: dict[str, str], files: dict[str, str]) -> str:
+    """Return an options error naming the command's flags, and where its passwords come from.
+
+    ``flags`` are the flags of options; ``files``, the passwords the command reads from a file
+    its flag names (the others come from the environment only).
+    """
+    for key, flag in flags.items():
+        message = message.replace(f"Option '{key}'", f"argument {flag}")
+        message = message.replace(f"'{key}'", flag)
+    for key in _arguments.PASSWORDS:
+        variable, flag = _arguments.password_variable(key), _arguments.password_flag(key)
+        if key in files:
+            # Set without the option it belongs to: a file's (the environment's needs it).
+            message = message.replace(f"Option '{key}'", f"argument {flag}")
+            variable += f" (or {flag})"
+        message = message.replace(f"'{key}'", variable)
+    return message
 
 
 def _login(args: argparse.Namespace) -> AofOptions:
     """Return the options of the login that ``status``'s arguments describe."""
-    user, _, password = args.auth.partition(":") if args.auth else (None, "", None)
     given = {f"zookeeper.{name}": getattr(args, name.replace(".", "_")) for name, _, _ in _LOGIN}
+    given["zookeeper.auth.user"] = args.auth
     try:
         return AofOptions().with_changes(
-            zookeeper_auth_user=user,
-            zookeeper_auth_password=password,
-            zookeeper_ssl_enabled=args.ssl or None,
-            **given,
+            zookeeper_ssl_enabled=args.ssl or None, **given, **_passwords(args, given)
         )
     except ValueError as e:  # name the arguments, not the options
-        message = str(e)
-        for name, _, _ in _LOGIN:
-            flag = "--" + name.replace(".", "-")
-            message = message.replace(f"Option 'zookeeper.{name}'", f"argument {flag}")
-            message = message.replace(f"'zookeeper.{name}'", flag)
-        raise UsageError(message) from None
+        flags = {f"zookeeper.{name}": "--" + name.replace(".", "-") for name, _, _ in _LOGIN}
+        flags["zookeeper.auth.user"] = "--auth"
+        raise UsageError(_as_flags(str(e), flags, _STATUS_PASSWORDS)) from None
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -143,8 +184,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         help="where each file starts: latest (default: new lines only) or earliest (what is "
         "there too)",
     )
-    auth = "ZooKeeper digest credentials"
-    tail.add_argument("--auth", type=_arguments.credentials, metavar="USER:PASSWORD", help=auth)
+    _add_auth(tail, _TAIL_PASSWORDS)
     tail.add_argument(
         "--option",
         type=_arguments.option_pair,
@@ -165,10 +205,10 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         required=True,
         help="the query's meta.store",
     )
-    show.add_argument("--auth", type=_arguments.credentials, metavar="USER:PASSWORD", help=auth)
     show.add_argument("--ssl", action="store_true", help="connect over TLS (a store implies it)")
     for name, metavar, words in _LOGIN:
         show.add_argument("--" + name.replace(".", "-"), metavar=metavar, help=words)
+    _add_auth(show, _STATUS_PASSWORDS)
     show.add_argument(
         "--timeout",
         type=_arguments.seconds,
@@ -178,6 +218,28 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     show.add_argument("--json", action="store_true", help="print JSON for scripts")
     return parser, dict(commands.choices)
+
+
+def _add_auth(command: argparse.ArgumentParser, passwords: dict[str, str]) -> None:
+    """Add ``--auth USER`` and a flag for a file holding each password of ``passwords``.
+
+    A flag named like each password (``--sasl-password``, once a flag) is known too, to refuse
+    a password given there: argparse would otherwise take it as short for the file's flag.
+    """
+    command.add_argument(
+        "--auth", type=_arguments.user, metavar="USER", help="ZooKeeper digest user"
+    )
+    for key, of in passwords.items():
+        variable = _arguments.password_variable(key)
+        command.add_argument(
+            _arguments.password_flag(key),
+            type=_arguments.password_file,
+            dest=key.replace(".", "_"),
+            metavar="FILE",
+            help=f"file holding the password of {of} (default: ${variable})",
+        )
+        named = _arguments.password_flag(key).removesuffix("-file")
+        command.add_argument(named, type=_arguments.no_password(key), help=argparse.SUPPRESS)
 
 
 def main(argv: list[str] | None = None) -> int:

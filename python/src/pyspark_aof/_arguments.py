@@ -137,18 +137,83 @@ def kazoo_hosts(text: str) -> str:
     return text
 
 
-def credentials(text: str) -> str:
-    """Argument type: ``USER:PASSWORD``; the error does not repeat it, a password."""
-    user, colon, _ = text.partition(":")
-    if not user or not colon:
-        raise argparse.ArgumentTypeError("expected USER:PASSWORD, a user name before the ':'")
+# The source's passwords, each with the option it is the password of. The command line takes
+# none of them: any user of the host can read it (ps, /proc/<pid>/cmdline). Each comes from a
+# file its flag names, else from an environment variable named after it; one from the
+# environment only with its option, so that a variable set for another query does no harm.
+PASSWORDS = {
+    "zookeeper.auth.password": "zookeeper.auth.user",
+    "zookeeper.ssl.keystore.password": "zookeeper.ssl.keystore.location",
+    "zookeeper.ssl.truststore.password": "zookeeper.ssl.truststore.location",
+    "zookeeper.sasl.password": "zookeeper.sasl.user",
+}
+_ON_COMMAND_LINE = "a password on the command line is visible to every user of this host"
+
+
+def password_variable(key: str) -> str:
+    """Return the environment variable of password option ``key``: ``AOF_ZOOKEEPER_...``."""
+    return "AOF_" + key.upper().replace(".", "_")
+
+
+def password_flag(key: str) -> str:
+    """Return the flag of a file holding password option ``key``: ``--auth-password-file``."""
+    return "--" + key.removeprefix("zookeeper.").replace(".", "-") + "-file"
+
+
+def password_sources(key: str, flag: bool = True) -> str:
+    """Return where password option ``key`` comes from, in words; the file's flag if ``flag``."""
+    variable = f"the environment variable {password_variable(key)}"
+    return f"{variable} or a file named by {password_flag(key)}" if flag else variable
+
+
+def no_password(key: str) -> Callable[[str], str]:
+    """Return the type of a flag that once took password option ``key``: it refuses it.
+
+    The error says where the password goes instead, and does not repeat it.
+    """
+
+    def refuse(text: str) -> str:
+        raise argparse.ArgumentTypeError(f"{_ON_COMMAND_LINE}: give it in {password_sources(key)}")
+
+    return refuse
+
+
+def user(text: str) -> str:
+    """Argument type of ``--auth``: a digest user; ``USER:PASSWORD`` is refused, unrepeated."""
+    if ":" in text:
+        where = password_sources("zookeeper.auth.password")
+        raise argparse.ArgumentTypeError(
+            f"expected a user name alone, not USER:PASSWORD; {_ON_COMMAND_LINE}: give it in {where}"
+        )
+    if not text:
+        raise argparse.ArgumentTypeError("expected a user name")
     return text
 
 
+def password_file(text: str) -> str:
+    """Argument type: a file holding a password; returns the password, its line end taken off."""
+    try:
+        with open(text, encoding="utf-8") as f:
+            password = f.read().rstrip("\r\n")
+    except (OSError, UnicodeDecodeError):
+        raise argparse.ArgumentTypeError(f"no readable file {text}") from None
+    if not password:
+        raise argparse.ArgumentTypeError(f"{text} holds no password")
+    return password
+
+
 def option_pair(text: str) -> tuple[str, str]:
-    """Argument type: ``KEY=VALUE``; the source option's name and value are checked later."""
+    """Argument type: ``KEY=VALUE``; the source option's name and value are checked later.
+
+    A password option is refused: it comes from elsewhere (:data:`PASSWORDS`).
+    """
     key, equals, value = text.partition("=")
     if not key or not equals:
         # Without repeating it: it may be zookeeper.auth.password's value, mistyped.
         raise argparse.ArgumentTypeError("expected KEY=VALUE, such as bytes.max=1048576")
+    if key in PASSWORDS:
+        flag = key == "zookeeper.auth.password"  # the one password of tail with a file flag
+        raise argparse.ArgumentTypeError(
+            f"{key}: {_ON_COMMAND_LINE}: give it in {password_sources(key, flag)}"
+        )
     return key, value

@@ -17,9 +17,13 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import AuthFailedError, ConnectionLoss
 from kazoo.handlers.threading import KazooTimeoutError
 
+from pyspark_aof._arguments import password_flag, password_variable
 from pyspark_aof._errors import CommandError
 from pyspark_aof._option_fields import AofOptions
 
+# Where the command line takes the SASL password from (never from the command line itself).
+_SASL = "zookeeper.sasl.password"
+_SASL_PASSWORD = f"{password_variable(_SASL)} or {password_flag(_SASL)}"
 # kazoo's own notices that say nothing about why: the notices before them do.
 _GAVE_UP = ("Failed connecting to Zookeeper", "Unhandled exception in connection loop")
 
@@ -138,8 +142,8 @@ def _unresolved(hosts: str) -> list[str]:
 
 def _sasl_refused(hosts: str, why: str) -> CommandError:
     return CommandError(
-        f"ZooKeeper at {hosts} refused the SASL login: check --sasl-user and --sasl-password, "
-        f"or --sasl-kerberos-principal and --sasl-kerberos-keytab ({why})"
+        f"ZooKeeper at {hosts} refused the SASL login: check --sasl-user and its password "
+        f"({_SASL_PASSWORD}), or --sasl-kerberos-principal and --sasl-kerberos-keytab ({why})"
     )
 
 
@@ -179,7 +183,7 @@ def kazoo_login(options: AofOptions) -> dict[str, Any]:
             raise CommandError(
                 "a Kerberos login from Python needs the package 'kerberos' (pip install "
                 "kerberos, built against the system's Kerberos library); or read the query's "
-                "status with --sasl-user and --sasl-password"
+                "status with --sasl-user"
             )
         # MIT Kerberos takes initial credentials from this keytab by itself.
         keytab = _readable(str(o.zookeeper_sasl_kerberos_keytab), "--sasl-kerberos-keytab")
@@ -190,8 +194,8 @@ def kazoo_login(options: AofOptions) -> dict[str, Any]:
         }
     elif o.zookeeper_sasl_section:
         raise CommandError(
-            "a JAAS section is the JVM's: give --sasl-user and --sasl-password, or "
-            "--sasl-kerberos-principal and --sasl-kerberos-keytab"
+            f"a JAAS section is the JVM's: give --sasl-user and its password ({_SASL_PASSWORD}), "
+            "or --sasl-kerberos-principal and --sasl-kerberos-keytab"
         )
     return login
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import gzip
 import json
+import shlex
 import time
-from typing import Any
+import zlib
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 
 from pyspark_aof import _znodes
+from pyspark_aof._errors import CommandError
 from pyspark_aof._znodes import RunZnodes
 
 # The formats are those of docs/protocol.md, whose golden files the suites of both sides decode.
@@ -18,9 +21,37 @@ from pyspark_aof._znodes import RunZnodes
 # key; only the query's driver and endpoints can write one that they accept.
 _SEAL = 1 + 32
 _PARTS = b"aof-parts "
+# Anyone who can write the store can write any value there, and status checks no seal: every
+# value is bounded as the JVM bounds the offset backup (OffsetBackup.MaxJsonBytes), a node's
+# answer in full too (the JVM leaves it unbounded only because it opens none whose seal fails).
+MAX_VALUE_BYTES = 1 << 30
+_PART_BYTES = 1_000_000  # of a value in parts, each part at most (ZnodeValues.PartBytes)
+_INFLATED = 1 << 20  # decompressed at a time
+
+_T = TypeVar("_T")
 
 
-def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | None:
+def printable(value: object) -> str:
+    r"""Return ``value`` as text that a terminal shows as it is, whoever wrote it.
+
+    Every string status prints from ZooKeeper goes through here: a forged path holding
+    ``\x1b[2J`` or a newline would otherwise clear the screen or fake a line of the report.
+    Characters Python does not count as printable are shown as ``repr`` shows them (``\x1b``,
+    ``\n``, ``\u202e``), and a backslash as ``\\``, so that what is shown is not ambiguous.
+
+    Examples
+    --------
+    >>> print(printable("/var/log/\x1b[31mapp.log\nfake line"))
+    /var/log/\x1b[31mapp.log\nfake line
+
+    """
+    text = str(value)
+    if text.isprintable() and "\\" not in text:
+        return text
+    return "".join(c if c.isprintable() and c != "\\" else repr(c)[1:-1] for c in text)
+
+
+def command_for(progress: dict[str, Any] | None, user: str | None = None) -> str | None:
     """Return the ``pyspark-aof status`` command that shows a running query, from its progress.
 
     Parameters
@@ -28,8 +59,10 @@ def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | No
     progress : dict or None
         A progress of the query (``StreamingQuery.lastProgress``), whose source metrics name
         its ZooKeeper (the embedded server's address too) and ``meta.store``.
-    auth : bool
-        Whether the query uses digest ACLs: the command then asks for ``--auth``.
+    user : str, optional
+        The query's digest user, if it uses digest ACLs: the command then names it with
+        ``--auth``, and takes its password as ``status`` does (``AOF_ZOOKEEPER_AUTH_PASSWORD``
+        or ``--auth-password-file``).
 
     Returns
     -------
@@ -45,27 +78,103 @@ def command_for(progress: dict[str, Any] | None, auth: bool = False) -> str | No
         f"pyspark-aof status --zookeeper {metrics['zookeeperAddress']} "
         f"--meta-store {metrics['metaStore']}"
     )
-    return command + (" --auth USER:PASSWORD" if auth else "")
+    # The password is never on the command line, which any user of the host can read.
+    return command + (f" --auth {shlex.quote(user)}" if user else "")
 
 
 def manifest(head: bytes) -> tuple[str, int, int] | None:
-    """Return the generation, count and length a value's parts manifest names, if it is one."""
+    """Return the generation, count and length a value's parts manifest names, if it is one.
+
+    Raises
+    ------
+    ValueError
+        For a manifest that is not well formed, or names a value larger than
+        ``MAX_VALUE_BYTES`` or more parts than its length fills.
+
+    """
     if not head.startswith(_PARTS):
         return None
-    generation, count, length = head[len(_PARTS) :].decode().split(" ")
-    return generation, int(count), int(length)
+    try:
+        generation, count, length = head[len(_PARTS) :].decode("ascii").split(" ")
+        named = generation, int(count), int(length)
+    except ValueError:
+        raise ValueError("is a parts manifest that is not well formed") from None
+    if not 0 < named[2] <= MAX_VALUE_BYTES:
+        raise ValueError(f"is a parts manifest of {named[2]} bytes, beyond {MAX_VALUE_BYTES}")
+    # As many parts as its length fills: a forged count would have status read them all.
+    if not 0 < named[1] <= -(-named[2] // _PART_BYTES):
+        raise ValueError(f"is a parts manifest of {named[1]} parts for {named[2]} bytes")
+    return named
+
+
+def gunzip(data: bytes, limit: int = MAX_VALUE_BYTES) -> bytearray:
+    """Return what gzip ``data`` holds, decompressed a MiB at a time up to ``limit`` bytes.
+
+    Raises
+    ------
+    ValueError
+        When it holds more than ``limit`` bytes (a gzip bomb, say), or is no whole gzip stream.
+
+    """
+    inflate = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
+    out = bytearray()
+    pending = data
+    try:
+        while not inflate.eof:
+            chunk = inflate.decompress(pending, _INFLATED)
+            if not chunk and not inflate.unconsumed_tail:
+                raise ValueError("is not whole: its gzip stream ends early")
+            out += chunk
+            if len(out) > limit:
+                raise ValueError(f"expands beyond {limit} bytes")
+            pending = inflate.unconsumed_tail
+    except zlib.error as e:
+        raise ValueError(f"is not gzip ({e})") from None
+    return out
 
 
 def decode_sealed(message: bytes) -> dict[str, Any]:
-    """Return the JSON of a sealed request or response (the seal is not checked)."""
-    decoded: dict[str, Any] = json.loads(gzip.decompress(message[_SEAL:]))
-    return decoded
+    """Return the JSON of a sealed request or response (the seal is not checked).
+
+    Raises
+    ------
+    ValueError
+        For a value that is not one, or expands beyond ``MAX_VALUE_BYTES``.
+
+    """
+    return _json_object(gunzip(message[_SEAL:]))
 
 
 def decode_backup(value: bytes) -> dict[str, Any]:
-    """Return the JSON of the offset backup."""
-    decoded: dict[str, Any] = json.loads(gzip.decompress(value))
+    """Return the JSON of the offset backup.
+
+    Raises
+    ------
+    ValueError
+        For a value that is not one, or expands beyond ``MAX_VALUE_BYTES``.
+
+    """
+    return _json_object(gunzip(value))
+
+
+def _json_object(text: bytes | bytearray) -> dict[str, Any]:
+    try:
+        decoded = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"is not JSON ({e})") from None
+    except RecursionError:  # arrays nested a hundred thousand deep
+        raise ValueError("is JSON nested too deep") from None
+    if not isinstance(decoded, dict):
+        raise ValueError("is not a JSON object")
     return decoded
+
+
+def _decoded(path: str, decode: Callable[[bytes], _T], value: bytes) -> _T:
+    """Return ``decode(value)`` of the znode at ``path``; one line naming it when it cannot."""
+    try:
+        return decode(value)
+    except ValueError as e:
+        raise CommandError(printable(f"cannot show {path}: its value {e}")) from None
 
 
 def _children(zk: KazooClient, path: str) -> list[str]:
@@ -91,14 +200,17 @@ def _value(zk: KazooClient, path: str) -> bytes | None:
     ``aof-parts <generation> <count> <length>`` into the znode itself.
     """
     head = _data(zk, path)
-    named = manifest(head) if head else None
+    named = _decoded(path, manifest, head) if head else None
     if named is None:
         return head or None
     generation, count, length = named
-    parts = [_data(zk, f"{path}/{generation}.{i}") for i in range(count)]
-    value = b"".join(p or b"" for p in parts)
+    value = bytearray()
+    for i in range(count):
+        value += _data(zk, f"{path}/{generation}.{i}") or b""
+        if len(value) > length:  # no larger than the manifest says, whatever the parts hold
+            break
     # Parts gone: the value was replaced during this read; the next status shows the new one.
-    return value if len(value) == length else None
+    return bytes(value) if len(value) == length else None
 
 
 def _ask_for_reports(zk: KazooClient, run: RunZnodes, hosts: list[str], wait: float) -> None:
@@ -160,7 +272,9 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
     if zk.exists(meta_store) is None:
         return None
     backup = _value(zk, _znodes.offsets(meta_store))
-    offsets: dict[str, Any] = decode_backup(backup)["hosts"] if backup else {}
+    offsets: dict[str, Any] = (
+        _decoded(_znodes.offsets(meta_store), decode_backup, backup)["hosts"] if backup else {}
+    )
     positions = {
         (host, f["dev"], f["ino"]): f["pos"]
         for host, h in offsets.items()
@@ -180,16 +294,17 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
             hosts.append(
                 {
                     "host": host,
-                    "endpoint": endpoint.decode() if endpoint else None,
+                    "endpoint": endpoint.decode(errors="replace") if endpoint else None,
                     "standBys": max(0, latch - (1 if endpoint else 0)),
                     "unlisted": None,
                     "ignored": 0,
                 }
             )
             # The endpoint's files in full (its answers carry only what changed).
-            report = _value(zk, _znodes.of_host(znodes.reports, host))
+            at = _znodes.of_host(znodes.reports, host)
+            report = _value(zk, at)
             if report and len(report) > _SEAL:
-                reported = decode_sealed(report)
+                reported = _decoded(at, decode_sealed, report)
                 hosts[-1]["unlisted"] = reported.get("unlisted")
                 # Files left unread for ignore.older (compressed ones are not in "files").
                 hosts[-1]["ignored"] = reported.get("ignored", 0)
@@ -213,7 +328,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                 "driverAlive": driver,
                 "hosts": hosts,
                 # Option nodes: how many the query must read, and those no endpoint serves.
-                "nodes": json.loads(nodes) if nodes else None,
+                "nodes": _decoded(znodes.nodes, _json_object, nodes) if nodes else None,
             }
         )
     committed = [
@@ -225,7 +340,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
-    cells = [header, *[[str(c) for c in r] for r in rows]]
+    cells = [header, *[[printable(c) for c in r] for r in rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     return "\n".join(
         "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells
@@ -233,11 +348,14 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
 
 
 def format_status(status: dict[str, Any]) -> str:
-    """Render :func:`read_status`'s result as tables for a terminal."""
-    parts = [f"meta store {status['metaStore']}"]
+    """Render :func:`read_status`'s result as tables for a terminal.
+
+    Every value read from ZooKeeper is shown through :func:`printable`.
+    """
+    parts = [f"meta store {printable(status['metaStore'])}"]
     for run in status["runs"]:
         alive = "driver alive" if run["driverAlive"] else "driver gone"
-        parts.append(f"\nrun {run['run']} ({alive})")
+        parts.append(f"\nrun {printable(run['run'])} ({alive})")
         rows = [
             [h["host"], h["endpoint"] or "-", h["standBys"], h["ignored"], h["unlisted"] or ""]
             for h in run["hosts"]
@@ -252,7 +370,7 @@ def format_status(status: dict[str, Any]) -> str:
             parts.append(
                 "  nodes to read: not known yet (the cluster manager has not answered)"
                 if expected is None
-                else f"  nodes to read: {expected}, unread: {len(nodes['unread'])}"
+                else f"  nodes to read: {printable(expected)}, unread: {len(nodes['unread'])}"
             )
     if not status["runs"]:
         parts.append("\nno query is running on this store")

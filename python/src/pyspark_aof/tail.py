@@ -182,8 +182,8 @@ def _tail(
 
     def state(progress: dict[str, Any]) -> str:
         # Only the query knows the port of an embedded server.
-        auth = options.zookeeper_auth_user is not None
-        return f"pyspark-aof tail: its state: {command_for(progress, auth)}\n" if verbose else ""
+        command = command_for(progress, options.zookeeper_auth_user)
+        return f"pyspark-aof tail: its state: {command}\n" if verbose else ""
 
     with tempfile.TemporaryDirectory(prefix="aof-tail-") as checkpoint:
         query = _start(spark, path, options, sizes, checkpoint, out, stop, say_reading)
