@@ -271,8 +271,9 @@ def test_status_shows_what_a_forged_store_holds_escaped(
     assert text.returncode == 0, text.stderr
     shown = text.stdout
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", shown), shown
+    # A driver holds its znode in its session: a persistent one, anyone's, is no live driver.
     assert [line for line in shown.splitlines() if line.startswith("run ")] == [
-        r"run run-\u202e1 (driver alive)"
+        r"run run-\u202e1 (driver gone)"
     ]
     # Endpoint, problem, unread node, nodes to read; the backup's path; the report's two.
     assert shown.count(FORGED_SHOWN) == 7, shown

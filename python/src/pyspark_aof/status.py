@@ -320,7 +320,9 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                             "unreadable": f.get("unreadable"),
                         }
                     )
-        driver = zk.exists(znodes.driver) is not None
+        # A live driver holds its znode in its session: a persistent one is anyone's.
+        stat = zk.exists(znodes.driver)
+        driver = stat is not None and stat.ephemeralOwner != 0
         nodes = _value(zk, znodes.nodes)
         runs.append(
             {
