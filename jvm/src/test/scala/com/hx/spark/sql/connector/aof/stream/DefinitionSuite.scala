@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Paths, StandardOpenOption}
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 
 import scala.collection.JavaConverters._
 
@@ -20,14 +20,10 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 /** What a user sees when defining a query, before any data moves. */
 class DefinitionSuite extends AnyFunSuite with SparkTestKit {
   // Readers that never reach ZooKeeper: it is only asked when a task runs on the wrong host.
-  private val spec =
-    EndpointSpec(
-      "r",
-      ZkAccess("127.0.0.1:1", 1000),
-      "/m",
-      SourceFiles(Paths.get("/etc"), ".*"),
-      1,
-      "k")
+  // They read only the files of their `path`: those of `dir`.
+  private def specOf(dir: Path): EndpointSpec =
+    EndpointSpec("r", ZkAccess("127.0.0.1:1", 1000), "/m", SourceFiles(dir, ".*"), 1, "k")
+  private val spec = specOf(Paths.get("/etc"))
 
   test("a bad option fails at load(), naming the option") {
     val e = intercept[IllegalArgumentException] {
@@ -186,7 +182,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
-        new AofPartitionReader(AofInputPartition(Seq(range)), 100, true, counters, spec)
+        new AofPartitionReader(AofInputPartition(Seq(range)), 100, true, counters, specOf(dir))
       try rows(reader).map(r => (r.getUTF8String(0).toString, r.getLong(3))).toList
       finally reader.close()
     }
@@ -221,7 +217,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline) {
         val reader =
-          new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, spec)
+          new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, specOf(dir))
         try rows(reader).foreach(r => assert(r.getUTF8String(0).toString === "a"))
         finally reader.close()
       }
