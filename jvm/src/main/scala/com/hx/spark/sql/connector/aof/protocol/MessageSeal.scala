@@ -3,10 +3,10 @@ package com.hx.spark.sql.connector.aof.protocol
 import java.nio.charset.StandardCharsets.UTF_8
 import java.security.{MessageDigest, SecureRandom}
 import java.util.Base64
-
-import scala.util.Try
 import javax.crypto.Mac
 import javax.crypto.spec.SecretKeySpec
+
+import scala.util.Try
 
 /**
  * Seals a message with an HMAC of the run's secret: `version (1 byte) | HMAC-SHA256 | payload`.
