@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pyspark_aof import status
+from pyspark_aof import _store_values as values
 
 GOLDEN = Path(__file__).parents[2] / "docs" / "protocol"
 
@@ -32,11 +32,11 @@ def test_a_sealed_message_is_a_version_an_hmac_of_the_run_key_and_gzip_json() ->
         assert message[0] == 1
         expected = hmac.new(key, message[33:], hashlib.sha256).digest()
         assert hmac.compare_digest(message[1:33], expected)
-        assert status.decode_sealed(message) == golden_json(f"{name}.json")
+        assert values.decode_sealed(message) == golden_json(f"{name}.json")
 
 
 def test_status_finds_the_report_fields_it_shows() -> None:
-    report = status.decode_sealed((GOLDEN / "response.bin").read_bytes())
+    report = values.decode_sealed((GOLDEN / "response.bin").read_bytes())
     shown = {"path", "dev", "ino", "size", "lineEnd"}
     assert all(shown <= f.keys() for f in report["files"])
     assert any("unreadable" in f for f in report["files"])
@@ -44,7 +44,7 @@ def test_status_finds_the_report_fields_it_shows() -> None:
 
 
 def test_status_reads_the_offset_backup() -> None:
-    backup = status.decode_backup((GOLDEN / "offsets.bin").read_bytes())
+    backup = values.decode_backup((GOLDEN / "offsets.bin").read_bytes())
     assert backup == golden_json("offsets.json")
     assert backup["version"] == 1
     for host in backup["hosts"].values():
@@ -52,10 +52,10 @@ def test_status_reads_the_offset_backup() -> None:
 
 
 def test_a_parts_manifest_names_generation_count_and_length() -> None:
-    named = status.manifest((GOLDEN / "manifest.bin").read_bytes())
+    named = values.manifest((GOLDEN / "manifest.bin").read_bytes())
     assert named is not None
     assert list(named) == golden_json("manifest.json")
-    assert status.manifest(b"\x01not a manifest") is None
+    assert values.manifest(b"\x01not a manifest") is None
 
 
 @pytest.mark.parametrize(
@@ -71,18 +71,18 @@ def test_a_parts_manifest_names_generation_count_and_length() -> None:
 def test_a_forged_manifest_is_refused(head: bytes, why: str) -> None:
     # Anyone who can write the store can write one: status would read the parts it names.
     with pytest.raises(ValueError, match=why):
-        status.manifest(head)
+        values.manifest(head)
 
 
 def test_a_value_is_decompressed_up_to_a_bound() -> None:
     value = gzip.compress(bytes(3 << 20))
-    assert status.gunzip(value, limit=3 << 20) == bytes(3 << 20)
+    assert values.gunzip(value, limit=3 << 20) == bytes(3 << 20)
     with pytest.raises(ValueError, match=f"expands beyond {2 << 20} bytes"):
-        status.gunzip(value, limit=2 << 20)
+        values.gunzip(value, limit=2 << 20)
     with pytest.raises(ValueError, match="ends early"):
-        status.gunzip(value[:-100])
+        values.gunzip(value[:-100])
     with pytest.raises(ValueError, match="is not gzip"):
-        status.gunzip(b"\x01" + value)
+        values.gunzip(b"\x01" + value)
 
 
 def test_status_reads_the_nodes_to_read_and_those_unread() -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import time
-import zlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,19 +12,8 @@ from kazoo.exceptions import NoAuthError, NoNodeError
 
 from pyspark_aof import _znodes
 from pyspark_aof._errors import CommandError
+from pyspark_aof._store_values import SEAL, decode_backup, decode_sealed, json_object, manifest
 from pyspark_aof._znodes import RunZnodes
-
-# The formats are those of docs/protocol.md, whose golden files the suites of both sides decode.
-# A sealed message: a version byte and an HMAC-SHA256 before the gzip payload. Reading needs no
-# key; only the query's driver and endpoints can write one that they accept.
-_SEAL = 1 + 32
-_PARTS = b"aof-parts "
-# Anyone who can write the store can write any value there, and status checks no seal: every
-# value is bounded as the JVM bounds the offset backup (OffsetBackup.MaxJsonBytes), a node's
-# answer in full too (the JVM leaves it unbounded only because it opens none whose seal fails).
-MAX_VALUE_BYTES = 1 << 30
-_PART_BYTES = 1_000_000  # of a value in parts, each part at most (ZnodeValues.PartBytes)
-_INFLATED = 1 << 20  # decompressed at a time
 
 _T = TypeVar("_T")
 
@@ -80,93 +67,6 @@ def command_for(progress: dict[str, Any] | None, user: str | None = None) -> str
     )
     # The password is never on the command line, which any user of the host can read.
     return command + (f" --auth {shlex.quote(user)}" if user else "")
-
-
-def manifest(head: bytes) -> tuple[str, int, int] | None:
-    """Return the generation, count and length a value's parts manifest names, if it is one.
-
-    Raises
-    ------
-    ValueError
-        For a manifest that is not well formed, or names a value larger than
-        ``MAX_VALUE_BYTES`` or more parts than its length fills.
-
-    """
-    if not head.startswith(_PARTS):
-        return None
-    try:
-        generation, count, length = head[len(_PARTS) :].decode("ascii").split(" ")
-        named = generation, int(count), int(length)
-    except ValueError:
-        raise ValueError("is a parts manifest that is not well formed") from None
-    if not 0 < named[2] <= MAX_VALUE_BYTES:
-        raise ValueError(f"is a parts manifest of {named[2]} bytes, beyond {MAX_VALUE_BYTES}")
-    # As many parts as its length fills: a forged count would have status read them all.
-    if not 0 < named[1] <= -(-named[2] // _PART_BYTES):
-        raise ValueError(f"is a parts manifest of {named[1]} parts for {named[2]} bytes")
-    return named
-
-
-def gunzip(data: bytes, limit: int = MAX_VALUE_BYTES) -> bytearray:
-    """Return what gzip ``data`` holds, decompressed a MiB at a time up to ``limit`` bytes.
-
-    Raises
-    ------
-    ValueError
-        When it holds more than ``limit`` bytes (a gzip bomb, say), or is no whole gzip stream.
-
-    """
-    inflate = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
-    out = bytearray()
-    pending = data
-    try:
-        while not inflate.eof:
-            chunk = inflate.decompress(pending, _INFLATED)
-            if not chunk and not inflate.unconsumed_tail:
-                raise ValueError("is not whole: its gzip stream ends early")
-            out += chunk
-            if len(out) > limit:
-                raise ValueError(f"expands beyond {limit} bytes")
-            pending = inflate.unconsumed_tail
-    except zlib.error as e:
-        raise ValueError(f"is not gzip ({e})") from None
-    return out
-
-
-def decode_sealed(message: bytes) -> dict[str, Any]:
-    """Return the JSON of a sealed request or response (the seal is not checked).
-
-    Raises
-    ------
-    ValueError
-        For a value that is not one, or expands beyond ``MAX_VALUE_BYTES``.
-
-    """
-    return _json_object(gunzip(message[_SEAL:]))
-
-
-def decode_backup(value: bytes) -> dict[str, Any]:
-    """Return the JSON of the offset backup.
-
-    Raises
-    ------
-    ValueError
-        For a value that is not one, or expands beyond ``MAX_VALUE_BYTES``.
-
-    """
-    return _json_object(gunzip(value))
-
-
-def _json_object(text: bytes | bytearray) -> dict[str, Any]:
-    try:
-        decoded = json.loads(text)
-    except ValueError as e:
-        raise ValueError(f"is not JSON ({e})") from None
-    except RecursionError:  # arrays nested a hundred thousand deep
-        raise ValueError("is JSON nested too deep") from None
-    if not isinstance(decoded, dict):
-        raise ValueError("is not a JSON object")
-    return decoded
 
 
 def _decoded(path: str, decode: Callable[[bytes], _T], value: bytes) -> _T:
@@ -303,7 +203,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
             # The endpoint's files in full (its answers carry only what changed).
             at = _znodes.of_host(znodes.reports, host)
             report = _value(zk, at)
-            if report and len(report) > _SEAL:
+            if report and len(report) > SEAL:
                 reported = _decoded(at, decode_sealed, report)
                 hosts[-1]["unlisted"] = reported.get("unlisted")
                 # Files left unread for ignore.older (compressed ones are not in "files").
@@ -330,7 +230,7 @@ def read_status(zk: KazooClient, meta_store: str, wait: float = 5.0) -> dict[str
                 "driverAlive": driver,
                 "hosts": hosts,
                 # Option nodes: how many the query must read, and those no endpoint serves.
-                "nodes": _decoded(znodes.nodes, _json_object, nodes) if nodes else None,
+                "nodes": _decoded(znodes.nodes, json_object, nodes) if nodes else None,
             }
         )
     committed = [
