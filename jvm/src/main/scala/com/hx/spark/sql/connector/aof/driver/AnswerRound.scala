@@ -46,13 +46,12 @@ private[driver] final class AnswerRound(
     news
   }
 
-  private def readFrom(host: String): Option[(SentRequest, Response, Reply)] =
+  private def readFrom(host: String): Option[(SentRequest, Response, Reply)] = {
+    val (standing, latest) = (exchanges.standingFor(host), responses.latest(host))
+    for (sent <- standing; r <- latest if r.id != sent.id) resendIfStale(host, sent, r)
     for {
-      sent <- exchanges.standingFor(host)
-      response <- responses.latest(host) if response.id == sent.id || {
-        resendIfStale(host, sent, response)
-        false
-      }
+      sent <- standing
+      response <- latest if response.id == sent.id
       reply <- exchanges.read(sent, response) match {
         case Reply.NeedsFull if !resent(host) =>
           log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
@@ -70,6 +69,7 @@ private[driver] final class AnswerRound(
           Some(r).filter(_ => exchanges.isNews(host, response))
       }
     } yield (sent, response, reply)
+  }
 
   /**
    * A host called to look (not sent a request in this call) that still answers a request older

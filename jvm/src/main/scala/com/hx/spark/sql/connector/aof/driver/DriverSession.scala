@@ -59,6 +59,7 @@ object DriverSession {
       val access = ZkAccess(connectString, sessionTimeoutMs, secured, lease.nonEmpty)
       val client = ZkClients.open(access, metaStore)
       try {
+        if (lease.exists(_.auth.nonEmpty)) ZkClients.lockRoot(client)
         val coordinator = new Coordinator(client, metaStore, runId, runKey, secured, checkpoint)
         coordinator.start()
         val misplaced = new MisplacedTaskWatch(client, ZkPaths(metaStore, runId), runKey)

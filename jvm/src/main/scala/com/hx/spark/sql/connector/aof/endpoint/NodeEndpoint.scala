@@ -88,8 +88,6 @@ final class NodeEndpoint(
       threads = sharedThreads)
   @volatile private var registration: Option[PersistentNode] = None
   private var lastAnswered = ""
-  // The order of the request answered last: an older one is refused.
-  private var lastSeq = 0L
   private val exchange = new DriverExchange
   private var lastRejected = ""
   private var closed = false
@@ -181,25 +179,23 @@ final class NodeEndpoint(
         requests.current.flatMap(ZnodeValues.resolve(client, paths.request(host), _))
     if (data.isEmpty) return
     Try(Messages.decodeRequest(data.get, spec.runKey)) match {
-      case Failure(e) =>
-        val what = s"$e"
-        if (what != lastRejected) log.warn(s"aof: endpoint on $host ignores a request: $what")
-        lastRejected = what
-      case Success(request) if request.seq < lastSeq =>
-        val what = s"request ${request.id}"
-        if (what != lastRejected) {
-          log.warn(
-            s"aof: endpoint on $host refuses $what: it is older (${request.seq}) than the one " +
-              s"it answered last ($lastSeq), so someone wrote it back to ZooKeeper. It goes on " +
-              "answering the newer one.")
-        }
-        lastRejected = what
-      case Success(request) if request.id != lastAnswered =>
-        lastSeq = request.seq
+      case Failure(e) => reject(s"aof: endpoint on $host ignores a request: $e")
+      case Success(request) if request.id != lastAnswered && exchange.takes(request) =>
         respond(request).foreach(write)
         lastAnswered = request.id
+      case Success(request) if request.id != lastAnswered =>
+        reject(
+          s"aof: endpoint on $host refuses request ${request.id}: it is older (${request.seq}) " +
+            s"than ${exchange.seq}, the one it answered last, so someone wrote it back to " +
+            "ZooKeeper. It goes on answering the newer one.")
       case Success(_) => ()
     }
+  }
+
+  /** Said once while the same request stands: its watch may fire again, and a look reads it. */
+  private def reject(said: String): Unit = {
+    if (said != lastRejected) log.warn(said)
+    lastRejected = said
   }
 
   /** The standing request looked at again: answered again only when what it says changed. */
@@ -225,7 +221,7 @@ final class NodeEndpoint(
   }
 
   private def write(response: Response): Unit = {
-    val sent = response.copy(look = lookSeen, seq = lastSeq)
+    val sent = response.copy(look = lookSeen, seq = exchange.seq)
     ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }

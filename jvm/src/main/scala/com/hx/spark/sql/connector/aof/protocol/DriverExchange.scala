@@ -18,6 +18,18 @@ final class DriverExchange {
   private val kept = mutable.LinkedHashMap.empty[String, Exchange]
   // The request answered last, the exchange it is a change from, and its latest answer in full.
   private var current: Option[(Request, Seq[KnownFile], Option[Exchange], Response)] = None
+  // The order of the newest request taken: an older one was written back by someone else.
+  private var newest = 0L
+
+  /** Whether `request` is no older than every request taken before: then it is taken. */
+  def takes(request: Request): Boolean =
+    request.seq >= newest && {
+      newest = request.seq
+      true
+    }
+
+  /** The order of the newest request taken, which its answers carry. */
+  def seq: Long = newest
 
   /**
    * The files `request` names, and the exchange it is a change from, if any; none when that

@@ -98,7 +98,6 @@ object ZkClients {
           .getOrElse(unreachable(access))
       }
       if (!access.embedded) awaitLetIn(client, access)
-      else if (security.authenticated) lockRoot(client)
     } catch {
       case e: Throwable =>
         client.close()
@@ -107,8 +106,11 @@ object ZkClients {
     client
   }
 
-  /** No one but the server's own clients makes a znode on it, or reads its root. */
-  private def lockRoot(client: CuratorFramework): Unit =
+  /**
+   * Gives the server's root to the identity `client` logged in as: no one else makes a znode on
+   * it, or lists it. The embedded server's driver does so, once.
+   */
+  def lockRoot(client: CuratorFramework): Unit =
     client.setACL().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath("/")
 
   /**
