@@ -23,7 +23,8 @@ class EmbeddedServerSuite extends AnyFunSuite {
       assert(session.access.security.digest.nonEmpty, "the executors' access carries no login")
       // An executor's client, from the access its tasks carry.
       val executor = ZkClients.open(session.access, "/aof")
-      val anonymous = ZkClients.open(ZkAccess(session.access.connectString, 30000), "/aof")
+      val anonymous =
+        ZkClients.open(ZkAccess(session.access.connectString, 30000, embedded = true), "/aof")
       try {
         executor.create().creatingParentsIfNeeded().forPath("/aof/run/request", Array[Byte](1))
         val attempts: Seq[() => Any] = Seq(
