@@ -75,13 +75,13 @@ test-jvm-3:
 
 # The rotation model's long form (`make test` runs 20 seeds against the node's scanner, the
 # planner and the reader, 20 through real-time mode's follower, and 2 on a real query): 500, 500
-# and 100 seeds, on both Spark lines (about an hour). One seed again:
-# AOF_MODEL_SEED=<seed> make test-model.
+# and 100 seeds, on both Spark lines (about an hour); with it, 500 seeds of the change-reporting
+# model (100 in `make test`). One seed again: AOF_MODEL_SEED=<seed> make test-model.
 test-model: system $(VENV)/.installed
 	AOF_MODEL_SEEDS=$${AOF_MODEL_SEEDS:-500} AOF_MODEL_SPARK_SEEDS=$${AOF_MODEL_SPARK_SEEDS:-100} \
 	  AOF_EVERY_LINE=1 AOF_SPARK_JARS_2_13=$(SPARK4_JARS) \
 	  $(SBT) "+aof/testOnly *.RotationModelSuite *.FollowerModelSuite *.SparkRotationModelSuite \
-	  *.KubeletModelSuite"
+	  *.KubeletModelSuite *.ChangeReportingModelSuite"
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check python tests/python bench examples

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import scala.collection.mutable
+
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{
@@ -12,20 +14,26 @@ import com.hx.spark.sql.connector.aof.protocol.{
 
 /**
  * One call's gathering of the hosts' answers ([[Coordinator.answers]]): the hosts awaited (sent
- * a request, or called to look), and the news taken.
+ * a request, or called to look), and the news taken. A host whose files changed since its last
+ * answer's look is called to look ([[ZkPaths.pull]]), once a call.
  *
  * @param asked the hosts sent a request: awaited until they answer it
  * @param send  sends requests; those sent, by host
+ * @param pull  calls hosts to look; the call's number (0 if none) and the hosts called
+ * @param owing the hosts whose files changed since their last answer's look, kept across calls
  */
 private[driver] final class AnswerRound(
     asked: Set[String],
     exchanges: HostExchanges,
     responses: ResponseWatch,
-    send: Map[String, (SentRequest, Request)] => Map[String, SentRequest]) {
+    send: Map[String, (SentRequest, Request)] => Map[String, SentRequest],
+    pull: Set[String] => (Long, Set[String]),
+    owing: mutable.Set[String]) {
   private val log = LoggerFactory.getLogger(getClass)
   private var awaited = asked
-  private var look = 0L
-  private var lookers = Set.empty[String]
+  // The hosts called to look, each with the call its answer must have seen.
+  private var lookers = Map.empty[String, Long]
+  private var pulled = Set.empty[String]
   private var resent = Set.empty[String]
   var replies: Map[String, (SentRequest, Response, Reply)] = Map.empty
   // The hosts that answered in this call (after its look, if any).
@@ -35,15 +43,37 @@ private[driver] final class AnswerRound(
 
   /** Every host in `hosts` not awaited already is awaited until it answers look `n`. */
   def calling(n: Long, hosts: Set[String]): Unit = if (n > 0) {
-    look = n
-    lookers = hosts -- awaited
+    lookers ++= (hosts -- awaited).map(_ -> n)
   }
 
-  /** Reads the responses that changed; the news among them. */
+  /** Reads the responses that changed, and calls the hosts that changed; the news. */
   def take(): Map[String, (SentRequest, Response, Reply)] = {
     val news = responses.wrote().flatMap(h => readFrom(h).map(h -> _)).toMap
     replies ++= news
+    pullChanged()
     news
+  }
+
+  /**
+   * Calls to look the hosts whose count of changes is above what their last answer saw, each
+   * once a call. Not those awaited: their answer may see the change, and if not they are called
+   * after it. Only hosts with a standing request, which a look answers.
+   */
+  private def pullChanged(): Unit = {
+    val now = ChangedHosts.owing(
+      owing.toSet,
+      responses.raisedCounts().keySet,
+      responses.changeCount,
+      responses.latest(_).map(_.changes))
+    owing.clear()
+    owing ++= now
+    val due = (owing.toSet -- awaited -- lookers.keySet -- pulled)
+      .filter(exchanges.standingFor(_).nonEmpty)
+    if (due.nonEmpty) {
+      val (n, called) = pull(due)
+      pulled ++= due
+      calling(n, called)
+    }
   }
 
   private def readFrom(host: String): Option[(SentRequest, Response, Reply)] = {
@@ -62,7 +92,7 @@ private[driver] final class AnswerRound(
         case r =>
           awaited -= host
           // An answer to a request sent in this call is as new as one to its look.
-          if (response.look >= look || asked(host) || resent(host)) {
+          if (lookers.get(host).forall(response.look >= _) || asked(host) || resent(host)) {
             lookers -= host
             heard += host
           }
@@ -77,7 +107,7 @@ private[driver] final class AnswerRound(
    * whatever it finds): the request is sent again, once a call, so that it answers the driver's.
    */
   private def resendIfStale(host: String, sent: SentRequest, response: Response): Unit =
-    if (lookers(host) && response.look >= look && response.seq < sent.seq && !resent(host)) {
+    if (lookers.get(host).exists(response.look >= _) && response.seq < sent.seq && !resent(host)) {
       // Also a request sent a moment ago that its endpoint had not read yet: said, not warned.
       log.info(
         s"aof: $host answered a look with an older request than the driver's (${response.seq}, " +

@@ -3,6 +3,8 @@ package com.hx.spark.sql.connector.aof.driver
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.TimeUnit
 
+import scala.collection.mutable
+
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
   PathChildrenCache,
@@ -53,10 +55,14 @@ final class Coordinator(
   // The hosts with an endpoint serving, as the cache's events tell them: with ten thousand
   // hosts, listing the cache at each call cost more than the trigger's news.
   @volatile private var live = Set.empty[String]
-  // The last `look` called, and how long its answers took: a quiet trigger waits ten times that
-  // for news before it calls another, so that an idle fleet spends a tenth of its time on them.
+  // The last call to look (every host, or those that changed), and how long the last call to
+  // every host took: the first quiet trigger after news waits ten times that for news before it
+  // calls another. Once a call found nothing, quiet triggers only wait for news (`quiet`).
   private var looks = 0L
   private var lastLookMs = 0L
+  private var quiet = false
+  // The hosts whose files changed since their last answer's look, until an answer sees it.
+  private val owing = mutable.Set.empty[String]
   // Comes back by itself after a session expiry; endpoints end when it is gone for good.
   private val driver = new PersistentNode(
     client,
@@ -72,8 +78,15 @@ final class Coordinator(
     }
     runs.removeFinished()
     // `reports` made here, so that `status` asks for reports by writing it, never making znodes.
-    Seq(paths.latches, paths.endpoints, paths.requests, paths.responses, paths.reports, paths.look)
-      .foreach(ZkClients.ensure(client, _))
+    Seq(
+      paths.latches,
+      paths.endpoints,
+      paths.requests,
+      paths.responses,
+      paths.reports,
+      paths.look,
+      paths.changes,
+      paths.pulls).foreach(ZkClients.ensure(client, _))
     driver.start()
     if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
@@ -130,29 +143,33 @@ final class Coordinator(
     }
 
   /**
-   * The hosts' news by the timeout: answers to `asked`, and the answers that came since the last
-   * call to standing requests. A host asked that does not answer in time, or could not list its
-   * directory, is left out of `files`; its planning waits for a later trigger. A host that cannot
-   * take a request as a change (a new endpoint) asks for it in full, which is sent within the
-   * same timeout.
+   * The hosts' news by the timeout: answers to `asked`, and to the calls to look of the hosts
+   * whose files changed since their last answer ([[AnswerRound]]). A host asked that does not
+   * answer in time, or could not list its directory, is left out of `files`; its planning waits
+   * for a later trigger. A host that cannot take a request as a change (a new endpoint) asks for
+   * it in full, which is sent within the same timeout.
    *
-   * With a `look`, every endpoint is asked to look and answer ([[ZkPaths.look]]), and all are
-   * waited for: so a trigger that would plan nothing new can make sure no byte written before it
-   * began is left out (what Spark's `processAllAvailable` relies on), while an idle node costs
-   * nothing between such calls.
+   * With `Look.Now`, every endpoint is asked to look and answer ([[ZkPaths.look]]), and all are
+   * waited for. With `Look.AfterWait` (a trigger that would plan nothing new), so is the first
+   * call after news, once a wait for news of ten times the last such call has passed: so "no
+   * new data" holds for every byte written before the trigger began (what Spark's
+   * `processAllAvailable` relies on). Once one found nothing, later quiet calls only wait for
+   * news, up to [[Coordinator.QuietWaitMs]]: the hosts say when their files change, so an idle
+   * fleet costs nothing.
    */
   def answers(asked: SentRequests, timeoutMs: Long, look: Look = Look.Never): Answers = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
-    val round = new AnswerRound(asked.sent.keySet, exchanges, responses, send)
+    val round = new AnswerRound(asked.sent.keySet, exchanges, responses, send, pull, owing)
     round.take()
     if (look == Look.AfterWait) {
-      val until = System.nanoTime() + math.min(lastLookMs * 10, timeoutMs) * 1000000L
+      val waitMs = if (quiet) Coordinator.QuietWaitMs else lastLookMs * 10
+      val until = System.nanoTime() + math.min(waitMs, timeoutMs) * 1000000L
       while (round.replies.isEmpty && System.nanoTime() < until) {
         responses.await((until - System.nanoTime()) / 1000000L)
         round.take()
       }
     }
-    val call = look != Look.Never
+    val call = look == Look.Now || (look == Look.AfterWait && !quiet)
     val called = System.nanoTime()
     if (call) round.calling(callLook(), liveHosts())
     while (round.waiting && System.nanoTime() < deadline) {
@@ -160,6 +177,7 @@ final class Coordinator(
       round.take()
     }
     if (call) lastLookMs = (System.nanoTime() - called) / 1000000L
+    if (round.replies.nonEmpty) quiet = false else if (call) quiet = true
     exchanges.complete(round.replies)
     Answers.of(round.replies).copy(heard = round.heard)
   }
@@ -181,6 +199,22 @@ final class Coordinator(
         log.warn(s"aof: could not ask the endpoints to look; planning with what they said: $e")
         0L
     }
+
+  /** Calls the live ones of `hosts` to look, all at once: the call's number and those called. */
+  private def pull(hosts: Set[String]): (Long, Set[String]) = {
+    val called = hosts.intersect(live)
+    if (called.isEmpty) (0L, called)
+    else {
+      looks += 1
+      val number = looks.toString.getBytes(UTF_8)
+      val failed = ZnodeValues.putAll(
+        client,
+        called.map(h => paths.pull(h) -> number).toMap,
+        Coordinator.SendTimeoutMs)
+      failed.foreach { case (path, e) => log.warn(s"aof: could not write $path: $e") }
+      (looks, called.filterNot(h => failed.contains(paths.pull(h))))
+    }
+  }
 
   /** The requests, all written at once; those sent, by host, each now standing for its host. */
   private def send(requests: Map[String, (SentRequest, Request)]): Map[String, SentRequest] = {
@@ -264,8 +298,8 @@ object Coordinator {
     case object Never extends Look
 
     /**
-     * After a wait for news of ten times the last look's answers (so that an idle fleet spends
-     * a tenth of its time looking), or until some comes.
+     * After a wait for news of ten times the last look's answers, or until some comes; once a
+     * look found nothing, only news is waited for ([[Coordinator.answers]]).
      */
     case object AfterWait extends Look
 
@@ -275,6 +309,12 @@ object Coordinator {
 
   /** How long the requests of a trigger may take to be written, all together. */
   val SendTimeoutMs: Long = 30000L
+
+  /**
+   * The longest a quiet trigger waits for news once a look found nothing: news ends the wait at
+   * once, so it bounds only how often an idle query triggers.
+   */
+  val QuietWaitMs: Long = 1000L
 }
 
 /** The requests of one [[Coordinator.ask]], whose answers are awaited. */

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.driver
 
+import java.nio.charset.StandardCharsets.UTF_8
+
 import scala.collection.mutable
 import scala.util.{Failure, Success, Try}
 
@@ -17,14 +19,19 @@ import com.hx.spark.sql.connector.aof.zookeeper.ChildrenCaches
 /**
  * The hosts' responses, from a watch: which hosts wrote since they were last read, and each
  * host's latest response, each version decoded once. So a trigger reads only the hosts that
- * wrote, whatever the fleet's size.
+ * wrote, whatever the fleet's size. The same for the hosts' counts of changes
+ * ([[ZkPaths.changed]]): which hosts raised theirs, and to what.
  */
 final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: String) {
   private val log = LoggerFactory.getLogger(getClass)
   private val cache = ChildrenCaches(client, paths.responses, withData = true)
+  private val counts = ChildrenCaches(client, paths.changes, withData = true)
   private val changed = new Object
-  // Hosts whose response changed since it was last read; used under `changed`'s lock.
+  // Hosts whose response changed since it was last read, and those whose count of changes rose,
+  // with each host's count; used under `changed`'s lock.
   private val fresh = mutable.Set.empty[String]
+  private val raised = mutable.Set.empty[String]
+  private val changeCounts = mutable.Map.empty[String, Long]
   // Each host's last response decoded, by its version.
   private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
 
@@ -33,16 +40,45 @@ final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: Stri
     cache.getListenable.addListener(new PathChildrenCacheListener {
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
         changed.synchronized {
-          Option(e.getData).foreach { d =>
-            fresh += ZkPaths.decode(d.getPath.substring(d.getPath.lastIndexOf('/') + 1))
+          Option(e.getData).foreach(d => fresh += host(d.getPath))
+          changed.notifyAll()
+        }
+    })
+    // A count is a number and no more: one anybody wrote makes a host look, and no harm else.
+    counts.getListenable.addListener(new PathChildrenCacheListener {
+      override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
+        changed.synchronized {
+          for {
+            d <- Option(e.getData)
+            count <- Option(d.getData).flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
+            h = host(d.getPath) if !changeCounts.get(h).contains(count)
+          } {
+            changeCounts(h) = count
+            raised += h
           }
           changed.notifyAll()
         }
     })
     cache.start(PathChildrenCache.StartMode.NORMAL)
+    counts.start(PathChildrenCache.StartMode.NORMAL)
   }
 
-  def close(): Unit = ChildrenCaches.close(cache)
+  def close(): Unit = {
+    ChildrenCaches.close(counts)
+    ChildrenCaches.close(cache)
+  }
+
+  private def host(path: String): String = ZkPaths.decode(path.substring(path.lastIndexOf('/') + 1))
+
+  /** The hosts whose count of changes rose since the last call, with their counts. */
+  def raisedCounts(): Map[String, Long] = changed.synchronized {
+    val counts = raised.map(h => h -> changeCounts(h)).toMap
+    raised.clear()
+    counts
+  }
+
+  /** The host's count of changes as last heard; 0 before any. */
+  def changeCount(host: String): Long = changed.synchronized(changeCounts.getOrElse(host, 0L))
 
   /** The hosts that wrote since the last call. */
   def wrote(): List[String] = changed.synchronized {
@@ -51,11 +87,14 @@ final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: Stri
     hosts
   }
 
-  /** Returns once some host wrote (at once if one did since the last [[wrote]]), or after `ms`. */
+  /**
+   * Returns once some host wrote or raised its count (at once if one did since the last
+   * [[wrote]] or [[raisedCounts]]), or after `ms`.
+   */
   def await(ms: Long): Unit = {
     val deadline = System.nanoTime() + ms * 1000000L
     changed.synchronized {
-      while (fresh.isEmpty && System.nanoTime() < deadline) {
+      while (fresh.isEmpty && raised.isEmpty && System.nanoTime() < deadline) {
         changed.wait(math.max(1L, (deadline - System.nanoTime()) / 1000000L))
       }
     }

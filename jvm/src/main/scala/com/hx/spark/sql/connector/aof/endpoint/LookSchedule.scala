@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
+import java.nio.file.Path
 import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.util.Try
@@ -7,37 +8,42 @@ import scala.util.Try
 import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
 
 /**
- * When a serving endpoint looks at its files again: soon after they change, once more when they
- * went quiet, and every so often anyway. Runs on the endpoint's worker, through `submit`.
+ * When a serving endpoint notes that its files may have changed: as soon as a watch says they
+ * did, once more when they went quiet (what a look says changes with time alone: a record
+ * flushed, a copy settled), and every so often anyway. Noting costs no look: the driver calls
+ * for one at its next trigger. Runs on the endpoint's worker, through `submit`.
  *
- * @param flushMs  how long a record may wait for its next line: a look after the files went
+ * @param flushMs  how long a record may wait for its next line: the note after the files went
  *                 quiet comes after that
  * @param submit   runs a task on the endpoint's worker after a delay (ms)
- * @param look     looks and answers the standing request if what it says changed
- * @param fallback at each look every so often: reads again what a ZooKeeper watch may have missed
+ * @param note     notes that the files may have changed
+ * @param fallback every so often: reads again what a ZooKeeper watch may have missed
+ * @param lookMs   how long the last look took: the looks every so often take a small share
  */
 private[endpoint] final class LookSchedule(
     files: SourceFiles,
     flushMs: Long,
     submit: (() => Unit, Long) => Unit,
-    look: () => Unit,
-    fallback: () => Unit) {
-  import NodeEndpoint.{FallbackMs, MinLookMs, UnwatchedFallbackMs}
+    note: () => Unit,
+    fallback: () => Unit,
+    lookMs: () => Long) {
+  import NodeEndpoint.{FallbackMs, UnwatchedFallbackMs}
 
   private val settleMs = math.max(100L, flushMs) + 20L
-  private val lookQueued = new AtomicBoolean(false)
+  private val noteQueued = new AtomicBoolean(false)
   private val settleQueued = new AtomicBoolean(false)
+  private val layoutChanged = new AtomicBoolean(false)
   private var watch: Option[DirectoryWatch.Registration] = None
-  // Each start begins a round; the fallback looks of an earlier round end.
+  // Each start begins a round; the fallback notes of an earlier round end.
   private var round = 0
 
-  /** Begins watching and looking; on the worker. */
+  /** Begins watching and noting; on the worker. */
   def start(): Unit = {
     round += 1
-    fallbackLook(round)
+    fallbackNote(round)
   }
 
-  /** Ends watching and looking; on the worker. */
+  /** Ends watching and noting; on the worker. */
   def stop(): Unit = {
     round += 1
     watch.foreach(_.close())
@@ -45,28 +51,55 @@ private[endpoint] final class LookSchedule(
   }
 
   /**
-   * A file changed: a look [[NodeEndpoint.MinLookMs]] after the first change of a burst (a file
-   * written all the time is not looked at with every write, and a rotation's renames,
-   * compression and removal are seen done, not half way), and another once the files went
-   * quiet, when what a look says changes with time alone (a record flushed, a copy settled).
+   * A file changed (on the watch's thread): noted at once, one task for a burst of events, and
+   * again once the files went quiet, `settleMs` after the first change of a burst. With `layout`
+   * (a directory made, say) the directories are watched again first.
    */
-  private def changed(): Unit = {
-    if (lookQueued.compareAndSet(false, true)) {
-      submit(() => { lookQueued.set(false); look() }, MinLookMs)
+  private def changed(layout: Boolean): Unit = {
+    if (layout) layoutChanged.set(true)
+    if (noteQueued.compareAndSet(false, true)) {
+      submit(
+        () => {
+          noteQueued.set(false)
+          if (layoutChanged.getAndSet(false)) watchAgain()
+          note()
+        },
+        0L)
     }
     if (settleQueued.compareAndSet(false, true)) {
-      submit(() => { settleQueued.set(false); look() }, MinLookMs + settleMs)
+      submit(() => { settleQueued.set(false); note() }, settleMs)
     }
   }
 
-  /** Watches the directories again (a pattern's new ones), and looks every so often anyway. */
-  private def fallbackLook(started: Int): Unit = if (started == round) {
+  /**
+   * Watches the directories again (a pattern's new ones) and notes a change every so often: a
+   * look the driver calls for then catches what no watch told. At most a thousandth of the time
+   * goes to such looks (a hundredth where a directory cannot be watched): a node of 20,000 files
+   * looks at them all every few minutes, not every minute.
+   */
+  private def fallbackNote(started: Int): Unit = if (started == round) {
     fallback()
-    val dirs = Try(files.directories().map(_.path)).getOrElse(Nil) ++ files.roots
-    val again = DirectoryWatch.register(dirs, () => changed())
+    val complete = watchAgain()
+    note()
+    val again =
+      if (complete) math.max(FallbackMs, lookMs() * 1000)
+      else math.max(UnwatchedFallbackMs, lookMs() * 100)
+    submit(() => fallbackNote(started), again)
+  }
+
+  /**
+   * Watches the directories the paths name, and those on the way to them from where each path's
+   * literal part ends, where a new one shows first. Whether every one is watched.
+   */
+  private def watchAgain(): Boolean = {
+    val dirs = Try(files.directories().map(_.path)).getOrElse(Nil)
+    val roots = files.roots
+    def onTheWay(dir: Path): Seq[Path] = roots.find(dir.startsWith).toSeq.flatMap { root =>
+      Iterator.iterate(dir)(_.getParent).takeWhile(d => d != null && d.startsWith(root)).toSeq
+    }
+    val again = DirectoryWatch.register((roots ++ dirs ++ dirs.flatMap(onTheWay)).distinct, changed)
     watch.foreach(_.close())
     watch = Some(again)
-    look()
-    submit(() => fallbackLook(started), if (again.complete) FallbackMs else UnwatchedFallbackMs)
+    again.complete
   }
 }

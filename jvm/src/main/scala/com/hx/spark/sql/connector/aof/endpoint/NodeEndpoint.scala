@@ -36,11 +36,14 @@ import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
  * All endpoints of a host join one leader latch; the leader registers and serves, the others
  * stand by and take over when it goes. It ends itself when the run's driver node disappears.
  *
- * A request stands until the next: the endpoint answers it when it comes, then again whenever
- * its files change ([[LookSchedule]], and a look at least every [[NodeEndpoint.FallbackMs]]),
- * and writes nothing while they do not. So an idle node costs the driver and ZooKeeper nothing
- * a trigger. When the driver raises the run's `look` number (a trigger that heard no news), every
- * endpoint looks at once and answers again, if only to say it looked.
+ * A request stands until the next: the endpoint answers it when it comes, and again when the
+ * driver calls for a look. Between calls it only notes that its files changed ([[LookSchedule]]:
+ * a watch's event, the files gone quiet, or a look due every [[NodeEndpoint.FallbackMs]]): the
+ * first change after a look raises the host's count of changes ([[ZkPaths.changed]]), one small
+ * write, and the driver calls this host to look ([[ZkPaths.pull]]) at its next trigger. So a file
+ * written all the time costs a look a trigger, not a look a write, and an idle node costs the
+ * driver and ZooKeeper nothing. When the driver raises the run's `look` number, every endpoint
+ * looks at once and answers, if only to say it looked.
  *
  * Every ZooKeeper event and every look is handed to one worker ([[EndpointWorker]]), so answers
  * never run concurrently and closing never happens on one of Curator's own threads.
@@ -56,8 +59,6 @@ final class NodeEndpoint(
     onClosed: () => Unit,
     sharedClient: Option[CuratorFramework] = None,
     sharedThreads: Option[ScheduledExecutorService] = None) {
-  import NodeEndpoint._
-
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(spec.metaStore, spec.runId)
   private val worker = new EndpointWorker(s"aof-endpoint-$host", sharedThreads)
@@ -76,7 +77,10 @@ final class NodeEndpoint(
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
-  private val lookCalls = new WatchedZnode(client, paths.look, () => submit(lookCalled()))
+  private val lookCalls: WatchedZnode =
+    new WatchedZnode(client, paths.look, () => submit(called(lookCalls)))
+  private val pulls: WatchedZnode =
+    new WatchedZnode(client, paths.pull(host), () => submit(called(pulls)))
   private val latch = new LeaderLatch(client, paths.latch(host), me)
   private[endpoint] val report =
     new EndpointReport(
@@ -94,12 +98,15 @@ final class NodeEndpoint(
   // The latest `look` seen, and the last response written: written again to say it looked.
   private var lookSeen = 0L
   private var lastWritten: Option[Response] = None
+  private val changes = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
     spec.records.fold(0L)(_.flushMs),
     (task, delayMs) => submit(task(), delayMs),
-    () => lookAgain(),
-    () => { requests.check(); lookCalls.check() })
+    () => noteChange(),
+    () => { requests.check(); lookCalls.check(); pulls.check() },
+    () => lookMs
+  )
   // What an operator watches of this endpoint (the gauges), written by its worker only.
   @volatile private var filesWatched = 0L
   @volatile private var lookMs = 0L
@@ -116,6 +123,9 @@ final class NodeEndpoint(
         M.BytesRead.name -> ExecutorReads.bytes(spec.metaStore)
       )
   )
+
+  /** The looks so far: each lists, stats and describes the files. */
+  private[endpoint] def looksSoFar: Long = looks
 
   def start(): Unit = {
     gauges.sync(
@@ -136,6 +146,7 @@ final class NodeEndpoint(
     })
     requests.start()
     lookCalls.start()
+    pulls.start()
     latch.start()
   }
 
@@ -208,20 +219,34 @@ final class NodeEndpoint(
   })
 
   /**
-   * The driver asked every endpoint to look: this one answers, if only to say it looked. A
-   * request whose change its watch missed is read then too, and answered.
+   * The driver called for a look (`look` every endpoint, `pull` this one): this one answers, if
+   * only to say it looked. A request whose change its watch missed is read then too, and
+   * answered.
    */
-  private def lookCalled(): Unit = {
+  private def called(call: WatchedZnode): Unit = {
     requests.check()
-    val called = lookCalls.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
-    called.filter(_ > lookSeen).foreach { g =>
-      lookSeen = g
+    val number = call.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
+    number.filter(_ > lookSeen).foreach { n =>
+      lookSeen = n
       if (!lookAgain()) lastWritten.foreach(write)
     }
   }
 
+  /**
+   * The files changed since the last look: the driver hears it once, by the count of changes,
+   * until a look sees them. A count not written is written again at the next change.
+   */
+  private def noteChange(): Unit = if (registration.nonEmpty) changes.note().foreach { count =>
+    try ZnodeValues.put(client, paths.changed(host), count.toString.getBytes(UTF_8))
+    catch {
+      case e: Exception =>
+        changes.unwritten()
+        log.info(s"aof: endpoint on $host could not say its files changed; says it again: $e")
+    }
+  }
+
   private def write(response: Response): Unit = {
-    val sent = response.copy(look = lookSeen, seq = exchange.seq)
+    val sent = response.copy(look = lookSeen, seq = exchange.seq, changes = changes.seenByLastLook)
     ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }
@@ -237,6 +262,7 @@ final class NodeEndpoint(
       known: Seq[KnownFile],
       before: Option[Exchange]): Option[Response] = {
     val began = System.nanoTime()
+    changes.looking()
     val (files, unlisted) =
       try scanner.scan(known, request.retired, request.remove.toSet) -> None
       catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
@@ -271,6 +297,7 @@ final class NodeEndpoint(
       // checks the leadership of a node it has just dropped, and logs an error as if lost.
       requests.close()
       lookCalls.close()
+      pulls.close()
       driver.close()
       report.close()
       if (sharedClient.isEmpty) client.close() else latch.close()
@@ -290,12 +317,13 @@ final class NodeEndpoint(
 
 object NodeEndpoint {
 
-  /** The longest an endpoint goes without a look while its directories are watched. */
-  val FallbackMs: Long = 10000L
+  /**
+   * How often an endpoint notes a change anyway while its directories are watched, at least: a
+   * change a watch cannot tell (a file written over NFS, a watch lost) is seen within it.
+   */
+  val FallbackMs: Long = 60000L
 
   /** The same where they cannot be (no inotify, a directory not there yet). */
   val UnwatchedFallbackMs: Long = 1000L
 
-  /** How long after a change its look comes: also the shortest time between two such looks. */
-  val MinLookMs: Long = 100L
 }

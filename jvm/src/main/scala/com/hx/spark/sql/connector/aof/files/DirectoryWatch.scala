@@ -1,9 +1,10 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.io.IOException
-import java.nio.file.{ClosedWatchServiceException, FileSystems, Path, WatchKey, WatchService}
-import java.nio.file.StandardWatchEventKinds.{ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY}
+import java.nio.file.{ClosedWatchServiceException, FileSystems, Files, Path, WatchKey, WatchService}
+import java.nio.file.StandardWatchEventKinds.{ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY, OVERFLOW}
 
+import scala.collection.JavaConverters._
 import scala.util.Try
 
 /**
@@ -13,14 +14,16 @@ import scala.util.Try
  * service per endpoint would run out where one per JVM does not.
  *
  * What it cannot watch (no service, a directory that cannot be registered) it says in
- * [[Registration.complete]]: the caller then looks more often by itself.
+ * [[Registration.complete]]: the caller then looks more often by itself. A listener is told too
+ * when the directories may be others now: a directory made in one, a watched one gone, or events
+ * lost (the kernel's queue overflowed); the caller then watches again what it lists.
  */
 object DirectoryWatch {
 
   /** What one caller watches; `complete` when every directory asked for is watched. */
   final class Registration private[DirectoryWatch] (
       keys: Seq[WatchKey],
-      listener: () => Unit,
+      listener: Boolean => Unit,
       val complete: Boolean) {
     def close(): Unit = DirectoryWatch.synchronized {
       keys.foreach { k =>
@@ -33,7 +36,7 @@ object DirectoryWatch {
     }
   }
 
-  private var listeners = Map.empty[WatchKey, List[() => Unit]]
+  private var listeners = Map.empty[WatchKey, List[Boolean => Unit]]
   private lazy val service: Option[WatchService] =
     Try(FileSystems.getDefault.newWatchService()).toOption.map { s =>
       val t = new Thread(() => dispatch(s), "aof-directory-watch")
@@ -42,10 +45,13 @@ object DirectoryWatch {
       s
     }
 
-  /** Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`. */
-  def register(dirs: Seq[Path], changed: () => Unit): Registration = synchronized {
+  /**
+   * Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`,
+   * with `true` when the directories may be others now.
+   */
+  def register(dirs: Seq[Path], changed: Boolean => Unit): Registration = synchronized {
     // Its own function: a caller that registers again before closing keeps both apart.
-    val listener = () => changed()
+    val listener = (layout: Boolean) => changed(layout)
     val keys = service.toSeq.flatMap { s =>
       dirs.distinct.map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
     }
@@ -58,9 +64,15 @@ object DirectoryWatch {
     try {
       while (true) {
         val key = s.take()
-        key.pollEvents()
-        key.reset()
-        synchronized(listeners.getOrElse(key, Nil)).foreach(l => Try(l()))
+        val dir = key.watchable.asInstanceOf[Path]
+        val layout = key.pollEvents().asScala.exists { e =>
+          e.kind == OVERFLOW || (e.kind == ENTRY_CREATE && (e.context match {
+            case name: Path => Files.isDirectory(dir.resolve(name))
+            case _ => true
+          }))
+        }
+        val valid = key.reset()
+        synchronized(listeners.getOrElse(key, Nil)).foreach(l => Try(l(layout || !valid)))
       }
     } catch {
       case _: ClosedWatchServiceException | _: InterruptedException => ()

@@ -166,8 +166,11 @@ object MetricDefinitions {
     "lookMs",
     Set(EndpointGauge),
     "Milliseconds the endpoint's last look took: listing, describing, answering.")
-  val Looks: MetricDefinition =
-    m("looks", Set(EndpointGauge), "Looks the endpoint made: one per request it answered.")
+  val Looks: MetricDefinition = m(
+    "looks",
+    Set(EndpointGauge),
+    "Looks the endpoint made: one per request it answered, and one per call to look (a " +
+      "trigger after its files changed).")
   val Serving: MetricDefinition = m(
     "serving",
     Set(EndpointGauge),

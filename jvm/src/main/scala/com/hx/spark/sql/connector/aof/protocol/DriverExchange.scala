@@ -9,7 +9,7 @@ import com.hx.spark.sql.connector.aof.files.KnownFile
 /**
  * An endpoint's side of the exchange with the driver: the files a request names (in full, or as
  * the change from an exchange), and the answers to it. A request is answered when it comes, and
- * again whenever the node's files change, until the next one: each answer is the change from the
+ * again at each look the driver calls for, until the next one: each answer is the change from the
  * request's base, whichever of the earlier answers the driver saw, so a driver that missed one
  * loses nothing. The latest answers are kept: the driver bases its next request on the answer
  * it planned from, not always the latest.
@@ -90,8 +90,8 @@ object DriverExchange {
 
   /**
    * Answers kept as bases: a driver plans from one of its host's last answers, and a file
-   * written all the time has its host answer every 100 ms (`NodeEndpoint.MinLookMs`): 64 are
-   * the last 6 seconds of such a host, longer than most batches.
+   * written all the time has its host answer at every trigger, and again once it went quiet: 64
+   * are more than the answers of any batch's span.
    */
   val Kept: Int = 64
 }

@@ -10,9 +10,9 @@ import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
  * The driver's side of the exchange with the hosts' endpoints: what a host is asked (its files in
  * full, or the change from the last exchange it completed) and what its answers say. A request
  * stands until the driver's question changes (the offsets it names moved): the host answers it
- * again whenever its files change, and the driver takes each answer it has not taken yet as the
- * host's news. It keeps each host's standing request and the last answer it took, the base of
- * the next request; the driver's `Coordinator` carries the messages.
+ * again when called to look after its files changed, and the driver takes each answer it has not
+ * taken yet as the host's news. It keeps each host's standing request and the last answer it
+ * took, the base of the next request; the driver's `Coordinator` carries the messages.
  */
 final class HostExchanges {
   private val completed = mutable.Map.empty[String, Exchange]

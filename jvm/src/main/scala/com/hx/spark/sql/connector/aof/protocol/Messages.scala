@@ -48,10 +48,12 @@ final case class Request(
  * counting compressed ones, which it does not report. `removed`: the files of the request's
  * `remove` that this answer removed (`cleanup`); they are not in `files`.
  *
- * A node answers a request again whenever its files change, until the next request: `answer`
- * names each answer (empty: the request's id), and the driver plans from the latest answer it has
- * not planned yet. `look` is the driver's last call to every node to look ([[ZkPaths.look]]) that
- * the node had seen when it answered. `seq`: that of the request answered.
+ * A node answers a request again at each look called after its files changed, until the next
+ * request: `answer` names each answer (empty: the request's id), and the driver plans from the
+ * latest answer it has not planned yet. `look` is the driver's last call to look
+ * ([[ZkPaths.look]], [[ZkPaths.pull]]) that the node had seen when it answered. `seq`: that of
+ * the request answered. `changes`: the node's count of changes ([[ZkPaths.changed]]) that this
+ * answer's look saw.
  */
 final case class Response(
     id: String,
@@ -66,7 +68,8 @@ final case class Response(
     removed: Seq[FileKey] = Nil,
     answer: String = "",
     look: Long = 0L,
-    seq: Long = 0L) {
+    seq: Long = 0L,
+    changes: Long = 0L) {
 
   /** What names this answer apart from the node's other answers to the same request. */
   def answerId: String = if (answer.isEmpty) id else answer
@@ -139,6 +142,7 @@ object Messages {
       if (response.answer.nonEmpty) g.writeStringField("answer", response.answer)
       if (response.look > 0) g.writeNumberField("look", response.look)
       if (response.seq > 0) g.writeNumberField("seq", response.seq)
+      if (response.changes > 0) g.writeNumberField("changes", response.changes)
       writeKeys(g, "gone", response.gone)
       writeKeys(g, "removed", response.removed)
       if (response.needsFull) g.writeBooleanField("needsFull", true)
@@ -230,7 +234,8 @@ object Messages {
       keys(root, "removed"),
       text(root, "answer").getOrElse(""),
       root.path("look").asLong(0L),
-      root.path("seq").asLong(0L)
+      root.path("seq").asLong(0L),
+      root.path("changes").asLong(0L)
     )
   }
 

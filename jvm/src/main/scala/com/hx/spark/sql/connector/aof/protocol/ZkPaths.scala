@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets.UTF_8
  * <metaStore>/runs/<runId>/requests/<host>  the driver's latest request to the host
  * <metaStore>/runs/<runId>/responses/<host> the host's latest answer to it (in full, or a change)
  * <metaStore>/runs/<runId>/look             a number the driver raises to have every host look
+ * <metaStore>/runs/<runId>/changes/<host>   a number the host raises when its files changed
+ * <metaStore>/runs/<runId>/pulls/<host>     a number the driver raises to have the host look
  * <metaStore>/runs/<runId>/reports          written by `status` to ask for the hosts' reports
  * <metaStore>/runs/<runId>/reports/<host>   the host's files in full, written while asked
  * <metaStore>/runs/<runId>/misplaced/<task> ephemeral: a read task on the wrong host, to be killed
@@ -34,11 +36,15 @@ final case class ZkPaths(metaStore: String, runId: String) {
   def misplaced: String = s"$run/misplaced"
   def nodes: String = s"$run/nodes"
   def look: String = s"$run/look"
+  def changes: String = s"$run/changes"
+  def pulls: String = s"$run/pulls"
   def latch(host: String): String = s"$latches/${ZkPaths.encode(host)}"
   def endpoint(host: String): String = s"$endpoints/${ZkPaths.encode(host)}"
   def request(host: String): String = s"$requests/${ZkPaths.encode(host)}"
   def response(host: String): String = s"$responses/${ZkPaths.encode(host)}"
   def report(host: String): String = s"$reports/${ZkPaths.encode(host)}"
+  def changed(host: String): String = s"$changes/${ZkPaths.encode(host)}"
+  def pull(host: String): String = s"$pulls/${ZkPaths.encode(host)}"
 }
 
 object ZkPaths {

@@ -9,7 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.Coordinator
 import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
@@ -37,6 +37,13 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
 
   private def servedWith(
       endpointClient: Option[CuratorFramework],
+      hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) =
+    servedAs(endpointClient, SourceFiles(_, "app.*"), hosts: _*)
+
+  /** [[served]], each host's files those `files` names in its directory. */
+  private def servedAs(
+      endpointClient: Option[CuratorFramework],
+      files: Path => SourceFiles,
       hosts: String*): (Coordinator, ZkPaths, Map[String, Path]) = {
     runs += 1
     val metaStore = s"/changes/$runs"
@@ -45,8 +52,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val dirs = hosts.map { h =>
       val dir = Files.createDirectories(root.resolve(s"$runs-$h"))
       Files.write(dir.resolve("app.log"), "one\n".getBytes(UTF_8))
-      val spec =
-        EndpointSpec(s"changes-$runs", zk.access, metaStore, SourceFiles(dir, "app.*"), 1024, key)
+      val spec = EndpointSpec(s"changes-$runs", zk.access, metaStore, files(dir), 1024, key)
       val endpoint = new NodeEndpoint(spec, h, () => (), endpointClient)
       endpoints ::= endpoint
       endpoint.start()
@@ -73,6 +79,11 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
   }
 
   private def version(path: String): Long = client.checkExists().forPath(path).getMzxid
+
+  /** A host's count of changes, 0 before it raised one. */
+  private def count(path: String): Long =
+    Option(client.checkExists().forPath(path)).fold(0L)(_ =>
+      new String(client.getData.forPath(path), UTF_8).toLong)
 
   private def append(dir: Path, text: String): Unit =
     Files.write(dir.resolve("app.log"), text.getBytes(UTF_8), StandardOpenOption.APPEND)
@@ -107,6 +118,75 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     assert(news.keySet === Set("grow-a"))
     assert(Seq("grow-a", "grow-b").map(h => version(paths.request(h))) === requests)
     assert(version(paths.response("grow-b")) === quiet)
+    coordinator.stop()
+  }
+
+  test("a file written all the time is looked at once a trigger, not once a write") {
+    val (coordinator, paths, dirs) = served("busy")
+    val endpoint = endpoints.head
+    val (asked, _) = caughtUp(coordinator, "busy")
+    coordinator.answers(coordinator.ask(asked), 10000) // the start's own change, if not seen yet
+    val (looks, answered, said) =
+      (endpoint.looksSoFar, version(paths.response("busy")), count(paths.changed("busy")))
+    (1 to 12).foreach { i =>
+      append(dirs("busy"), s"line $i\n")
+      Thread.sleep(50) // a writer's pace: every write is an event of its own
+    }
+    eventually("the host's word that its files changed", 10000) {
+      count(paths.changed("busy")) > said
+    }
+    Thread.sleep(300) // what a look at each burst of writes would have taken
+    assert(endpoint.looksSoFar === looks)
+    assert(version(paths.response("busy")) === answered)
+    assert(count(paths.changed("busy")) === said + 1)
+    val news = coordinator.answers(coordinator.ask(asked), 10000)
+    assert(news.files("busy").head.lineEnd === Files.size(dirs("busy").resolve("app.log")))
+    assert(endpoint.looksSoFar === looks + 1)
+    coordinator.stop()
+  }
+
+  test("a quiet query has every host look once after news, then only waits for news") {
+    val (coordinator, paths, dirs) = served("quiet-a", "quiet-b")
+    val (asked, _) = caughtUp(coordinator, "quiet-a", "quiet-b")
+    def quietTrigger() = coordinator.answers(coordinator.ask(asked), 10000, Look.AfterWait)
+    val before = version(paths.look)
+    assert(quietTrigger().files.isEmpty)
+    val looked = version(paths.look)
+    assert(looked !== before)
+    (1 to 2).foreach(_ => assert(quietTrigger().files.isEmpty))
+    assert(version(paths.look) === looked)
+    append(dirs("quiet-b"), "two\n")
+    var news = Map.empty[String, Seq[FileMeta]]
+    eventually("the grown file's news", 10000) {
+      news ++= quietTrigger().files
+      news.contains("quiet-b")
+    }
+    assert(news.keySet === Set("quiet-b"))
+    assert(version(paths.look) === looked)
+    assert(quietTrigger().files.isEmpty)
+    assert(version(paths.look) !== looked)
+    coordinator.stop()
+  }
+
+  test("a directory made after the endpoint started is watched from then on") {
+    val pattern = (dir: Path) => SourceFiles(Seq(PathPattern(s"$dir/*", "app.*")))
+    val (coordinator, _, dirs) = servedAs(None, pattern, "later")
+    val (asked, _) = caughtUp(coordinator, "later")
+    val made = Files.createDirectories(dirs("later").resolve("made-later"))
+    Files.write(made.resolve("app.log"), "one\n".getBytes(UTF_8))
+    def heard(end: Long): Unit = eventually(s"the new directory's file at $end", 10000) {
+      coordinator.answers(coordinator.ask(asked), 100)
+      coordinator
+        .latest("later")
+        .exists(f =>
+          f.path == made.resolve("app.log").toString &&
+            f.lineEnd == end)
+    }
+    heard(4L)
+    Thread.sleep(500) // the note once the files went quiet is past: only a watch tells now
+    // Within the wait, far less than a look every NodeEndpoint.FallbackMs: the watch told it.
+    Files.write(made.resolve("app.log"), "two\n".getBytes(UTF_8), StandardOpenOption.APPEND)
+    heard(8L)
     coordinator.stop()
   }
 
