@@ -71,6 +71,10 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     ({"zookeeper_sasl_kerberos_keytab": "aof.keytab"}, "zookeeper.sasl.kerberos.principal"),
     ({"zookeeper_ssl_keystore_type": "p7b"}, "zookeeper.ssl.keystore.type"),
     ({"zookeeper_ssl_hostname_verification": "no"}, "zookeeper.ssl.hostname.verification"),
+    ({"batch_bytes_min": 0}, "batch.bytes.min"),
+    ({"batch_bytes_min": "1MB"}, "batch.bytes.min"),
+    ({"batch_bytes_min": 1 << 20, "batch_wait_max": "15"}, "batch.wait.max"),
+    ({"batch_bytes_min": 1 << 20, "batch_wait_max": timedelta(0)}, "batch.wait.max"),
 ]
 
 
@@ -145,6 +149,8 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
         starting_offsets=StartingOffsets.LATEST,
         bytes_max=1 << 20,
         batch_bytes_max=1 << 22,
+        batch_bytes_min=1 << 16,
+        batch_wait_max=timedelta(minutes=5),
         meta_store="/aof/typed",
         meta_await_timeout=5000,
         md5_check_enabled=True,
@@ -159,6 +165,14 @@ def test_every_option_reaches_the_source(spark: SparkSession, tmp_path: Path) ->
     given: dict[str, Any] = {"partition.bytes.max": "4194304"}
     as_strings = aof.read_stream(spark, f"{tmp_path}/app\\.log", **given)
     assert as_strings.isStreaming
+
+
+def test_a_wait_without_its_minimum_is_refused_when_the_query_is_defined(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # Each value is valid alone: the source refuses the pair, naming what to set.
+    with pytest.raises(ValueError, match=r"'batch\.wait\.max' .* 'batch\.bytes\.min'"):
+        aof.read_stream(spark, f"{tmp_path}/app\\.log", batch_wait_max="5m")
 
 
 @pytest.mark.both_lines

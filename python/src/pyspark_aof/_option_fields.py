@@ -83,6 +83,15 @@ class AofOptions(OptionValues):
         Most bytes read in one micro-batch over all hosts and files, shared fairly: a file wanting
         less than an even share gets it whole, a busy one ends at a line start within its share
         (ignored by ``Trigger.Once``; refused in real-time mode).
+    batch_bytes_min : int, optional
+        Fewest new bytes over all hosts and files worth a micro-batch: while there are fewer to
+        read, triggers run no batch until ``batch.wait.max`` has passed since the last one; then
+        what there is is read. A query's first trigger, ``Trigger.AvailableNow`` and ``Once`` never
+        wait (refused in real-time mode).
+    batch_wait_max : str or datetime.timedelta, optional
+        With ``batch.bytes.min``, the longest a batch waits for them (units ``ms``, ``s``, ``m``,
+        ``h``, ``d``), from the last batch's trigger, which the checkpoint keeps: a restarted query
+        does not wait it again.
     node_name_env : str, optional
         Environment variable holding each executor's node name (Kubernetes: ``spec.nodeName``);
         executors of one node share one endpoint.
@@ -221,6 +230,8 @@ class AofOptions(OptionValues):
     ignore_older: str | timedelta | None = None
     bytes_max: int | None = None
     batch_bytes_max: int | None = None
+    batch_bytes_min: int | None = None
+    batch_wait_max: str | timedelta | None = None
     node_name_env: str | None = None
     nodes: str | Sequence[str] | None = None
     nodes_selector: str | None = None

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof
 
+import java.time.Clock
+
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read.Scan
@@ -13,7 +15,11 @@ import com.hx.spark.sql.connector.aof.shim.{RealTimeMode, SparkExecutors}
 import com.hx.spark.sql.connector.aof.stream.{AofMicroBatchStream, CommittedOffsets, ScanMetrics}
 import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
-class AofScan(options: AofOptions) extends Scan {
+/**
+ * @param clock the streams' time: when a trigger plans, and how long a batch has waited for
+ *              `batch.bytes.min` (a test moves it rather than wait)
+ */
+class AofScan(options: AofOptions, clock: Clock = Clock.systemUTC()) extends Scan {
   override def readSchema(): StructType = AofSchema.of(options)
 
   override def description(): String = s"aof ${options.files}"
@@ -36,7 +42,7 @@ class AofScan(options: AofOptions) extends Scan {
       () => offsetLog.latestWholeJson(snapshots),
       checkpointLocation)
     if (!RealTimeMode.inSpark || !RealTimeMode.loads(AofScan.RealTimeStream)) {
-      new AofMicroBatchStream(spark, options, run, snapshots)
+      new AofMicroBatchStream(spark, options, run, snapshots, clock)
     } else {
       Class
         .forName(AofScan.RealTimeStream)
@@ -45,8 +51,9 @@ class AofScan(options: AofOptions) extends Scan {
           classOf[AofOptions],
           classOf[QueryRun],
           classOf[OffsetSnapshots],
-          classOf[String])
-        .newInstance(spark, options, run, snapshots, checkpointLocation)
+          classOf[String],
+          classOf[Clock])
+        .newInstance(spark, options, run, snapshots, checkpointLocation, clock)
         .asInstanceOf[MicroBatchStream]
     }
   }

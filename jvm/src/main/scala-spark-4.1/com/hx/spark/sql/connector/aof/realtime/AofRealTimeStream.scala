@@ -52,17 +52,11 @@ final class AofRealTimeStream(
     }
   }
 
-  def this(
-      spark: SparkSession,
-      options: AofOptions,
-      run: QueryRun,
-      snapshots: OffsetSnapshots,
-      sourceCheckpoint: String) =
-    this(spark, options, run, snapshots, sourceCheckpoint, Clock.systemUTC())
-
   override def prepareForRealTimeMode(): Unit = {
-    val limits = Seq("bytes.max" -> options.bytesMax, "batch.bytes.max" -> options.batchBytesMax)
-      .collect { case (k, Some(_)) => k }
+    val limits = Seq(
+      "bytes.max" -> options.bytesMax,
+      "batch.bytes.max" -> options.batchBytesMax,
+      "batch.bytes.min" -> options.batchMinimum).collect { case (k, Some(_)) => k }
     if (limits.nonEmpty) {
       throw new IllegalArgumentException(
         s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +

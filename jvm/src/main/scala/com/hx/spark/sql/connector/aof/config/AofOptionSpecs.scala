@@ -71,6 +71,8 @@ object AofOptionSpecs {
   val IgnoreOlder: OptionSpec = spec("ignore.older")
   val BytesMax: OptionSpec = spec("bytes.max")
   val BatchBytesMax: OptionSpec = spec("batch.bytes.max")
+  val BatchBytesMin: OptionSpec = spec("batch.bytes.min")
+  val BatchWaitMax: OptionSpec = spec("batch.wait.max")
   val NodeNameEnv: OptionSpec = spec("node.name.env")
   val Nodes: OptionSpec = spec("nodes")
   val NodesSelector: OptionSpec = spec("nodes.selector")

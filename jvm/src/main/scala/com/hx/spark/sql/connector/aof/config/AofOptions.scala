@@ -32,6 +32,8 @@ import com.hx.spark.sql.connector.aof.files.{
  * @param ending       how the files' bytes are lines (`encoding`, `line.separator`)
  * @param cleanup      what becomes of a file read to its end and committed (`cleanup`)
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
+ * @param batchMinimum the fewest new bytes worth a micro-batch, and how long a batch waits for
+ *                     them (`batch.bytes.min`, `batch.wait.max`)
  */
 final case class AofOptions(
     files: SourceFiles,
@@ -59,7 +61,8 @@ final case class AofOptions(
     cleanup: Option[Cleanup] = None,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
-    resumeFromBackup: Boolean = false) {
+    resumeFromBackup: Boolean = false,
+    batchMinimum: Option[BatchMinimum] = None) {
 
   /** Where a node may end a batch early: reported only when a byte limit bounds batches. */
   def batchCuts: Option[BatchCuts] =
@@ -127,7 +130,8 @@ object AofOptions {
       cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),
-      resumeFromBackup = resumeFromBackup
+      resumeFromBackup = resumeFromBackup,
+      batchMinimum = reader.batchMinimum()
     )
   }
 

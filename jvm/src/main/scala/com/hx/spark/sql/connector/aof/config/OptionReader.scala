@@ -344,6 +344,19 @@ private[config] final class OptionReader(options: Map[String, String]) {
     }
   }
 
+  /** `batch.bytes.min`, and `batch.wait.max`, which only it uses. */
+  def batchMinimum(): Option[BatchMinimum] = optional(O.BatchBytesMin).map(_.toLong) match {
+    case None =>
+      get(O.BatchWaitMax).foreach { _ =>
+        throw new IllegalArgumentException(
+          s"Option '${O.BatchWaitMax.key}' is how long a batch waits for " +
+            s"'${O.BatchBytesMin.key}' new bytes, which is not set: set it too, or remove " +
+            s"'${O.BatchWaitMax.key}'.")
+      }
+      None
+    case Some(min) => Some(BatchMinimum(min, long(O.BatchWaitMax)))
+  }
+
   def startingOffsets(): StartingOffsets = value(O.StartingOffsets) match {
     case "latest" => StartingOffsets.Latest
     case _ => StartingOffsets.Earliest

@@ -32,6 +32,10 @@ object Ranges {
       range(host, file, from, until).copy(continues = continued)
     }
 
+  /** The bytes a micro-batch from `start` to `end` reads: its ranges', the tails they read too. */
+  def bytes(start: AofOffset, end: AofOffset): Long =
+    between(start, end).map(r => r.until - r.from + r.continues.fold(0L)(t => t.until - t.from)).sum
+
   private def range(host: String, file: FileOffset, from: Long, until: Long): FileRange =
     FileRange(host, file.path, file.key, file.fileId, from, until, file.fingerprint)
 }

@@ -23,6 +23,7 @@ import com.hx.spark.sql.connector.aof.metrics.{GaugeGroup, Gauges, MetricDefinit
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{
   FileRange,
+  Plan,
   PlanChanges,
   PlanLimits,
   Planner,
@@ -41,7 +42,8 @@ import com.hx.spark.sql.connector.aof.shim.{QueryName, SparkExecutors, StopWarni
  *
  * Spark 4.1 and newer run a subclass that adds real-time mode (`realtime.AofRealTimeStream`).
  *
- * @param clock when a trigger plans: the `timestamp` of the lines it plans, kept in the offset
+ * @param clock when a trigger plans: the `timestamp` of the lines it plans, kept in the offset,
+ *              and whether a batch below `batch.bytes.min` has waited long enough
  */
 class AofMicroBatchStream(
     spark: SparkSession,
@@ -64,6 +66,8 @@ class AofMicroBatchStream(
   // made its sources: a few triggers at most, then named by the query's id.
   @volatile private var gauges: Option[GaugeGroup] = None
   private var triggers = 0
+  private val held = new HeldNews
+  @volatile private var availableNow = false
 
   // Only when asked: a backup may be another query's, whose offsets would skip what is there.
   override def initialOffset(): Offset = run.backedUp() match {
@@ -91,10 +95,12 @@ class AofMicroBatchStream(
       offset
   }
 
-  // With `nodes`, a limit of the source's own even when unbounded: Spark replaces it with
-  // ReadAllAvailable under Trigger.Once alone, which must then read every node, as AvailableNow.
+  // With `nodes` or `batch.bytes.min`, a limit of the source's own even when unbounded: Spark
+  // replaces it with ReadAllAvailable under Trigger.Once alone, which must then read every node,
+  // as AvailableNow, and never wait for a minimum.
   override def getDefaultReadLimit: ReadLimit =
-    if (options.bytesMax.isEmpty && options.batchBytesMax.isEmpty && options.nodes.isEmpty) {
+    if (options.bytesMax.isEmpty && options.batchBytesMax.isEmpty && options.nodes.isEmpty &&
+      options.batchMinimum.isEmpty) {
       ReadLimit.allAvailable()
     } else ReadMaxBytes(options.bytesMax, options.batchBytesMax)
 
@@ -112,35 +118,71 @@ class AofMicroBatchStream(
       case ReadMaxBytes(file, batch) => (file, batch)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
-    def planned(reports: Reports) = Planner.plan(
+    def planned(reports: Reports, bounded: Boolean = true) = Planner.plan(
       start,
       reports.files,
-      PlanLimits(perFile, options.startingOffsets, options.identity, perBatch),
+      PlanLimits(
+        perFile.filter(_ => bounded),
+        options.startingOffsets,
+        options.identity,
+        perBatch.filter(_ => bounded)),
       reports.looked,
       run.nodesRead.flatMap(_.expected).getOrElse(Set.empty)
     )
+    // `batch.bytes.min` is weighed against all there is to read, as Kafka's `minOffsetsPerTrigger`
+    // is: batches bounded below it would each wait the whole delay.
+    def waiting(reports: Reports, plan: Plan) = waits(start, limit) {
+      if (perFile.isEmpty && perBatch.isEmpty) plan.end else planned(reports, bounded = false).end
+    }
     val news = run.reports(start)
     writeTimes.observe(news, start, clock.millis())
-    // Nothing new from the news alone: every host looks, so that "no new data" holds for every
-    // byte written before the trigger began.
-    val plan = Some(planned(news)).filter(_.end.hosts != start.hosts).getOrElse {
-      val looked = run.reports(start, look = true)
-      writeTimes.observe(looked, start, clock.millis())
-      planned(looked)
-    }
+    val first = held.along(start, news)
+    // Nothing new from the news alone, or too little: every host looks, so that "no new data"
+    // holds for every byte written before the trigger began (and a trigger that waits for
+    // `batch.bytes.min` waits for news as an idle one does, rather than at once again).
+    val (reports, plan) = Some(first -> planned(first))
+      .filter { case (r, p) => p.end.hosts != start.hosts && !waiting(r, p) }
+      .getOrElse {
+        if (options.batchMinimum.nonEmpty) held.hold(start, first)
+        val looked = run.reports(start, look = true)
+        writeTimes.observe(looked, start, clock.millis())
+        val all = held.along(start, looked)
+        all -> planned(all)
+      }
     consumedAtTrigger = start
     planningMs = (System.nanoTime() - began) / 1000000L
     syncGauges(start)
-    PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
-    if (plan.losses.nonEmpty) {
-      DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
-      plannedLoss += plan.losses.map(_.bytes).sum
+    if (waiting(reports, plan)) {
+      held.hold(start, reports)
+      start // so Spark runs no batch; the plan's losses are found again when one runs
+    } else {
+      held.clear()
+      PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
+      if (plan.losses.nonEmpty) {
+        DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
+        plannedLoss += plan.losses.map(_.bytes).sum
+      }
+      // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
+      snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
     }
-    // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
-    snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
   }
 
-  override def prepareForTriggerAvailableNow(): Unit = run.freezeAtNextTrigger()
+  /**
+   * Whether a trigger from `start` runs no batch, for want of `batch.bytes.min` bytes up to
+   * `available`. Never under `Trigger.AvailableNow` or `Once` (`ReadAllAvailable`): they read
+   * what there is, then stop.
+   */
+  private def waits(start: AofOffset, limit: ReadLimit)(available: => AofOffset): Boolean =
+    !availableNow && !limit.isInstanceOf[ReadAllAvailable] && options.batchMinimum.exists { m =>
+      val end = available
+      end.hosts != start.hosts &&
+      !m.worth(Ranges.bytes(start, end), start.plannedAtMs, clock.millis())
+    }
+
+  override def prepareForTriggerAvailableNow(): Unit = {
+    availableNow = true // what exists now is read at once: no batch waits for `batch.bytes.min`
+    run.freezeAtNextTrigger()
+  }
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
     val last = offsetOf(end)

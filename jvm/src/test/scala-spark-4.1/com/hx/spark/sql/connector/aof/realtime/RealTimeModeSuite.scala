@@ -115,11 +115,13 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
     assert(RealTimeMode.inSpark)
     val dir = newDir("limit")
     Files.createFile(dir.resolve("app.log"))
-    val query =
-      start("limited", s"$dir/app\\.log", newDir("ckpt"), options = Map("bytes.max" -> "1024"))
-    val e = intercept[StreamingQueryException](query.awaitTermination(60000))
-    assert(e.getMessage.contains("bytes.max"))
-    assert(e.getMessage.contains("real-time mode"))
+    Seq("bytes.max" -> "1024", "batch.bytes.min" -> "1024").foreach { case (option, value) =>
+      val query =
+        start(s"limited-$option", s"$dir/app\\.log", newDir("ckpt"), options = Map(option -> value))
+      val e = intercept[StreamingQueryException](query.awaitTermination(60000))
+      assert(e.getMessage.contains(s"aof: $option bound micro-batches"), e.getMessage)
+      assert(e.getMessage.contains("real-time mode"))
+    }
   }
 
   test("a container runtime's format is refused at start, naming the trigger to use") {

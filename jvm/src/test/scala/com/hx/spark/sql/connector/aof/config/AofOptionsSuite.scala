@@ -79,7 +79,14 @@ class AofOptionsSuite extends AnyFunSuite {
     Seq("nodes" -> "kubernetes") -> "node.name.env",
     Seq("nodes" -> "standalone", "nodes.url" -> "master:8080") -> "nodes.url",
     Seq("nodes" -> "yarn", "nodes.refresh.interval" -> "60") -> "nodes.refresh.interval",
-    Seq("nodes" -> "[\"a\"]", "nodes.await.timeout" -> "0") -> "nodes.await.timeout"
+    Seq("nodes" -> "[\"a\"]", "nodes.await.timeout" -> "0") -> "nodes.await.timeout",
+    Seq("batch.bytes.min" -> "0") -> "batch.bytes.min",
+    Seq("batch.bytes.min" -> "-1") -> "batch.bytes.min",
+    Seq("batch.bytes.min" -> "1MB") -> "batch.bytes.min",
+    Seq("batch.wait.max" -> "15", "batch.bytes.min" -> "1000") -> "batch.wait.max",
+    Seq("batch.wait.max" -> "-1m", "batch.bytes.min" -> "1000") -> "batch.wait.max",
+    Seq("batch.wait.max" -> "0s", "batch.bytes.min" -> "1000") -> "batch.wait.max",
+    Seq("batch.wait.max" -> "5m") -> "batch.bytes.min"
   )
 
   invalid.foreach { case (options, key) =>
@@ -355,6 +362,27 @@ class AofOptionsSuite extends AnyFunSuite {
           "'spark.aof.ignore.older'): expected a duration such as 30s, 15m, 24h or 7d " +
           "(units ms, s, m, h, d).")
     }
+  }
+
+  test("batch.bytes.min waits batch.wait.max at most, 15 minutes unless set; off by default") {
+    assert(parse(path)().batchMinimum === None)
+    assert(
+      parse(path, "batch.bytes.min" -> "1048576")().batchMinimum ===
+        Some(BatchMinimum(1048576L, 900000L)))
+    val both = parse(path, "batch.wait.max" -> "90s")("spark.aof.batch.bytes.min" -> "4096")
+    assert(both.batchMinimum === Some(BatchMinimum(4096L, 90000L)))
+    // Above what bounds a batch too: it counts all there is to read, as Kafka's minimum does.
+    assert(
+      parse(path, "batch.bytes.min" -> "2000", "batch.bytes.max" -> "1000")().batchMinimum
+        .map(_.bytes) === Some(2000L))
+    val alone = intercept[IllegalArgumentException](parse(path, "batch.wait.max" -> "5m")())
+    assert(
+      alone.getMessage === "Option 'batch.wait.max' is how long a batch waits for " +
+        "'batch.bytes.min' new bytes, which is not set: set it too, or remove 'batch.wait.max'.")
+    val unitless = intercept[IllegalArgumentException](
+      parse(path, "batch.bytes.min" -> "1000", "batch.wait.max" -> "15")())
+    assert(unitless.getMessage.startsWith("Invalid value '15' for option 'batch.wait.max'"))
+    assert(unitless.getMessage.contains("a duration such as 30s, 15m"))
   }
 
   test("include.lines and exclude.lines make a line filter, only when one is set") {
