@@ -41,7 +41,7 @@ private[driver] final class AnswerRound(
 
   def waiting: Boolean = awaited.nonEmpty || lookers.nonEmpty
 
-  /** Every host in `hosts` not awaited already is awaited until it answers look `n`. */
+  /** Every host in `hosts` not awaited already is awaited until it answers call `n`. */
   def calling(n: Long, hosts: Set[String]): Unit = if (n > 0) {
     lookers ++= (hosts -- awaited).map(_ -> n)
   }
@@ -92,7 +92,9 @@ private[driver] final class AnswerRound(
         case r =>
           awaited -= host
           // An answer to a request sent in this call is as new as one to its look.
-          if (lookers.get(host).forall(response.look >= _) || asked(host) || resent(host)) {
+          // The very call awaited: a call's number comes from ZooKeeper, where anybody may have
+          // written a greater one, so a greater number does not say the host looked since.
+          if (lookers.get(host).forall(_ == response.look) || asked(host) || resent(host)) {
             lookers -= host
             heard += host
           }
@@ -107,7 +109,7 @@ private[driver] final class AnswerRound(
    * whatever it finds): the request is sent again, once a call, so that it answers the driver's.
    */
   private def resendIfStale(host: String, sent: SentRequest, response: Response): Unit =
-    if (lookers.get(host).exists(response.look >= _) && response.seq < sent.seq && !resent(host)) {
+    if (lookers.get(host).contains(response.look) && response.seq < sent.seq && !resent(host)) {
       // Also a request sent a moment ago that its endpoint had not read yet: said, not warned.
       log.info(
         s"aof: $host answered a look with an older request than the driver's (${response.seq}, " +

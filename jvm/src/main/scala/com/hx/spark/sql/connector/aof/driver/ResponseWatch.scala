@@ -45,16 +45,17 @@ final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: Stri
         }
     })
     // A count is a number and no more: one anybody wrote makes a host look, and no harm else.
+    // Every write is a change: a host's next endpoint counts from 0 again, and may write a
+    // number its last one wrote.
     counts.getListenable.addListener(new PathChildrenCacheListener {
       override def childEvent(c: CuratorFramework, e: PathChildrenCacheEvent): Unit =
         changed.synchronized {
           for {
             d <- Option(e.getData)
             count <- Option(d.getData).flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
-            h = host(d.getPath) if !changeCounts.get(h).contains(count)
           } {
-            changeCounts(h) = count
-            raised += h
+            changeCounts(host(d.getPath)) = count
+            raised += host(d.getPath)
           }
           changed.notifyAll()
         }

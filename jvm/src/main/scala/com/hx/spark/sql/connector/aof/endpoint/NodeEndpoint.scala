@@ -95,8 +95,10 @@ final class NodeEndpoint(
   private val exchange = new DriverExchange
   private var lastRejected = ""
   private var closed = false
-  // The latest `look` seen, and the last response written: written again to say it looked.
+  // The number of the last call to look answered, which answers carry; each call's last number;
+  // and the last response written: written again to say it looked.
   private var lookSeen = 0L
+  private var callsSeen = Map.empty[WatchedZnode, Long]
   private var lastWritten: Option[Response] = None
   private val changes = new ChangeCount
   private val schedule = new LookSchedule(
@@ -220,13 +222,15 @@ final class NodeEndpoint(
 
   /**
    * The driver called for a look (`look` every endpoint, `pull` this one): this one answers, if
-   * only to say it looked. A request whose change its watch missed is read then too, and
-   * answered.
+   * only to say it looked, at each new number, greater or not (one written by anybody else
+   * makes it look once, and holds nothing back). A request whose change its watch missed is read
+   * then too, and answered.
    */
   private def called(call: WatchedZnode): Unit = {
     requests.check()
     val number = call.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
-    number.filter(_ > lookSeen).foreach { n =>
+    number.filter(n => !callsSeen.get(call).contains(n)).foreach { n =>
+      callsSeen += call -> n
       lookSeen = n
       if (!lookAgain()) lastWritten.foreach(write)
     }

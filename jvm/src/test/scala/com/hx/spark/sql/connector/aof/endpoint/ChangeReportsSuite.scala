@@ -203,6 +203,22 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     coordinator.stop()
   }
 
+  test("a call to look numbered by anybody else makes a host look once, and holds nothing back") {
+    val (coordinator, paths, dirs) = served("forged-call")
+    val (asked, _) = caughtUp(coordinator, "forged-call")
+    val anybody = zkClient("/elsewhere")
+    val forged = Long.MaxValue.toString.getBytes(UTF_8)
+    Seq(paths.look, paths.pull("forged-call")).foreach { call =>
+      if (anybody.checkExists().forPath(call) == null) anybody.create().forPath(call, forged)
+      else anybody.setData().forPath(call, forged)
+    }
+    append(dirs("forged-call"), "two\n")
+    val answers = coordinator.answers(coordinator.ask(asked), 10000, Look.Now)
+    assert(answers.heard === Set("forged-call"))
+    assert(answers.files("forged-call").head.lineEnd === 8L)
+    coordinator.stop()
+  }
+
   test("a request whose change its watch missed is answered at the next look") {
     val endpointClient = zkClient("/changes")
     val (coordinator, paths, dirs) = servedWith(Some(endpointClient), "missed-a")
