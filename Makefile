@@ -18,7 +18,8 @@ PY := $(VENV)/bin/python
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
 .PHONY: setup system jar venvs demo test test-jvm test-jvm-4 test-jvm-3 test-model test-python \
-  test-spark3 demo-oldest test-alone lint bench bench-fleet bench-realtime-start clean
+  test-spark3 demo-oldest test-alone lint bench bench-node-cost bench-fleet bench-realtime-start \
+  clean
 
 setup: jar $(VENV)/.installed
 
@@ -108,12 +109,24 @@ test-alone: $(VENV)/.installed
 # The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`
 # leaves it out. Then the latency of real-time mode against micro-batch mode, on the newest Spark
 # (bench/realtime.md, about 3 minutes), and to Python by two sinks (bench/realtime-python.md).
+# Last, a node's own cost (bench-node-cost, below).
 bench: setup $(VENV3)/.installed
 	$(VENV3)/bin/python bench/run.py
 	$(PY) bench/run.py
 	AOF_SPARK_JARS_2_13=$(SPARK4_JARS) $(PY) bench/kafka_reference.py $(SBT) \
 	  "+realtime/Test/runMain com.hx.spark.sql.connector.aof.bench.RealTimeLatency $(CURDIR)/bench/realtime.md 60 {broker}"
 	$(PY) bench/python_sinks.py 30
+	$(MAKE) bench-node-cost
+
+# A node's own cost: the CPU of the executor and the driver, the executor's memory and
+# descriptors, with the source reading one worker's files (a standalone cluster of one core),
+# idle over 100 and 20,000 quiet files and under 1,000 and 10,000 lines a second, at each
+# trigger, beside Spark's rate source and rsyslog's imfile on the same files; on the 3.x line,
+# then the newest (real-time mode there too). Writes bench/node-cost.md (about half an hour a
+# line; needs root). A part of it: `bench/node_cost.py --phases ... --triggers ... --seconds N`.
+bench-node-cost: system setup $(VENV3)/.installed
+	$(VENV3)/bin/python bench/node_cost.py
+	$(PY) bench/node_cost.py
 
 # The driver's triggers against 10 to 10,000 simulated nodes of 100 files each (1% or 10% of
 # them changing a trigger), and one node of 10,000 files, on a real ZooKeeper server; then the
