@@ -61,10 +61,12 @@ private[endpoint] final class LookSchedule(
       submit(
         () => {
           noteQueued.set(false)
-          if (layoutChanged.getAndSet(false)) watchAgain()
+          // Not once stopped: an endpoint standing by watches nothing.
+          if (layoutChanged.getAndSet(false) && watch.nonEmpty) watchAgain()
           note()
         },
-        0L)
+        0L
+      )
     }
     if (settleQueued.compareAndSet(false, true)) {
       submit(() => { settleQueued.set(false); note() }, settleMs)

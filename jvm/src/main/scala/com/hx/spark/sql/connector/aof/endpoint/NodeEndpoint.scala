@@ -329,5 +329,4 @@ object NodeEndpoint {
 
   /** The same where they cannot be (no inotify, a directory not there yet). */
   val UnwatchedFallbackMs: Long = 1000L
-
 }
