@@ -43,6 +43,13 @@ private[endpoint] final class LookSchedule(
     fallbackNote(round)
   }
 
+  /**
+   * A look begins: the directories are watched again. A directory is heard once between two
+   * looks (the first change is all a note needs), so a file written all the time costs one event
+   * a look, not one a write. On the worker.
+   */
+  def rearm(): Unit = if (watch.nonEmpty) watchAgain()
+
   /** Ends watching and noting; on the worker. */
   def stop(): Unit = {
     round += 1
@@ -99,7 +106,10 @@ private[endpoint] final class LookSchedule(
     def onTheWay(dir: Path): Seq[Path] = roots.find(dir.startsWith).toSeq.flatMap { root =>
       Iterator.iterate(dir)(_.getParent).takeWhile(d => d != null && d.startsWith(root)).toSeq
     }
-    val again = DirectoryWatch.register((roots ++ dirs ++ dirs.flatMap(onTheWay)).distinct, changed)
+    val again = DirectoryWatch.register(
+      (roots ++ dirs ++ dirs.flatMap(onTheWay)).distinct,
+      changed,
+      once = true)
     watch.foreach(_.close())
     watch = Some(again)
     again.complete

@@ -245,6 +245,7 @@ final class NodeEndpoint(
     catch {
       case e: Exception =>
         changes.unwritten()
+        schedule.rearm() // the next change says it again
         log.info(s"aof: endpoint on $host could not say its files changed; says it again: $e")
     }
   }
@@ -266,6 +267,7 @@ final class NodeEndpoint(
       known: Seq[KnownFile],
       before: Option[Exchange]): Option[Response] = {
     val began = System.nanoTime()
+    schedule.rearm()
     changes.looking()
     val (files, unlisted) =
       try scanner.scan(known, request.retired, request.remove.toSet) -> None

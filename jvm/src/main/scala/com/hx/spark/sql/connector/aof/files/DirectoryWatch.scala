@@ -23,7 +23,7 @@ object DirectoryWatch {
   /** What one caller watches; `complete` when every directory asked for is watched. */
   final class Registration private[DirectoryWatch] (
       keys: Seq[WatchKey],
-      listener: Boolean => Unit,
+      listener: Listener,
       val complete: Boolean) {
     def close(): Unit = DirectoryWatch.synchronized {
       keys.foreach { k =>
@@ -36,7 +36,10 @@ object DirectoryWatch {
     }
   }
 
-  private var listeners = Map.empty[WatchKey, List[Boolean => Unit]]
+  /** A caller's function, and whether it hears each directory's first change only. */
+  private final class Listener(val changed: Boolean => Unit, val once: Boolean)
+
+  private var listeners = Map.empty[WatchKey, List[Listener]]
   private lazy val service: Option[WatchService] =
     Try(FileSystems.getDefault.newWatchService()).toOption.map { s =>
       val t = new Thread(() => dispatch(s), "aof-directory-watch")
@@ -47,17 +50,33 @@ object DirectoryWatch {
 
   /**
    * Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`,
-   * with `true` when the directories may be others now.
+   * with `true` when the directories may be others now. With `once`, at the first change of each
+   * directory only, until the caller registers again: a directory no caller listens to any more
+   * is not watched, so a file written all the time costs the kernel and this JVM nothing more.
    */
-  def register(dirs: Seq[Path], changed: Boolean => Unit): Registration = synchronized {
-    // Its own function: a caller that registers again before closing keeps both apart.
-    val listener = (layout: Boolean) => changed(layout)
-    val keys = service.toSeq.flatMap { s =>
-      dirs.distinct.map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+  def register(dirs: Seq[Path], changed: Boolean => Unit, once: Boolean = false): Registration =
+    synchronized {
+      // Its own object: a caller that registers again before closing keeps both apart.
+      val listener = new Listener(changed, once)
+      val keys = service.toSeq.flatMap { s =>
+        dirs.distinct.map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+      }
+      val registered = keys.flatMap(_.toOption)
+      registered.foreach(k => listeners += k -> (listener :: listeners.getOrElse(k, Nil)))
+      new Registration(registered, listener, service.nonEmpty && keys.forall(_.isSuccess))
     }
-    val registered = keys.flatMap(_.toOption)
-    registered.foreach(k => listeners += k -> (listener :: listeners.getOrElse(k, Nil)))
-    new Registration(registered, listener, service.nonEmpty && keys.forall(_.isSuccess))
+
+  /** The listeners to call for `key`'s change; those that hear once hear no more of it. */
+  private def hearing(key: WatchKey): List[Listener] = synchronized {
+    val all = listeners.getOrElse(key, Nil)
+    val staying = all.filterNot(_.once)
+    if (staying.size < all.size) {
+      if (staying.isEmpty) {
+        listeners -= key
+        key.cancel()
+      } else listeners += key -> staying
+    }
+    all
   }
 
   private def dispatch(s: WatchService): Unit =
@@ -72,7 +91,7 @@ object DirectoryWatch {
           }))
         }
         val valid = key.reset()
-        synchronized(listeners.getOrElse(key, Nil)).foreach(l => Try(l(layout || !valid)))
+        hearing(key).foreach(l => Try(l.changed(layout || !valid)))
       }
     } catch {
       case _: ClosedWatchServiceException | _: InterruptedException => ()

@@ -1,0 +1,59 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, StandardOpenOption}
+import java.util.concurrent.{LinkedBlockingQueue, TimeUnit}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.TempDirectories
+
+/**
+ * The JVM's one inotify watch: a listener that hears each directory once between its
+ * registrations costs one event however many writes follow, while one that hears every change
+ * (real-time mode's follower) on the same directory hears them all.
+ */
+class DirectoryWatchSuite extends AnyFunSuite with TempDirectories {
+  private val root = tempDirectory("aof-watch-")
+  // Far longer than an event takes to come: what did not come by then would not.
+  private val eventMs = 2000L
+
+  private def append(dir: Path, line: String): Unit =
+    Files.write(
+      dir.resolve("app.log"),
+      s"$line\n".getBytes(UTF_8),
+      StandardOpenOption.CREATE,
+      StandardOpenOption.APPEND)
+
+  private def heard(events: LinkedBlockingQueue[Boolean]): Boolean =
+    events.poll(eventMs, TimeUnit.MILLISECONDS) != null
+
+  test("a directory heard once is heard again only after the next registration") {
+    val dir = Files.createDirectories(root.resolve("once"))
+    val events = new LinkedBlockingQueue[Boolean]()
+    val first = DirectoryWatch.register(Seq(dir), events.put(_), once = true)
+    append(dir, "one")
+    assert(heard(events))
+    (2 to 20).foreach(i => append(dir, s"line $i"))
+    assert(!heard(events), "a write after the first was heard")
+    val again = DirectoryWatch.register(Seq(dir), events.put(_), once = true)
+    first.close()
+    append(dir, "two")
+    assert(heard(events))
+    again.close()
+  }
+
+  test("a listener of every change hears them all beside one that hears once") {
+    val dir = Files.createDirectories(root.resolve("both"))
+    val (once, every) = (new LinkedBlockingQueue[Boolean](), new LinkedBlockingQueue[Boolean]())
+    val onceWatch = DirectoryWatch.register(Seq(dir), once.put(_), once = true)
+    val everyWatch = DirectoryWatch.register(Seq(dir), every.put(_))
+    append(dir, "one")
+    assert(heard(once) && heard(every))
+    append(dir, "two")
+    assert(heard(every))
+    assert(!heard(once))
+    onceWatch.close()
+    everyWatch.close()
+  }
+}
