@@ -10,15 +10,25 @@ private[aof] final class ChangeCount {
   private var count = 0L
   private var noted = false
   private var seen = 0L
+  // When the first change since the last look was noted (ms, the caller's clock).
+  private var firstAtMs = 0L
 
-  /** A change: the count to write when it is the first since the last look. */
-  def note(): Option[Long] =
+  /** A change at `nowMs`: the count to write when it is the first since the last look. */
+  def note(nowMs: Long): Option[Long] =
     if (noted) None
     else {
       noted = true
+      firstAtMs = nowMs
       count += 1
       Some(count)
     }
+
+  /**
+   * How long a look called for at `nowMs` waits, so that it comes `settleMs` after the first
+   * change since the last look: a rotation's rename, compression and removal are seen done.
+   */
+  def settling(nowMs: Long, settleMs: Long): Long =
+    if (noted) math.max(0L, firstAtMs + settleMs - nowMs) else 0L
 
   /** The count `note` gave could not be written: the next change writes it again. */
   def unwritten(): Unit = noted = false

@@ -230,17 +230,25 @@ final class NodeEndpoint(
     requests.check()
     val number = call.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
     number.filter(n => !callsSeen.get(call).contains(n)).foreach { n =>
-      callsSeen += call -> n
-      lookSeen = n
-      if (!lookAgain()) lastWritten.foreach(write)
+      // Called right after a change (a host's count raised, the driver waiting for it): the
+      // look waits until the change is NodeEndpoint.SettleMs old, as a rotation takes.
+      val settling = if (call eq pulls) changes.settling(nowMs, NodeEndpoint.SettleMs) else 0L
+      if (settling > 0) submit(called(call), settling)
+      else {
+        callsSeen += call -> n
+        lookSeen = n
+        if (!lookAgain()) lastWritten.foreach(write)
+      }
     }
   }
+
+  private def nowMs: Long = System.nanoTime() / 1000000L
 
   /**
    * The files changed since the last look: the driver hears it once, by the count of changes,
    * until a look sees them. A count not written is written again at the next change.
    */
-  private def noteChange(): Unit = if (registration.nonEmpty) changes.note().foreach { count =>
+  private def noteChange(): Unit = if (registration.nonEmpty) changes.note(nowMs).foreach { count =>
     try ZnodeValues.put(client, paths.changed(host), count.toString.getBytes(UTF_8))
     catch {
       case e: Exception =>
@@ -331,4 +339,10 @@ object NodeEndpoint {
 
   /** The same where they cannot be (no inotify, a directory not there yet). */
   val UnwatchedFallbackMs: Long = 1000L
+
+  /**
+   * How old the first change since the last look is, at least, when a look the driver called
+   * for begins: a rotation's renames, compression and removal are most often done by then.
+   */
+  val SettleMs: Long = 100L
 }

@@ -55,7 +55,7 @@ class ChangeReportingModelSuite extends SeededSuite {
     /** The endpoint notes a change: from a watch event, once quiet, or every so often. */
     def note(h: String, why: String): Unit = {
       val host = of(h)
-      host.count.note().foreach { c =>
+      host.count.note(0L).foreach { c =>
         if (rnd.nextInt(10) == 0) {
           host.count.unwritten()
           host.failedSinceLook += 1
