@@ -11,9 +11,8 @@ import resource
 import shutil
 import subprocess
 from pathlib import Path
-from types import TracebackType
 
-from pyspark_aof.testing._process import wait_until
+from pyspark_aof.testing._process import Managed, wait_until
 
 _CONFIG = """\
 global(workDirectory="{state}" maxMessageSize="8k")
@@ -34,7 +33,7 @@ def version() -> str:
     return " ".join(out.splitlines()[0].split(" (")[0].split()) if out else "unknown"
 
 
-class Rsyslog:
+class Rsyslog(Managed):
     """``rsyslogd`` reading ``files`` (an imfile wildcard) into ``work/output.log`` until stopped.
 
     Its descriptors are raised to the hard limit: imfile holds every file it follows open.
@@ -96,17 +95,6 @@ class Rsyslog:
                 self._process.kill()
                 self._process.wait(10)
             self._process = None
-
-    def __enter__(self) -> Rsyslog:
-        return self.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def _all_descriptors() -> None:
