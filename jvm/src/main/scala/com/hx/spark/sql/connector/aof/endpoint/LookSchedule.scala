@@ -33,6 +33,7 @@ private[endpoint] final class LookSchedule(
   private val noteQueued = new AtomicBoolean(false)
   private val settleQueued = new AtomicBoolean(false)
   private val layoutChanged = new AtomicBoolean(false)
+  private var unwatchedQueued = false
   private var watch: Option[DirectoryWatch.Registration] = None
   // Each start begins a round; the fallback notes of an earlier round end.
   private var round = 0
@@ -83,24 +84,37 @@ private[endpoint] final class LookSchedule(
   /**
    * Watches the directories again (a pattern's new ones) and notes a change every so often: a
    * look the driver calls for then catches what no watch told. At most a thousandth of the time
-   * goes to such looks (a hundredth where a directory cannot be watched): a node of 20,000 files
-   * looks at them all every few minutes, not every minute.
+   * goes to such looks (a hundredth where a directory cannot be watched, [[unwatchedNote]]): a
+   * node of 20,000 files looks at them all every few minutes, not every minute.
    */
   private def fallbackNote(started: Int): Unit = if (started == round) {
     fallback()
-    val complete = watchAgain()
+    watchAgain()
     note()
-    val again =
-      if (complete) math.max(FallbackMs, lookMs() * 1000)
-      else math.max(UnwatchedFallbackMs, lookMs() * 100)
-    submit(() => fallbackNote(started), again)
+    submit(() => fallbackNote(started), math.max(FallbackMs, lookMs() * 1000))
+  }
+
+  /**
+   * Notes a change soon after a look that could not watch every directory (one unreadable, say,
+   * or not made yet): what changes there may tell no one, so the next look comes within about a
+   * second, whenever in the fallback's minute the watch fell short.
+   */
+  private def unwatchedNote(started: Int): Unit = if (!unwatchedQueued) {
+    unwatchedQueued = true
+    submit(
+      () => {
+        unwatchedQueued = false
+        if (started == round) note()
+      },
+      math.max(UnwatchedFallbackMs, lookMs() * 100))
   }
 
   /**
    * Watches the directories the paths name, and those on the way to them from where each path's
-   * literal part ends, where a new one shows first. Whether every one is watched.
+   * literal part ends, where a new one shows first. One that cannot be watched brings a note
+   * soon ([[unwatchedNote]]).
    */
-  private def watchAgain(): Boolean = {
+  private def watchAgain(): Unit = {
     val dirs = Try(files.directories().map(_.path)).getOrElse(Nil)
     val roots = files.roots
     def onTheWay(dir: Path): Seq[Path] = roots.find(dir.startsWith).toSeq.flatMap { root =>
@@ -112,6 +126,6 @@ private[endpoint] final class LookSchedule(
       once = true)
     watch.foreach(_.close())
     watch = Some(again)
-    again.complete
+    if (!again.complete) unwatchedNote(round)
   }
 }

@@ -5,7 +5,7 @@ import java.nio.file.{ClosedWatchServiceException, FileSystems, Files, Path, Wat
 import java.nio.file.StandardWatchEventKinds.{ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY, OVERFLOW}
 
 import scala.collection.JavaConverters._
-import scala.util.Try
+import scala.util.{Success, Try}
 
 /**
  * Tells whoever watches a directory that something in it was created, written, renamed or
@@ -14,7 +14,9 @@ import scala.util.Try
  * service per endpoint would run out where one per JVM does not.
  *
  * What it cannot watch (no service, a directory that cannot be registered) it says in
- * [[Registration.complete]]: the caller then looks more often by itself. A listener is told too
+ * [[Registration.complete]]: the caller then looks more often by itself. The nearest directory
+ * above one that cannot be registered is watched instead, where that one's making or its
+ * permissions' change shows. A listener is told too
  * when the directories may be others now: a directory made in one, a watched one gone, or events
  * lost (the kernel's queue overflowed); the caller then watches again what it lists.
  */
@@ -59,12 +61,28 @@ object DirectoryWatch {
       // Its own object: a caller that registers again before closing keeps both apart.
       val listener = new Listener(changed, once)
       val keys = service.toSeq.flatMap { s =>
-        dirs.distinct.map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+        dirs.distinct.map { d =>
+          val key = Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE))
+          (key, if (key.isSuccess) None else nearestWatchable(s, d))
+        }
       }
-      val registered = keys.flatMap(_.toOption)
-      registered.foreach(k => listeners += k -> (listener :: listeners.getOrElse(k, Nil)))
-      new Registration(registered, listener, service.nonEmpty && keys.forall(_.isSuccess))
+      val registered = keys.flatMap { case (key, instead) => key.toOption.orElse(instead) }
+      registered.distinct.foreach { k =>
+        listeners += k -> (listener :: listeners.getOrElse(k, Nil))
+      }
+      new Registration(registered, listener, service.nonEmpty && keys.forall(_._1.isSuccess))
     }
+
+  /**
+   * The nearest directory above `dir` that can be watched: where `dir` is made, or made readable
+   * (its permissions are an event in its parent, never in itself), shows at once.
+   */
+  private def nearestWatchable(s: WatchService, dir: Path): Option[WatchKey] =
+    Iterator
+      .iterate(dir.toAbsolutePath.getParent)(_.getParent)
+      .takeWhile(_ != null)
+      .map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+      .collectFirst { case Success(k) => k }
 
   /** The listeners to call for `key`'s change; those that hear once hear no more of it. */
   private def hearing(key: WatchKey): List[Listener] = synchronized {

@@ -56,4 +56,15 @@ class DirectoryWatchSuite extends AnyFunSuite with TempDirectories {
     onceWatch.close()
     everyWatch.close()
   }
+
+  test("a directory that cannot be watched is heard through the nearest one above it") {
+    val missing = root.resolve("above").resolve("not-yet")
+    Files.createDirectories(missing.getParent)
+    val events = new LinkedBlockingQueue[Boolean]()
+    val watch = DirectoryWatch.register(Seq(missing), events.put(_), once = true)
+    assert(!watch.complete)
+    Files.createDirectories(missing)
+    assert(heard(events), "its making was not heard")
+    watch.close()
+  }
 }
