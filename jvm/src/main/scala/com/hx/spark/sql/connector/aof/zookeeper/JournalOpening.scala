@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.zookeeper
 import java.nio.charset.StandardCharsets.UTF_8
 
 import org.apache.curator.framework.CuratorFramework
-import org.apache.zookeeper.{KeeperException, Op, OpResult}
+import org.apache.zookeeper.{KeeperException, Op}
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.protocol.{JournalPlans, ZnodeValues}
@@ -47,11 +47,12 @@ private[zookeeper] object JournalOpening {
           .fold(Seq.empty[HostOffsets])(JournalPlans.carried(start, _))
         val written = seal.plans(text.write(segments)).getBytes(UTF_8)
         val startText = seal.start(ZkPlanJournal.startText(seal.host, start)).getBytes(UTF_8)
-        // The transaction is one request, under ZooKeeper's limit: a large start goes in parts.
-        val staged =
-          ZnodeValues.stage(client, startPath, startText, ZnodeValues.PartBytes - written.length)
+        // The transaction is one request, under ZooKeeper's limit: a large value goes in parts.
+        val staged = Map(startPath -> startText, plansPath -> written).map { case (p, data) =>
+          p -> ZnodeValues.stage(client, p, data, ZnodeValues.PartBytes / 2)
+        }
         Seq(startPath, plansPath)
-          .filter(p => stored(p).isEmpty && !(p == startPath && staged.parts > 0))
+          .filter(p => stored(p).isEmpty && staged(p).parts == 0)
           .foreach { p =>
             // Empty, which is no value: the transaction gives it one.
             try client.create().forPath(p, Array.emptyByteArray)
@@ -61,10 +62,11 @@ private[zookeeper] object JournalOpening {
           client,
           Seq(
             Op.check(path, version),
-            Op.setData(startPath, staged.head, -1),
-            Op.setData(plansPath, written, -1)))
-        val children = results(1).asInstanceOf[OpResult.SetDataResult].getStat.getNumChildren
-        ZnodeValues.settle(client, startPath, staged, children)
+            Op.setData(startPath, staged(startPath).head, -1),
+            Op.setData(plansPath, staged(plansPath).head, -1)))
+        Seq(startPath, plansPath).zip(results.drop(1)).foreach { case (p, result) =>
+          ZnodeValues.settle(client, p, staged(p), ZkPlanJournal.childrenAfter(result))
+        }
         segments
     }
   }

@@ -69,8 +69,13 @@ final class ZkPlanJournal(
   override def keep(end: HostOffsets): Unit = {
     val next = JournalPlans.kept(segments, end)
     val written = seal.plans(text.write(next)).getBytes(UTF_8)
-    fenced(
-      transaction(client, Seq(Op.check(path, version), Op.setData(s"$path/$Plans", written, -1))))
+    // A first plan over thousands of files is larger than a znode: it goes in parts.
+    val plansPath = s"$path/$Plans"
+    val staged = ZnodeValues.stage(client, plansPath, written, ZnodeValues.PartBytes)
+    val results =
+      fenced(
+        transaction(client, Seq(Op.check(path, version), Op.setData(plansPath, staged.head, -1))))
+    ZnodeValues.settle(client, plansPath, staged, childrenAfter(results(1)))
     segments = next
   }
 
@@ -130,6 +135,10 @@ object ZkPlanJournal {
     }
   }
 
+  /** The children a znode set by a transaction's `result` has. */
+  private[zookeeper] def childrenAfter(result: OpResult): Int =
+    result.asInstanceOf[OpResult.SetDataResult].getStat.getNumChildren
+
   /** ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client. */
   private[zookeeper] def transaction(client: CuratorFramework, ops: Seq[Op]): Seq[OpResult] =
     RetryLoop
@@ -184,9 +193,11 @@ object ZkPlanJournal {
       .putAll(client, starts.map { case (p, s) => p -> s.getBytes(UTF_8) }, Pipelined.TimeoutMs)
       .headOption
       .foreach { case (_, e) => throw e }
-    Pipelined.setOrCreate(
-      client,
-      journals.map { case (path, (_, plans)) => s"$path/$Plans" -> plans.getBytes(UTF_8) })
+    val plans = journals.map { case (path, (_, p)) => s"$path/$Plans" -> p.getBytes(UTF_8) }
+    ZnodeValues
+      .putAll(client, plans, Pipelined.TimeoutMs)
+      .headOption
+      .foreach { case (_, e) => throw e }
   }
 
   private[zookeeper] def startText(host: String, start: Option[HostOffsets]): String =

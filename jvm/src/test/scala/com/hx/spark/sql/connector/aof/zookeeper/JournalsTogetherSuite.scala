@@ -31,6 +31,9 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
   private val large = Some(offsets(1L, (0 until 10000).map(i => at(s"many-$i", i.toLong)): _*))
   private val largePlan =
     offsets(2L, (0 until 10000).map(i => at(s"many-$i", if (i == 0) 5L else i.toLong)): _*)
+  // A new host's first plan over as many files: what changed since its start is all of it.
+  private val largeFirstPlan =
+    offsets(1L, (0 until 10000).map(i => at(s"many-$i", i.toLong)): _*)
 
   private def task(store: String, host: String, from: Option[HostOffsets], version: Int) =
     new ZkPlanJournal(driver, store, host, from, version, JournalsTogetherSuite.Key)
@@ -38,11 +41,12 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
   private def openAlone(store: String, host: String, from: Option[HostOffsets]) =
     task(store, host, from, ZkPlanJournal.open(driver, store, host))
 
-  /** What its task reads first, the journal as stored then, its start's parts and its version. */
+  /** What its task reads first, the journal as stored then, its values' parts and its version. */
   private case class Seen(
       planned: Seq[HostOffsets],
       texts: Option[(String, String)],
       startParts: Int,
+      plansParts: Int,
       version: Int)
 
   private def seen(store: String, host: String, from: Option[HostOffsets], version: Int) = {
@@ -51,6 +55,7 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
       task(store, host, from, version).planned,
       ZkPlanJournal.texts(driver, path),
       driver.getChildren.forPath(s"$path/start").size,
+      driver.getChildren.forPath(s"$path/plans").size,
       driver.checkExists().forPath(path).getVersion
     )
   }
@@ -100,6 +105,16 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
       "a start in parts replaced by one in a piece",
       (s, h) => openAlone(s, h, large).keep(largePlan),
       start,
+      Nil),
+    Case(
+      "a first plan in parts",
+      (s, h) => openAlone(s, h, None).keep(largeFirstPlan),
+      None,
+      Seq(largeFirstPlan)),
+    Case(
+      "a first plan in parts replaced by one in a piece",
+      (s, h) => openAlone(s, h, None).keep(largeFirstPlan),
+      start,
       Nil)
   )
 
@@ -123,6 +138,12 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     }
     assert(parts.collect { case (from, n) if from == large => n }.min > 0, "the case has parts")
     assert(parts.collect { case (from, n) if from == start => n }.max === 0, "their parts gone")
+    val planParts = hosts.collect {
+      case (h, c) if c.name.contains("plan in parts") =>
+        c.from -> seen("/together", h, c.from, together(h)).plansParts
+    }
+    assert(planParts.collect { case (None, n) => n }.min > 0, "the case has parts")
+    assert(planParts.collect { case (Some(_), n) => n }.max === 0, "their parts gone")
   }
 
   test("a task of an earlier batch keeps no plan once the next batch's journals are open") {
