@@ -103,10 +103,9 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
       Some(Op.Reopen(log)).filter(_ => l.held),
       // Writes paused while logrotate copies and truncates: no line is cut in two.
       Some(Op.CopyTruncate(log)).filter(_ => !l.held && l.gzip.isEmpty && l.half.isEmpty),
-      // Never the newest rotation: the application may still write there (delaycompress).
-      idle.collectFirst {
-        case (f, i) if i >= 1 && !f.gz && l.gzip.isEmpty => Op.GzipBegin(log, i)
-      },
+      // Any rotation the application no longer writes, the newest too: logrotate's `compress`
+      // without `delaycompress` compresses it right after the rename.
+      idle.collectFirst { case (f, i) if !f.gz && l.gzip.isEmpty => Op.GzipBegin(log, i) },
       // Each compressor in turn, as logrotate's `compresscmd` runs it.
       Some(Op.GzipPart(log, RotationWorld.Compressors(l.written % 5)))
         .filter(_ => l.gzip.nonEmpty),
