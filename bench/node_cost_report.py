@@ -28,6 +28,12 @@ other in the table's order, in one executor: its RSS is what its heap has grown 
   `app.log`, renamed to `app.log.1` (over the one before) every 10 s; the `path` matches both
   (`app\\.log(\\.1)?`). Lines written are counted once the writer stops and the query caught up:
   the batches' `numInputRows` summed (micro-batch), the sink's lines by id (real-time mode).
+- **Busy beside quiet**: the writer of the written phases at 1,000 lines a second, its
+  directory one more beside the 200 of 20,000 quiet files, all read by one `path`; the first
+  batch reads the quiet files, and the phase begins after the warm-up. rsyslog is not run there:
+  it runs out of descriptors on the quiet files alone.
+- **Batches a second** are the progress reports of the phase: Spark reports a trigger that read
+  nothing only every 10 s, so these are the batches that read.
 - **`rate`**: Spark's `rate` source at the same trigger, `rowsPerSecond` the phase's lines a
   second, one partition, into `noop`: what any micro-batch source pays. Idle phases and
   real-time mode (where `rate` is refused) have none.
@@ -68,6 +74,13 @@ def _first(row: dict[str, Any]) -> str:
     return f"{first['seconds']}" + ("" if first["rows"] >= total else f" ({first['rows']:,} rows)")
 
 
+def _batches(row: dict[str, Any], reference: dict[str, Any] | None) -> str:
+    """Return batches a second that read, this source's and `rate`'s; "-" where not taken."""
+    mine = row.get("batches_per_s")
+    theirs = reference.get("batches_per_s") if reference else None
+    return f"{'-' if mine is None else mine} / {'-' if theirs is None else theirs}"
+
+
 def _line(name: str, results: dict[str, Any]) -> list[str]:
     rows, shipped = results["rows"], results["rsyslog"]
     seconds = sorted({r["seconds"] for r in rows.values()})
@@ -80,9 +93,10 @@ def _line(name: str, results: dict[str, Any]) -> list[str]:
         f"(1, 5, 15 min) as the last run began: {results.get('load', '-')}.",
         "",
         "| phase | trigger | executor (cores) | driver (cores) | executor RSS (MB) | executor fds "
-        "| lines written / counted | first batch (s) | `rate`: executor / driver (cores) "
-        "| this / `rate`: executor, driver | rsyslogd (cores) | this executor / rsyslogd |",
-        "| --- | --- |" + " ---: |" * 10,
+        "| lines written / counted | first batch (s) | batches/s: this / `rate` "
+        "| `rate`: executor / driver (cores) | this / `rate`: executor, driver | rsyslogd (cores) "
+        "| this executor / rsyslogd |",
+        "| --- | --- |" + " ---: |" * 11,
     ]
     failures = []
     for key, row in rows.items():
@@ -90,7 +104,7 @@ def _line(name: str, results: dict[str, Any]) -> list[str]:
         ship = shipped.get(key.split(" ")[0])
         if "error" in row:
             failures.append(f"- {row['phase']}, {row['trigger']}: `{row['error']}`")
-            lines.append(f"| {row['phase']} | {row['trigger']} | failed (below) |" + " - |" * 9)
+            lines.append(f"| {row['phase']} | {row['trigger']} | failed (below) |" + " - |" * 10)
             continue
         if reference and "error" in reference:
             failures.append(f"- `rate`, {row['phase']}, {row['trigger']}: `{reference['error']}`")
@@ -99,6 +113,7 @@ def _line(name: str, results: dict[str, Any]) -> list[str]:
             f"| {row['phase']} | {row['trigger']} | {_cores(row['executor'])} | "
             f"{_cores(row['driver'])} | {row['executor_end']['rss_mb']:.0f} | "
             f"{row['executor_end']['fds']} | {_lines(row['lines'])} | {_first(row)} | "
+            f"{_batches(row, reference)} | "
             + (
                 f"{_cores(reference['executor'])} / {_cores(reference['driver'])} | "
                 f"{_ratio(row['executor'], reference['executor'])}, "

@@ -106,7 +106,7 @@ def source(
         else:
             _wait(query, lambda: counted() > 0, 120, "the first line counted")
         time.sleep(warmup)
-        figures.update(_phase(node, seconds))
+        figures.update(_phase(node, seconds, None if trigger.real_time else query))
         if stop_writing:
             stop_writing()
         ids = expected()
@@ -141,20 +141,26 @@ def rate(
     try:
         _wait(query, lambda: len(query.recentProgress) > 0, 120, "rate's first batch")
         time.sleep(warmup)
-        return _phase(node, seconds)
+        return _phase(node, seconds, query)
     finally:
         query.stop()
 
 
-def _phase(node: Node, seconds: float) -> dict[str, Any]:
+def _phase(node: Node, seconds: float, query: StreamingQuery | None) -> dict[str, Any]:
+    """Take the JVMs' CPU over ``seconds``; with a micro-batch ``query``, its batches a second."""
     pids = node.pids()
+    batches = len(query.recentProgress) if query else 0
     cpu = proc_stats.Phase(pids)
     time.sleep(seconds)
     usage = cpu.end()
-    return {
+    figures: dict[str, Any] = {
         **{name: u.figures() for name, u in usage.items()},
         "executor_end": proc_stats.snapshot(pids["executor"]),
     }
+    if query:
+        # Spark reports a trigger that read nothing only every 10 s: these are those that read.
+        figures["batches_per_s"] = round((len(query.recentProgress) - batches) / seconds, 2)
+    return figures
 
 
 def _first_batch(query: StreamingQuery, started: float, trigger: Trigger) -> dict[str, Any]:
