@@ -146,12 +146,14 @@ final class DirectoryScanner(
    * file copytruncate cut), then the listing's order. Files new to the planner get their serials
    * in this order, and a batch reads a host's files by serial: in the order they were written.
    */
-  private def inWriteOrder(metas: Seq[FileMeta], look: Look): Seq[FileMeta] =
-    metas.sortBy { m =>
-      (
-        look.stamps.get(m.key).fold(0L)(_.modifiedNanos),
-        m.copyOf.isEmpty && m.copyOfRetired.isEmpty)
+  private def inWriteOrder(metas: Seq[FileMeta], look: Look): Seq[FileMeta] = {
+    // Each file's place found once: a sort asks at every comparison, 15 times a file at 20,000.
+    val places = metas.map { m =>
+      val written = look.stamps.get(m.key).fold(0L)(_.modifiedNanos)
+      (written, if (m.copyOf.isEmpty && m.copyOfRetired.isEmpty) 1 else 0, m)
     }
+    places.sorted(DirectoryScanner.WriteOrder).map(_._3)
+  }
 
   /**
    * A look's files, each with the tracked or new file it is a copy of, if any; and whether to look
@@ -234,5 +236,16 @@ final class DirectoryScanner(
             throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
         }
       }
+  }
+}
+
+object DirectoryScanner {
+
+  /** By the last write, then a copy before the file it was cut from (stable: the listing's). */
+  private val WriteOrder: Ordering[(Long, Int, FileMeta)] = new Ordering[(Long, Int, FileMeta)] {
+    override def compare(a: (Long, Int, FileMeta), b: (Long, Int, FileMeta)): Int = {
+      val byWrite = java.lang.Long.compare(a._1, b._1)
+      if (byWrite != 0) byWrite else Integer.compare(a._2, b._2)
+    }
   }
 }
