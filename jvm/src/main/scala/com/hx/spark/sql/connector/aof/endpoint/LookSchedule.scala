@@ -65,6 +65,10 @@ private[endpoint] final class LookSchedule(
    */
   private def changed(layout: Boolean): Unit = {
     if (layout) layoutChanged.set(true)
+    // The note once quiet is queued first: while the first note is seen, it is [[settling]].
+    if (settleQueued.compareAndSet(false, true)) {
+      submit(() => { settleQueued.set(false); note() }, settleMs)
+    }
     if (noteQueued.compareAndSet(false, true)) {
       submit(
         () => {
@@ -76,10 +80,10 @@ private[endpoint] final class LookSchedule(
         0L
       )
     }
-    if (settleQueued.compareAndSet(false, true)) {
-      submit(() => { settleQueued.set(false); note() }, settleMs)
-    }
   }
+
+  /** Whether the note once the files went quiet is still to come. */
+  def settling: Boolean = settleQueued.get
 
   /**
    * Watches the directories again (a pattern's new ones) and notes a change every so often: a

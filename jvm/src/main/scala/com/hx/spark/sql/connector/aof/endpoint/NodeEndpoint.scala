@@ -129,6 +129,9 @@ final class NodeEndpoint(
   /** The looks so far: each lists, stats and describes the files. */
   private[endpoint] def looksSoFar: Long = looks
 
+  /** Whether a change's note once the files went quiet is still to come. */
+  private[endpoint] def settling: Boolean = schedule.settling
+
   def start(): Unit = {
     gauges.sync(
       Set(M.FilesWatched, M.LookMs, M.Looks, M.Serving, M.LinesRead, M.BytesRead).map(_.name))

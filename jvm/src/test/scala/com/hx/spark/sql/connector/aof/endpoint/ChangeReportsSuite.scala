@@ -132,7 +132,8 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     eventually("the host's word that its files changed", 10000) {
       count(paths.changed("busy")) > said
     }
-    Thread.sleep(300) // what a look at each burst of writes would have taken
+    // Every note of the writes made: the first, and the one once they went quiet.
+    eventually("the note once the writes went quiet", 10000)(!endpoint.settling)
     assert(endpoint.looksSoFar === looks)
     assert(version(paths.response("busy")) === answered)
     assert(count(paths.changed("busy")) === said + 1)
@@ -168,6 +169,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
   test("a directory made after the endpoint started is watched from then on") {
     val pattern = (dir: Path) => SourceFiles(Seq(PathPattern(s"$dir/*", "app.*")))
     val (coordinator, _, dirs) = servedAs(None, pattern, "later")
+    val endpoint = endpoints.head
     val (asked, _) = caughtUp(coordinator, "later")
     val made = Files.createDirectories(dirs("later").resolve("made-later"))
     Files.write(made.resolve("app.log"), "one\n".getBytes(UTF_8))
@@ -180,7 +182,8 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
             f.lineEnd == end)
     }
     heard(4L)
-    Thread.sleep(500) // the note once the files went quiet is past: only a watch tells now
+    // The note once the files went quiet is past: only a watch tells now.
+    eventually("the note once the files went quiet", 10000)(!endpoint.settling)
     // Within the wait, far less than a look every NodeEndpoint.FallbackMs: the watch told it.
     Files.write(made.resolve("app.log"), "two\n".getBytes(UTF_8), StandardOpenOption.APPEND)
     heard(8L)
