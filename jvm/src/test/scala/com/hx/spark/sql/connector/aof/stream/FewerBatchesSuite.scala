@@ -56,16 +56,23 @@ class FewerBatchesSuite extends AnyFunSuite with SparkTestKit {
       }
       .sum
 
+  /**
+   * A new query's first batch, over the 20 lines written before it, committed. Its trigger has
+   * no batch to count from: it reads what there is, at once.
+   */
+  private def firstBatch(s: AofMicroBatchStream): AofOffset = {
+    val first = trigger(s, s.initialOffset())
+    assert(read(s, AofOffset.Empty, first) === 20 * line)
+    s.commit(first)
+    first
+  }
+
   /** A first batch, committed, and the stream stopped: a query that ran, and left its offsets. */
   private def ranOnce(dir: Path, checkpoint: Path, clock: MovingClock): AofOffset = {
     write(dir, 20)
     val s = stream(dir, checkpoint, clock)
-    try {
-      val first = trigger(s, s.initialOffset())
-      assert(read(s, AofOffset.Empty, first) === 20 * line)
-      s.commit(first)
-      first
-    } finally s.stop()
+    try firstBatch(s)
+    finally s.stop()
   }
 
   test("fewer new bytes than batch.bytes.min run no batch until they are enough, or it waited") {
@@ -73,11 +80,7 @@ class FewerBatchesSuite extends AnyFunSuite with SparkTestKit {
     write(dir, 20)
     val s = stream(dir, checkpoint, clock)
     try {
-      // A new query's first trigger has no batch to count from: what there is, at once.
-      val first = trigger(s, s.initialOffset())
-      assert(read(s, AofOffset.Empty, first) === 20 * line)
-      s.commit(first)
-
+      val first = firstBatch(s)
       write(dir, 30)
       clock.advance(minute)
       assert(trigger(s, first) === first, "3000 bytes, of 10000: the same offset, no batch")
