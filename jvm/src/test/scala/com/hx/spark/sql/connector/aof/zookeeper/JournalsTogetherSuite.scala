@@ -165,6 +165,19 @@ class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempD
     hosts.foreach(h => assert(task("/next", h, start, third(h)).planned === Seq(plans.last), h))
   }
 
+  test("a journal whose plans are larger than a znode comes back whole from its copy") {
+    val store = "/large-copies"
+    val copies = new JournalCopies(new Configuration(), tempDirectory("aof-ckpt-").toString, store)
+    val host = "large-copied:1"
+    copies.restore(driver, Seq(host))
+    openAlone(store, host, None).keep(largeFirstPlan)
+    copies.save(driver, Seq(host))
+    driver.delete().deletingChildrenIfNeeded().forPath(ZkPaths.journal(store, host))
+    copies.restore(driver, Seq(host))
+    val reopened = ZkPlanJournal.openAll(driver, store, Seq(host))
+    assert(task(store, host, None, reopened(host)).planned === Seq(largeFirstPlan))
+  }
+
   test("copies of many journals go into the checkpoint and back, fenced first") {
     val store = "/copies"
     val copies = new JournalCopies(new Configuration(), tempDirectory("aof-ckpt-").toString, store)
