@@ -16,9 +16,9 @@ import scala.util.{Success, Try}
  * What it cannot watch (no service, a directory that cannot be registered) it says in
  * [[Registration.complete]]: the caller then looks more often by itself. The nearest directory
  * above one that cannot be registered is watched instead, where that one's making or its
- * permissions' change shows. A listener is told too
- * when the directories may be others now: a directory made in one, a watched one gone, or events
- * lost (the kernel's queue overflowed); the caller then watches again what it lists.
+ * permissions' change shows. A listener is told too when the directories may be others now: a
+ * directory made in one, a watched one gone, or events lost (the kernel's queue overflowed); the
+ * caller then watches again what it lists.
  */
 object DirectoryWatch {
 
@@ -66,8 +66,8 @@ object DirectoryWatch {
           (key, if (key.isSuccess) None else nearestWatchable(s, d))
         }
       }
-      val registered = keys.flatMap { case (key, instead) => key.toOption.orElse(instead) }
-      registered.distinct.foreach { k =>
+      val registered = keys.flatMap { case (key, instead) => key.toOption.orElse(instead) }.distinct
+      registered.foreach { k =>
         listeners += k -> (listener :: listeners.getOrElse(k, Nil))
       }
       new Registration(registered, listener, service.nonEmpty && keys.forall(_._1.isSuccess))
