@@ -62,7 +62,7 @@ object DirectoryWatch {
       val listener = new Listener(changed, once)
       val keys = service.toSeq.flatMap { s =>
         dirs.distinct.map { d =>
-          val key = Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE))
+          val key = watched(s, d)
           (key, if (key.isSuccess) None else nearestWatchable(s, d))
         }
       }
@@ -81,8 +81,11 @@ object DirectoryWatch {
     Iterator
       .iterate(dir.toAbsolutePath.getParent)(_.getParent)
       .takeWhile(_ != null)
-      .map(d => Try(d.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE)))
+      .map(watched(s, _))
       .collectFirst { case Success(k) => k }
+
+  private def watched(s: WatchService, dir: Path): Try[WatchKey] =
+    Try(dir.register(s, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE))
 
   /** The listeners to call for `key`'s change; those that hear once hear no more of it. */
   private def hearing(key: WatchKey): List[Listener] = synchronized {
