@@ -9,12 +9,10 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
 
 /**
  * When a serving endpoint notes that its files may have changed: as soon as a watch says they
- * did, once more when they went quiet (what a look says changes with time alone: a record
- * flushed, a copy settled), and every so often anyway. Noting costs no look: the driver calls
- * for one at its next trigger. Runs on the endpoint's worker, through `submit`.
+ * did, once more when a file a look saw goes quiet (what a look says changes with time alone: a
+ * record flushed, a copy settled), and every so often anyway. Noting costs no look: the driver
+ * calls for one at its next trigger. Runs on the endpoint's worker, through `submit`.
  *
- * @param flushMs  how long a record may wait for its next line: the note after the files went
- *                 quiet comes after that
  * @param submit   runs a task on the endpoint's worker after a delay (ms)
  * @param note     notes that the files may have changed
  * @param fallback every so often: reads again what a ZooKeeper watch may have missed
@@ -22,18 +20,17 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
  */
 private[endpoint] final class LookSchedule(
     files: SourceFiles,
-    flushMs: Long,
     submit: (() => Unit, Long) => Unit,
     note: () => Unit,
     fallback: () => Unit,
     lookMs: () => Long) {
   import NodeEndpoint.{FallbackMs, UnwatchedFallbackMs}
 
-  private val settleMs = math.max(100L, flushMs) + 20L
   private val noteQueued = new AtomicBoolean(false)
-  private val settleQueued = new AtomicBoolean(false)
   private val layoutChanged = new AtomicBoolean(false)
   private var unwatchedQueued = false
+  // When the note for a file going quiet comes (ms, System.nanoTime's), if one is to come.
+  @volatile private var settleDueMs: Option[Long] = None
   private var watch: Option[DirectoryWatch.Registration] = None
   // Each start begins a round; the fallback notes of an earlier round end.
   private var round = 0
@@ -56,19 +53,39 @@ private[endpoint] final class LookSchedule(
     round += 1
     watch.foreach(_.close())
     watch = None
+    settleDueMs = None
   }
 
   /**
-   * A file changed (on the watch's thread): noted at once, one task for a burst of events, and
-   * again once the files went quiet, `settleMs` after the first change of a burst. With `layout`
-   * (a directory made, say) the directories are watched again first.
+   * A look saw a file that goes quiet enough in `inMs` for a look to say more of it: noted then,
+   * unless a note comes sooner. Each look says it again for the files it saw, so a later one
+   * written meanwhile is not missed. On the worker.
+   */
+  def settlesIn(inMs: Long): Unit = {
+    val dueMs = nowMs + inMs + LookSchedule.TickMs
+    if (settleDueMs.forall(dueMs < _)) {
+      settleDueMs = Some(dueMs)
+      submit(
+        () =>
+          if (settleDueMs.contains(dueMs)) {
+            settleDueMs = None
+            note()
+          },
+        dueMs - nowMs)
+    }
+  }
+
+  /** Whether the note for a file going quiet is still to come. */
+  def settling: Boolean = settleDueMs.nonEmpty
+
+  private def nowMs: Long = System.nanoTime() / 1000000L
+
+  /**
+   * A file changed (on the watch's thread): noted at once, one task for a burst of events. With
+   * `layout` (a directory made, say) the directories are watched again first.
    */
   private def changed(layout: Boolean): Unit = {
     if (layout) layoutChanged.set(true)
-    // The note once quiet is queued first: while the first note is seen, it is [[settling]].
-    if (settleQueued.compareAndSet(false, true)) {
-      submit(() => { settleQueued.set(false); note() }, settleMs)
-    }
     if (noteQueued.compareAndSet(false, true)) {
       submit(
         () => {
@@ -81,9 +98,6 @@ private[endpoint] final class LookSchedule(
       )
     }
   }
-
-  /** Whether the note once the files went quiet is still to come. */
-  def settling: Boolean = settleQueued.get
 
   /**
    * Watches the directories again (a pattern's new ones) and notes a change every so often: a
@@ -132,4 +146,10 @@ private[endpoint] final class LookSchedule(
     watch = Some(again)
     if (!again.complete) unwatchedNote(round)
   }
+}
+
+private object LookSchedule {
+
+  /** How long after a file's stamp says it settles its note comes: file times tick coarsely. */
+  val TickMs: Long = 20L
 }

@@ -103,7 +103,6 @@ final class NodeEndpoint(
   private val changes = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
-    spec.records.fold(0L)(_.flushMs),
     (task, delayMs) => submit(task(), delayMs),
     () => noteChange(),
     () => { requests.check(); lookCalls.check(); pulls.check() },
@@ -284,6 +283,7 @@ final class NodeEndpoint(
       try scanner.scan(known, request.retired, request.remove.toSet) -> None
       catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
     filesWatched = files.size.toLong
+    if (unlisted.isEmpty) scanner.nextSettlingMs.foreach(schedule.settlesIn)
     looks += 1
     val ignored = if (unlisted.isEmpty) scanner.ignored else 0
     val full = Response(

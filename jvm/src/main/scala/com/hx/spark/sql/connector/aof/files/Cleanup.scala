@@ -33,11 +33,32 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
       newestInDirectory: Path => Option[FileKey],
       copied: Set[FileKey],
       nowMs: Long): Seq[Cleanup.Candidate] =
+    waiting(candidates, newestInDirectory, copied).filter(_.stamp.quietMs(nowMs) >= afterMs)
+
+  /**
+   * How long until the first of `candidates` that only waits for `afterMs` may be removed, if
+   * none is written or renamed again: a look then removes it.
+   */
+  def nextDueMs(
+      candidates: Seq[Cleanup.Candidate],
+      newestInDirectory: Path => Option[FileKey],
+      copied: Set[FileKey],
+      nowMs: Long): Option[Long] = {
+    val waits = waiting(candidates, newestInDirectory, copied)
+      .map(afterMs - _.stamp.quietMs(nowMs))
+      .filter(_ > 0L)
+    if (waits.isEmpty) None else Some(waits.min)
+  }
+
+  /** The candidates that may be removed once they went `afterMs` without a write or rename. */
+  private def waiting(
+      candidates: Seq[Cleanup.Candidate],
+      newestInDirectory: Path => Option[FileKey],
+      copied: Set[FileKey]): Seq[Cleanup.Candidate] =
     candidates.filter { c =>
       val m = c.meta
       c.same && m.unreadable.isEmpty && m.size == c.floor && m.lineEnd == m.size &&
       m.size > 0 && m.copyOf.isEmpty && !copied(m.key) &&
-      c.stamp.quietMs(nowMs) >= afterMs &&
       !newestInDirectory(Paths.get(m.path).getParent).contains(m.key)
     }
 

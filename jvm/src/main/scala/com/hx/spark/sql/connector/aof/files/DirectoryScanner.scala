@@ -60,12 +60,20 @@ final class DirectoryScanner(
   private val newCopies = new NewFileCopies(identity)
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
+  @volatile private var settlesIn: Option[Long] = None
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
 
   /** The files `cleanup` removed in the last scan. */
   def removedByLastScan: Seq[FileKey] = removedLast
+
+  /**
+   * How long until the soonest file of the last scan is quiet enough that a look would say more
+   * of it (its last record flushed, a copy told from a file written) or remove it (`cleanup`),
+   * if none is written again.
+   */
+  def nextSettlingMs: Option[Long] = settlesIn
 
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
@@ -104,17 +112,22 @@ final class DirectoryScanner(
       val lookedAt = first.lookedAt ++ last.lookedAt
       tracker.keepOnly(lookedAt.contains)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
-      val removed = cleaned(remove, metas, last, question)
+      val (removed, cleanupDue) = cleaned(remove, metas, last, question)
+      val settling = last.stamps.valuesIterator.map(tracker.untilSettled).filter(_ > 0L)
+      settlesIn = (settling ++ cleanupDue.iterator).reduceOption[Long](math.min)
       inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
         .filterNot(m => removed(m.key))
     }
 
-  /** The files of `remove` that `cleanup` removed, judged on one look. */
+  /**
+   * The files of `remove` that `cleanup` removed, judged on one look; and how long until the next
+   * may be removed, if it only waits for `cleanup.after`.
+   */
   private def cleaned(
       remove: Set[FileKey],
       metas: Seq[FileMeta],
       look: Look,
-      question: NodeQuestion): Set[FileKey] = cleanup match {
+      question: NodeQuestion): (Set[FileKey], Option[Long]) = cleanup match {
     case Some(c) if remove.nonEmpty =>
       val candidates = for {
         m <- metas if remove(m.key)
@@ -129,16 +142,17 @@ final class DirectoryScanner(
         .groupBy(_._1)
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
+      val copied = metas.flatMap(_.copyOf).toSet
       val removed = c
-        .removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
+        .removable(candidates, newest.get, copied, nowMs)
         .filter(c.remove(_, stat, nowMs))
         .map(_.meta.key)
         .toSet
       removedLast = removed.toSeq
-      removed
+      removed -> c.nextDueMs(candidates, newest.get, copied, nowMs)
     case _ =>
       removedLast = Nil
-      Set.empty
+      Set.empty[FileKey] -> None
   }
 
   /**

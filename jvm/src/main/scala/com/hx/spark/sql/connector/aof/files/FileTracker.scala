@@ -119,8 +119,11 @@ private[files] final class FileTracker(
    * Whether the stamp can tell a later write from the one it shows: file times tick coarsely (a
    * few ms). A file's last record waits for its flush time to pass.
    */
-  def settled(stamp: FileStamp): Boolean =
-    stamp.quietMs(clock.millis()) > math.max(100L, records.fold(0L)(_.flushMs))
+  def settled(stamp: FileStamp): Boolean = untilSettled(stamp) == 0L
+
+  /** How long until `stamp` is [[settled]] if the file is not written again: 0 once it is. */
+  def untilSettled(stamp: FileStamp): Long =
+    math.max(0L, math.max(100L, records.fold(0L)(_.flushMs)) + 1L - stamp.quietMs(clock.millis()))
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
   private def readable(path: Path, stamp: FileStamp)(

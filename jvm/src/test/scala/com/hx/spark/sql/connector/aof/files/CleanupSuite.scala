@@ -62,6 +62,24 @@ class CleanupSuite extends AnyFunSuite {
     }
   }
 
+  test("a look says when the next file waiting for cleanup.after may go; a look then removes it") {
+    withDir { dir =>
+      write(dir.resolve("app.log.1"), "c\n", ageMinutes = 2)
+      write(dir.resolve("app.log"), "d\n", ageMinutes = 1)
+      val clock = new MovingClock
+      val scan = scanner(dir, clock)
+      val (known, all) = readToEnd(scan.scan(Nil))
+      clock.advance(after / 2)
+      assert(scan.scan(known, remove = all).size === 2)
+      // What the node waits for: a note then brings the look that removes it.
+      val due = scan.nextSettlingMs.getOrElse(fail("no time said"))
+      assert(due > after / 2 - 10000L && due <= after / 2, due)
+      clock.advance(due)
+      assert(scan.scan(known, remove = all).map(_.path) === Seq(dir.resolve("app.log").toString))
+      assert(scan.nextSettlingMs === None)
+    }
+  }
+
   test("a file not named, not read to its end, grown, or with a line unfinished stays") {
     withDir { dir =>
       val named = write(dir.resolve("app.log.3"), "a\n")
