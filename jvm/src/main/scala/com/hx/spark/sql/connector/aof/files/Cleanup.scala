@@ -26,28 +26,18 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
   /**
    * The candidates the node may remove now, from one look: each with its description and
    * stamp as the look found them, and the floor the driver gave; `copied` are the files the
-   * look's others are copies of.
+   * look's others are copies of. And how long until the first that only waits for `afterMs` may
+   * go, if none is written or renamed again: a look then removes it.
    */
   def removable(
       candidates: Seq[Cleanup.Candidate],
       newestInDirectory: Path => Option[FileKey],
       copied: Set[FileKey],
-      nowMs: Long): Seq[Cleanup.Candidate] =
-    waiting(candidates, newestInDirectory, copied).filter(_.stamp.quietMs(nowMs) >= afterMs)
-
-  /**
-   * How long until the first of `candidates` that only waits for `afterMs` may be removed, if
-   * none is written or renamed again: a look then removes it.
-   */
-  def nextDueMs(
-      candidates: Seq[Cleanup.Candidate],
-      newestInDirectory: Path => Option[FileKey],
-      copied: Set[FileKey],
-      nowMs: Long): Option[Long] = {
-    val waits = waiting(candidates, newestInDirectory, copied)
-      .map(afterMs - _.stamp.quietMs(nowMs))
-      .filter(_ > 0L)
-    if (waits.isEmpty) None else Some(waits.min)
+      nowMs: Long): (Seq[Cleanup.Candidate], Option[Long]) = {
+    val (now, later) = waiting(candidates, newestInDirectory, copied)
+      .partition(_.stamp.quietMs(nowMs) >= afterMs)
+    val waits = later.map(afterMs - _.stamp.quietMs(nowMs))
+    now -> (if (waits.isEmpty) None else Some(waits.min))
   }
 
   /** The candidates that may be removed once they went `afterMs` without a write or rename. */

@@ -142,14 +142,10 @@ final class DirectoryScanner(
         .groupBy(_._1)
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
-      val copied = metas.flatMap(_.copyOf).toSet
-      val removed = c
-        .removable(candidates, newest.get, copied, nowMs)
-        .filter(c.remove(_, stat, nowMs))
-        .map(_.meta.key)
-        .toSet
+      val (now, due) = c.removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
+      val removed = now.filter(c.remove(_, stat, nowMs)).map(_.meta.key).toSet
       removedLast = removed.toSeq
-      removed -> c.nextDueMs(candidates, newest.get, copied, nowMs)
+      removed -> due
     case _ =>
       removedLast = Nil
       Set.empty[FileKey] -> None
