@@ -1,7 +1,8 @@
 package com.hx.spark.sql.connector.aof.testkit
 
-import java.net.ServerSocket
 import java.nio.file.{Files, Path}
+
+import scala.annotation.tailrec
 
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
@@ -14,7 +15,6 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * @param heapMb   the server JVM's heap
  */
 final class ZooKeeperProcess private (
-    val port: Int,
     dataDir: Path,
     settings: Map[String, String],
     secure: Boolean,
@@ -31,7 +31,6 @@ final class ZooKeeperProcess private (
       "-cp",
       System.getProperty("java.class.path"),
       ZooKeeperProcessMain.getClass.getName.stripSuffix("$"),
-      port.toString,
       dataDir.toString,
       if (secure) "secure" else "plain"
     )
@@ -41,10 +40,10 @@ final class ZooKeeperProcess private (
       .start()
   }
 
+  /** The port the server bound, from its "serving" line. */
+  val port: Int = awaitServing()
   val connectString: String = s"127.0.0.1:$port"
   val access: ZkAccess = ZkAccess(connectString, 30000)
-
-  awaitServing()
 
   /** The server's process id, for what it costs. */
   def pid: Long = process.pid()
@@ -57,14 +56,19 @@ final class ZooKeeperProcess private (
     process.waitFor()
   }
 
-  private def awaitServing(): Unit = {
-    val deadline = System.currentTimeMillis() + 30000
-    while (!output.linesIterator.contains(ZooKeeperProcessMain.Ready)) {
-      if (!process.isAlive || System.currentTimeMillis() > deadline) {
+  @tailrec
+  private def awaitServing(deadline: Long = System.currentTimeMillis() + 30000): Int = {
+    val ready = s"${ZooKeeperProcessMain.Ready} "
+    output.linesIterator.collectFirst {
+      case line if line.startsWith(ready) => line.stripPrefix(ready).trim.toInt
+    } match {
+      case Some(port) => port
+      case None if process.isAlive && System.currentTimeMillis() < deadline =>
+        Thread.sleep(50)
+        awaitServing(deadline)
+      case None =>
         process.destroyForcibly()
         throw new IllegalStateException(s"ZooKeeper did not start:\n$output")
-      }
-      Thread.sleep(50)
     }
   }
 }
@@ -75,11 +79,5 @@ object ZooKeeperProcess {
       settings: Map[String, String] = Map.empty,
       secure: Boolean = false,
       heapMb: Int = 256): ZooKeeperProcess =
-    new ZooKeeperProcess(freePort(), dataDir, settings, secure, heapMb)
-
-  private def freePort(): Int = {
-    val socket = new ServerSocket(0)
-    try socket.getLocalPort
-    finally socket.close()
-  }
+    new ZooKeeperProcess(dataDir, settings, secure, heapMb)
 }
