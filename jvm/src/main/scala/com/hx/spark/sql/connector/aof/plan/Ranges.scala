@@ -20,11 +20,16 @@ object Ranges {
         .filterNot(h => start.hosts.get(h._1).exists(_ eq h._2))
         .sortBy(_._1)
       tails = offsets.files.values.flatMap(_.continues).map(t => t.fileId -> t.from).toMap
-      file <- offsets.files.values.toSeq.sortBy(f => (f.serial, f.fileId))
-      from = start.file(host, file.fileId).fold(file.first)(_.pos)
-      // A file's open tail is read by the file that continues it, in the batch that moved past it.
-      until = tails.get(file.fileId).filter(from <= _).getOrElse(file.pos)
-      if from < until
+      // Sorted once the files with bytes to read are found: of thousands, a batch reads a few.
+      (file, from, until) <- offsets.files.values.toSeq
+        .flatMap { file =>
+          val from = start.file(host, file.fileId).fold(file.first)(_.pos)
+          // A file's open tail is read by the file that continues it, in the batch that moved
+          // past it.
+          val until = tails.get(file.fileId).filter(from <= _).getOrElse(file.pos)
+          if (from < until) Some((file, from, until)) else None
+        }
+        .sortBy { case (f, _, _) => (f.serial, f.fileId) }
     } yield {
       val continued = file.continues.filter(_ => from == 0L).flatMap { t =>
         offsets.files.get(t.fileId).map(p => range(host, p, t.from, p.pos))
