@@ -140,6 +140,9 @@ class CleanupSuite extends AnyFunSuite {
       val out = new GZIPOutputStream(Files.newOutputStream(gz))
       try out.write("a\nb\n".getBytes(UTF_8))
       finally out.close()
+      // Older than the live file: written in the same millisecond, its time would be later than
+      // the live file's, which is set in whole milliseconds, and it would be the one spared.
+      Files.setLastModifiedTime(gz, FileTime.fromMillis(System.currentTimeMillis() - 60000L))
       write(logs.resolve("app.log"), "c\n")
       val archive = dir.resolve("archive")
       val clock = new MovingClock
