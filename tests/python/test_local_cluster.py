@@ -18,9 +18,15 @@ def executor_like(cwd: Path, address: str) -> Iterator[int]:
     """A process with an executor's command line, working in ``cwd``: a stand-in for another
     cluster's executor, which would otherwise cost a second cluster with the same addresses."""
     cwd.mkdir(parents=True)
-    # It lives until its stdin closes: as long as the block, however long that takes.
-    args = ["-c", "import sys; sys.stdin.read()", "--hostname", address, EXECUTOR]
-    process = subprocess.Popen([sys.executable, *args], cwd=cwd, stdin=subprocess.PIPE)
+    # It lives until its stdin closes: as long as the block, however long that takes. Its first
+    # line says it runs: Popen returns once exec began, when its command line may still be empty.
+    script = "import sys; print(flush=True); sys.stdin.read()"
+    args = ["-c", script, "--hostname", address, EXECUTOR]
+    process = subprocess.Popen(
+        [sys.executable, *args], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    process.stdout.readline()
     try:
         yield process.pid
     finally:
