@@ -61,6 +61,8 @@ def _lines(lines: dict[str, int]) -> str:
     said = f"{lines['written']:,} / {lines['counted']:,}"
     if "lost" in lines:
         said += f" (lost {lines['lost']:,}, duplicated {lines['duplicated']:,})"
+    if "said_lost" in lines:
+        said += f" (said lost: {lines['said_lost']:,})"
     return said
 
 

@@ -22,7 +22,7 @@ from pyspark.sql.streaming.readwriter import DataStreamWriter
 
 import proc_stats
 import pyspark_aof as aof
-from node_writer import line_id, tally
+from node_writer import LINE_BYTES, line_id, tally
 
 REAL_TIME_BATCH = "5 minutes"  # the docs' example: longer than a phase, so no batch ends in one
 CATCH_UP = 90.0  # seconds a query may take, after the writer stops, to count every line
@@ -119,8 +119,15 @@ def source(
         values = (json.loads(v)["value"] for v in sink.read_text().splitlines() if v.endswith("}"))
         figures["lines"] = tally((line_id(v) for v in values), ids)
     else:
-        figures["lines"] = {"written": len(ids), "counted": counted()}
+        figures["lines"] = {"written": len(ids), "counted": counted(), **_said_lost(query)}
     return figures
+
+
+def _said_lost(query: StreamingQuery) -> dict[str, int]:
+    """Return the lines the source said went before they were read, from its ``bytesLost``."""
+    last = query.recentProgress[-1] if query.recentProgress else None
+    lost = int(last["sources"][0]["metrics"].get("bytesLost", 0)) if last else 0
+    return {"said_lost": lost // LINE_BYTES} if lost else {}
 
 
 def rate(
