@@ -70,12 +70,12 @@ class Phase:
     def pattern(self, directory: str, regex: bool) -> str:
         """Return the phase's files in ``directory``: the source's ``path``, or imfile's glob."""
         if not self.files:
-            return f"{directory}/app\\.log(\\.1)?" if regex else f"{directory}/app.log*"
+            return f"{directory}/app\\.log(\\.[12])?" if regex else f"{directory}/app.log*"
         parent = directory if self.directories == 1 else f"{directory}/*"
         if not regex:
             return f"{parent}/quiet-*.log"
         # With a writer too, its directory is one more beside the quiet files' (``_row``).
-        names = "(quiet-.*|app)\\.log(\\.1)?" if self.rate else "quiet-.*\\.log"
+        names = "(quiet-.*|app)\\.log(\\.[12])?" if self.rate else "quiet-.*\\.log"
         return f"{parent}/{names}"
 
 

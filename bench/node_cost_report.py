@@ -25,9 +25,11 @@ other in the table's order, in one executor: its RSS is what its heap has grown 
   phase begins after the warm-up that follows. In real-time mode no batch ends: the time given
   is until every line was in the sink.
 - **Written**: a writer process appends lines of 100 bytes, each a write of its own, to
-  `app.log`, renamed to `app.log.1` (over the one before) every 10 s; the `path` matches both
-  (`app\\.log(\\.1)?`). Lines written are counted once the writer stops and the query caught up:
-  the batches' `numInputRows` summed (micro-batch), the sink's lines by id (real-time mode).
+  `app.log`, rotated every 10 s as `logrotate` with `rotate 2` does (`app.log.1` to `app.log.2`,
+  over the one before, then `app.log` to `app.log.1`), so a line stays 20 s or more; the `path`
+  matches all three (`app\\.log(\\.[12])?`). Lines written are counted once the writer stops and
+  the query caught up: the batches' `numInputRows` summed (micro-batch), the sink's lines by id
+  (real-time mode). Lines the source said were lost (its `bytesLost`) are given beside.
 - **Busy beside quiet**: the writer of the written phases at 1,000 lines a second, its
   directory one more beside the 200 of 20,000 quiet files, all read by one `path`; the first
   batch reads the quiet files, and the phase begins after the warm-up. rsyslog is not run there:

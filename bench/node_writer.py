@@ -2,9 +2,9 @@
 
 ``python node_writer.py DIRECTORY RATE [ROTATE_SECONDS]`` appends ``RATE`` lines a second to
 ``DIRECTORY/app.log``, each line of 100 bytes a write of its own (a logger that flushes every
-event), and every ``ROTATE_SECONDS`` (10) renames ``app.log`` to ``app.log.1`` (over the one
-before) and writes on into a new ``app.log``, until SIGTERM; then it prints how many lines it
-wrote. Each line starts with its id: ``<n:010d>`` for the writer's, ``q<file>-<line>`` for the
+event), and every ``ROTATE_SECONDS`` (10) rotates it as ``logrotate`` with ``rotate 2`` does
+(``app.log.1`` to ``app.log.2``, over the one before, then ``app.log`` to ``app.log.1``) and writes
+on into a new ``app.log``, until SIGTERM; then it prints how many lines it wrote. Each line starts with its id: ``<n:010d>`` for the writer's, ``q<file>-<line>`` for the
 quiet files'; readers' outputs are checked against those ids (:func:`tally`).
 """
 
@@ -94,7 +94,7 @@ class Writer:
 def _write(directory: Path, rate: int, rotate: float) -> int:
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    log, rotated = directory / "app.log", directory / "app.log.1"
+    log, rotated, older = directory / "app.log", directory / "app.log.1", directory / "app.log.2"
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
     out = os.open(log, flags, 0o644)
     started = time.monotonic()
@@ -104,6 +104,8 @@ def _write(directory: Path, rate: int, rotate: float) -> int:
         now = time.monotonic()
         if now >= rotation:
             os.close(out)
+            if rotated.exists():
+                os.rename(rotated, older)
             os.rename(log, rotated)
             out = os.open(log, flags, 0o644)
             rotation += rotate
