@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.util.Try
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
  * When a serving endpoint notes that its files may have changed: as soon as a watch says they
@@ -13,13 +13,17 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
  * record flushed, a copy settled), and every so often anyway. Noting costs no look: the driver
  * calls for one at its next trigger. Runs on the endpoint's worker, through `submit`.
  *
+ * Each directory a watch hears change is told to `changes`, so the next look lists only those;
+ * the look every so often, and every look while a directory cannot be watched, is whole.
+ *
  * @param submit   runs a task on the endpoint's worker after a delay (ms)
  * @param note     notes that the files may have changed
  * @param fallback every so often: reads again what a ZooKeeper watch may have missed
- * @param lookMs   how long the last look took: the looks every so often take a small share
+ * @param lookMs   how long the last whole look took: the looks every so often take a small share
  */
 private[endpoint] final class LookSchedule(
     files: SourceFiles,
+    changes: DirectoryChanges,
     submit: (() => Unit, Long) => Unit,
     note: () => Unit,
     fallback: () => Unit,
@@ -84,7 +88,8 @@ private[endpoint] final class LookSchedule(
    * A file changed (on the watch's thread): noted at once, one task for a burst of events. With
    * `layout` (a directory made, say) the directories are watched again first.
    */
-  private def changed(layout: Boolean): Unit = {
+  private def changed(dir: Path, layout: Boolean): Unit = {
+    changes.heard(dir, layout)
     if (layout) layoutChanged.set(true)
     if (noteQueued.compareAndSet(false, true)) {
       submit(
@@ -107,6 +112,7 @@ private[endpoint] final class LookSchedule(
    */
   private def fallbackNote(started: Int): Unit = if (started == round) {
     fallback()
+    changes.all()
     watchAgain()
     note()
     submit(() => fallbackNote(started), math.max(FallbackMs, lookMs() * 1000))
@@ -144,7 +150,10 @@ private[endpoint] final class LookSchedule(
       once = true)
     watch.foreach(_.close())
     watch = Some(again)
-    if (!again.complete) unwatchedNote(round)
+    if (!again.complete) {
+      changes.all() // what changes where no watch is heard by no one
+      unwatchedNote(round)
+    }
   }
 }
 

@@ -14,6 +14,7 @@ import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.{
+  DirectoryChanges,
   DirectoryScanner,
   FileMeta,
   KnownFile,
@@ -64,6 +65,7 @@ final class NodeEndpoint(
   private val worker = new EndpointWorker(s"aof-endpoint-$host", sharedThreads)
   // A client of its own, but for simulated nodes, many to a JVM (the fleet benchmark).
   private val client = sharedClient.getOrElse(ZkClients.open(spec.zk, spec.metaStore))
+  private val heard = new DirectoryChanges
   private val scanner = new DirectoryScanner(
     spec.files,
     spec.md5SampleLength,
@@ -72,7 +74,8 @@ final class NodeEndpoint(
     identity = spec.identity,
     ignoreOlderMs = spec.ignoreOlderMs,
     ending = spec.ending,
-    cleanup = spec.cleanup
+    cleanup = spec.cleanup,
+    changes = Some(heard)
   )
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
@@ -103,14 +106,16 @@ final class NodeEndpoint(
   private val changes = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
+    heard,
     (task, delayMs) => submit(task(), delayMs),
     () => noteChange(),
     () => { requests.check(); lookCalls.check(); pulls.check() },
-    () => lookMs
+    () => wholeLookMs
   )
   // What an operator watches of this endpoint (the gauges), written by its worker only.
   @volatile private var filesWatched = 0L
   @volatile private var lookMs = 0L
+  private var wholeLookMs = 0L
   @volatile private var looks = 0L
   private val gauges = Gauges.group(
     s"endpoint.${Gauges.part(spec.metaStore)}",
@@ -127,6 +132,9 @@ final class NodeEndpoint(
 
   /** The looks so far: each lists, stats and describes the files. */
   private[endpoint] def looksSoFar: Long = looks
+
+  /** The looks so far that listed every directory, not only those a watch heard change. */
+  private[endpoint] def wholeLooksSoFar: Long = scanner.wholeListings
 
   /** Whether a change's note once the files went quiet is still to come. */
   private[endpoint] def settling: Boolean = schedule.settling
@@ -174,6 +182,7 @@ final class NodeEndpoint(
       me.getBytes(UTF_8))
     node.start()
     registration = Some(node)
+    heard.all() // what changed while another served, or none did, is unknown here
     log.info(s"aof: endpoint $me serves ${spec.files} on $host for run ${spec.runId}")
     answer()
     schedule.start()
@@ -239,6 +248,9 @@ final class NodeEndpoint(
       else {
         callsSeen += call -> n
         lookSeen = n
+        // A look at every host covers every byte written before it was called, even one whose
+        // watch event is still on its way (what "no new data" means to Spark): it is whole.
+        if (call eq lookCalls) heard.all()
         if (!lookAgain()) lastWritten.foreach(write)
       }
     }
@@ -277,6 +289,7 @@ final class NodeEndpoint(
       known: Seq[KnownFile],
       before: Option[Exchange]): Option[Response] = {
     val began = System.nanoTime()
+    val wholeBefore = scanner.wholeListings
     schedule.rearm()
     changes.looking()
     val (files, unlisted) =
@@ -299,6 +312,7 @@ final class NodeEndpoint(
     // An idle host's list is not written again.
     if (answer.nonEmpty) report.publish(full.copy(absent = false, retired = Nil, removed = Nil))
     lookMs = (System.nanoTime() - began) / 1000000L
+    if (scanner.wholeListings > wholeBefore) wholeLookMs = lookMs
     answer
   }
 

@@ -17,7 +17,8 @@ import scala.collection.mutable
  * looks, and described again only when its bytes or the driver's question change. A compressed
  * file is looked at as the bytes it decompresses to: a rotation's `compress` may leave the unread
  * end of a tracked file only there. The directories are listed by the [[FileListing]], as a read
- * task lists them.
+ * task lists them; told which changed since the last look (`changes`), a look lists and stats
+ * only those, and takes the others as the looks before found them ([[LookedDirectories]]).
  *
  * What it cannot see is never reported as gone: a file it cannot read is reported unreadable (the
  * driver keeps its position), and a directory it cannot list fails the whole look with
@@ -40,6 +41,8 @@ import scala.collection.mutable
  *               (`ignore.older`, [[OldFiles]])
  * @param ending how the files' bytes are lines (`encoding`, `line.separator`)
  * @param cleanup what becomes of a file read to its end and committed (`cleanup`)
+ * @param changes the directories a watch heard change since the last look; without it, every
+ *                look lists every directory and stats every file
  */
 final class DirectoryScanner(
     files: SourceFiles,
@@ -52,10 +55,12 @@ final class DirectoryScanner(
     identity: FileIdentity = FileIdentity(checked = true),
     ignoreOlderMs: Option[Long] = None,
     ending: LineEnding = LineEnding.Default,
-    cleanup: Option[Cleanup] = None) {
+    cleanup: Option[Cleanup] = None,
+    changes: Option[DirectoryChanges] = None) {
   private val tracker =
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
   private val listing = new FileListing(files, listed)
+  private val looked = new LookedDirectories(files, listing)
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
   @volatile private var ignoredByLastScan = 0
@@ -74,6 +79,9 @@ final class DirectoryScanner(
    * if none is written again.
    */
   def nextSettlingMs: Option[Long] = settlesIn
+
+  /** The listings of every directory so far ([[DirectoryChanges]] tells when one is needed). */
+  def wholeListings: Long = looked.whole
 
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
@@ -100,13 +108,17 @@ final class DirectoryScanner(
       remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
-      val first = look(question)
+      // With retired files, whole: the driver gives one up once an answer found no copy of it,
+      // and a copy renamed into a directory whose event is still on its way would be missed.
+      val taken = changes.flatMap(_.take()).filter(_ => retired.isEmpty)
+      val first = lookOrForget(question, taken)
       // The first look's answer only when it is not looked at again.
       val firstAnswer = Some(first).filterNot(l => question.mayMissCopies(l.found))
       val (last, metas) = firstAnswer.map(answer(_, question)) match {
         case Some((metas, false)) => (first, metas)
         case _ =>
-          val again = look(question)
+          // Whole: a rotation under way, a copy may be where no watch told yet.
+          val again = lookOrForget(question, None)
           (again, answer(again, question)._1)
       }
       val lookedAt = first.lookedAt ++ last.lookedAt
@@ -143,7 +155,9 @@ final class DirectoryScanner(
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
       val (now, due) = c.removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
-      val removed = now.filter(c.remove(_, stat, nowMs)).map(_.meta.key).toSet
+      val gone = now.filter(c.remove(_, stat, nowMs))
+      gone.foreach(g => looked.forget(Paths.get(g.meta.path).getParent))
+      val removed = gone.map(_.meta.key).toSet
       removedLast = removed.toSeq
       removed -> due
     case _ =>
@@ -185,19 +199,35 @@ final class DirectoryScanner(
     } finally evidence.close()
   }
 
-  /**
-   * One look: the listing's files described, then listed again while a tracked file is missing
-   * ([[NodeQuestion.missesTracked]]), for the tracked files only.
-   */
-  private def look(question: NodeQuestion): Look = {
-    val look = new Look(question)
-    look.describe(listing.entries(), (readBy, key) => readBy.nonEmpty || question.tracks(key))
-    var listings = 1
-    while (listings < FileListing.Listings && question.missesTracked(look.found)) {
-      listings += 1
-      look.describe(listing.entries(), (_, key) => question.tracks(key))
+  /** A look; one that fails has the next list every directory again. */
+  private def lookOrForget(question: NodeQuestion, changed: Option[Set[Path]]): Look =
+    try look(question, changed)
+    catch {
+      case e: Exception =>
+        looked.clear()
+        throw e
     }
-    look
+
+  /**
+   * One look: the files of the directories that `changed` (all when none) described, with the
+   * others as last found, unless a file was made, went or was renamed in one of those (then all
+   * are); then every directory listed again while a tracked file is missing
+   * ([[NodeQuestion.missesTracked]]), for the tracked files only: a file renamed into another
+   * directory is missing from its own before the watch may have told of the other.
+   */
+  private def look(question: NodeQuestion, changed: Option[Set[Path]]): Look = {
+    val look = new Look(question)
+    val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || question.tracks(key)
+    if (look.describe(looked.listed(changed), wanted) && changed.nonEmpty) {
+      this.look(question, None)
+    } else {
+      var listings = 1
+      while (listings < FileListing.Listings && question.missesTracked(look.found)) {
+        listings += 1
+        look.describe(looked.listed(None), (_, key) => question.tracks(key))
+      }
+      look
+    }
   }
 
   /** What one look found: each file described once, by key, and every key it looked at. */
@@ -213,39 +243,56 @@ final class DirectoryScanner(
     def found: Seq[FileMeta] = metas
 
     /**
+     * Each directory's files described; those listed afresh kept with their stamps, for looks
+     * that do not list their directory again. Whether a directory listed afresh holds other
+     * files than before ([[LookedDirectories.found]]).
+     *
      * @param wanted whether a file is looked at, given the regex the source reads it by (if any)
      *               and its key
      */
     def describe(
-        listing: Seq[(Path, Option[Pattern])],
-        wanted: (Option[Pattern], FileKey) => Boolean): Unit =
-      listing.foreach { case (path, readBy) =>
-        try {
-          val stamp = stat(path)
-          val key = stamp.key
-          if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfNotRead(path, _))
-          else if (!seen.contains(key) && wanted(readBy, key)) {
-            lookedAt += key
-            val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
-            if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
+        listing: Seq[LookedDirectories.Listed],
+        wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
+      listing.foldLeft(false) { (reshaped, listed) =>
+        val stamped = listed.entries.flatMap(e => describe(e, wanted))
+        (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
+      }
+
+    /** One entry described, if wanted: the entry with its stamp, unless it went meanwhile. */
+    private def describe(
+        entry: LookedDirectories.Entry,
+        wanted: (Option[Pattern], FileKey) => Boolean): Option[LookedDirectories.Entry] = {
+      val LookedDirectories.Entry(path, readBy, known) = entry
+      try {
+        // A stamp of a look before only where nothing of the file is read.
+        val stamp = known
+          .filter(s => !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question))
+          .getOrElse(stat(path))
+        val key = stamp.key
+        if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfNotRead(path, _))
+        else if (!seen.contains(key) && wanted(readBy, key)) {
+          lookedAt += key
+          val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
+          if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
+            seen += key
+            leftOld += 1
+          } else {
+            // Seen only once described: one renamed away meanwhile is looked for again.
+            tracker.describe(path, stamp, question).foreach { meta =>
               seen += key
-              leftOld += 1
-            } else {
-              // Seen only once described: one renamed away meanwhile is looked for again.
-              tracker.describe(path, stamp, question).foreach { meta =>
-                seen += key
-                stamps(key) = stamp
-                metas :+= meta
-              }
+              stamps(key) = stamp
+              metas :+= meta
             }
           }
-        } catch {
-          case _: NoSuchFileException => () // renamed or removed since it was listed
-          case e: IOException =>
-            // Without its key nothing can be said of the file, not even that it is still there.
-            throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
         }
+        Some(entry.copy(stamp = Some(stamp)))
+      } catch {
+        case _: NoSuchFileException => None // renamed or removed since it was listed
+        case e: IOException =>
+          // Without its key nothing can be said of the file, not even that it is still there.
+          throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
       }
+    }
   }
 }
 

@@ -39,7 +39,7 @@ object DirectoryWatch {
   }
 
   /** A caller's function, and whether it hears each directory's first change only. */
-  private final class Listener(val changed: Boolean => Unit, val once: Boolean)
+  private final class Listener(val changed: (Path, Boolean) => Unit, val once: Boolean)
 
   private var listeners = Map.empty[WatchKey, List[Listener]]
   private lazy val service: Option[WatchService] =
@@ -52,11 +52,15 @@ object DirectoryWatch {
 
   /**
    * Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`,
-   * with `true` when the directories may be others now. With `once`, at the first change of each
+   * with the directory (or the one watched in its stead) and `true` when the directories may be
+   * others now. With `once`, at the first change of each
    * directory only, until the caller registers again: a directory no caller listens to any more
    * is not watched, so a file written all the time costs the kernel and this JVM nothing more.
    */
-  def register(dirs: Seq[Path], changed: Boolean => Unit, once: Boolean = false): Registration =
+  def register(
+      dirs: Seq[Path],
+      changed: (Path, Boolean) => Unit,
+      once: Boolean = false): Registration =
     synchronized {
       // Its own object: a caller that registers again before closing keeps both apart.
       val listener = new Listener(changed, once)
@@ -112,7 +116,7 @@ object DirectoryWatch {
           }))
         }
         val valid = key.reset()
-        hearing(key).foreach(l => Try(l.changed(layout || !valid)))
+        hearing(key).foreach(l => Try(l.changed(dir, layout || !valid)))
       }
     } catch {
       case _: ClosedWatchServiceException | _: InterruptedException => ()

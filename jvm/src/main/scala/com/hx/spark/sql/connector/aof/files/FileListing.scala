@@ -32,12 +32,6 @@ final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Pre
   // Directories and links the file-name regex matched, each warned about once.
   private val matchedNotRead = mutable.Set.empty[Path]
 
-  /** Each entry of the source's directories, with the regex the source reads it by, if it does. */
-  def entries(): Seq[(Path, Option[Pattern])] =
-    files.directories().flatMap { d =>
-      in(d.path, fromPattern = !d.literal).map(p => p -> d.readBy(p, files))
-    }
-
   /**
    * The regular files of `first`, then those of the source's other directories, each listed only
    * when reached: a rotation renames and copies within a directory, or into another. `first` only

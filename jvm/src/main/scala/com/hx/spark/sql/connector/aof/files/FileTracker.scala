@@ -87,6 +87,20 @@ private[files] final class FileTracker(
     }
   }
 
+  /**
+   * Whether the file's answer at `stamp` is the one kept, given with no byte read: only then may a
+   * look take its stamp from an earlier look, where no change was heard. A file whose bytes are
+   * read is statted first, so that what is read and the stamp it is read by are of one moment.
+   */
+  def knows(stamp: FileStamp, question: NodeQuestion): Boolean =
+    knownFormat(stamp, question.knownByKey.get(stamp.key)).nonEmpty &&
+      described.get(stamp.key).exists(d => d.stamp == stamp && keeps(d, question))
+
+  // Whether the answer kept is still the answer to `question`, if the bytes are the same.
+  private def keeps(d: Description, question: NodeQuestion): Boolean =
+    d.question == question.knownByKey.get(d.stamp.key) &&
+      (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint))
+
   // Whether the file starts with `k`'s head, as the file tracked under its key did.
   private def startsAs(path: Path, stamp: FileStamp, k: KnownFile): Boolean =
     k.fingerprint.length <= stamp.size && {
@@ -101,9 +115,7 @@ private[files] final class FileTracker(
    * then once for its key (an endpoint that restarts finds out what the files it reads on are).
    */
   def formatOf(path: Path, stamp: FileStamp, asked: Option[KnownFile]): Option[String] = {
-    val earlier = formats.get(stamp.key)
-    val format = earlier.collect { case (s, f) if s == stamp || asked.exists(_.floor > 0) => f }
-    format.getOrElse {
+    knownFormat(stamp, asked).getOrElse {
       val found =
         try Compression.of(path)
         catch {
@@ -114,6 +126,10 @@ private[files] final class FileTracker(
       found
     }
   }
+
+  // The format found before, if it still holds: a file a line of which was read keeps its own.
+  private def knownFormat(stamp: FileStamp, asked: Option[KnownFile]): Option[Option[String]] =
+    formats.get(stamp.key).collect { case (s, f) if s == stamp || asked.exists(_.floor > 0) => f }
 
   /**
    * Whether the stamp can tell a later write from the one it shows: file times tick coarsely (a
@@ -164,11 +180,7 @@ private[files] final class FileTracker(
       format: Option[String],
       asked: Option[KnownFile],
       question: NodeQuestion): Option[FileMeta] = {
-    val earlier = described.get(stamp.key).filter { d =>
-      d.question == asked &&
-      (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint)) &&
-      holds(d, path, stamp)
-    }
+    val earlier = described.get(stamp.key).filter(d => keeps(d, question) && holds(d, path, stamp))
     earlier match {
       case Some(d) =>
         // The same answer, the same object while its name stays: comparing it ends there.

@@ -20,7 +20,7 @@ final class FileWrites(files: SourceFiles, pollMs: Long = FileWrites.PollMs) ext
   private val writes = new Semaphore(0)
   private val registration = DirectoryWatch.register(
     Try(files.directories().map(_.path)).getOrElse(Nil) ++ files.roots,
-    _ => writes.release())
+    (_, _) => writes.release())
 
   /** Returns after a write, or after `timeoutMs` (at most `pollMs`) without one. */
   def await(timeoutMs: Long): Unit = {

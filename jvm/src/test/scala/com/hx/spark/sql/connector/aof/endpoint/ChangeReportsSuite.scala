@@ -158,6 +158,27 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     coordinator.stop()
   }
 
+  test("a host called for its change lists what its watch heard; a look at every host is whole") {
+    val (coordinator, _, dirs) = served("part")
+    val endpoint = endpoints.head
+    val (asked, _) = caughtUp(coordinator, "part")
+    coordinator.answers(coordinator.ask(asked), 10000) // the start's own change, if not seen yet
+    val (looks, whole) = (endpoint.looksSoFar, endpoint.wholeLooksSoFar)
+    append(dirs("part"), "two\n")
+    // A look called for another change (the file going quiet) may come before the write is heard.
+    var news = Seq.empty[FileMeta]
+    eventually("the grown file's news", 10000) {
+      news ++= coordinator.answers(coordinator.ask(asked), 100).files.getOrElse("part", Nil)
+      news.exists(_.lineEnd == 8L)
+    }
+    assert(endpoint.looksSoFar > looks && endpoint.wholeLooksSoFar === whole)
+    // No news: the trigger has every host look, and that look covers what no watch told yet.
+    val before = endpoint.looksSoFar
+    coordinator.answers(coordinator.ask(asked), 10000, Look.AfterWait)
+    assert(endpoint.looksSoFar === before + 1 && endpoint.wholeLooksSoFar > whole)
+    coordinator.stop()
+  }
+
   test("a quiet query has every host look once after news, then only waits for news") {
     val (coordinator, paths, dirs) = served("quiet-a", "quiet-b")
     val (asked, _) = caughtUp(coordinator, "quiet-a", "quiet-b")

@@ -32,7 +32,8 @@ import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only,
  * between planning a batch and reading it (what a batch replayed after a restart meets), and
  * endpoints started again.
  * Now and then time passes and the node may remove (`cleanup`) what the committed batches read
- * to their end. The node's scanner, the planner and the reader are the source's own, on real
+ * to their end. The node hears which directories changed as a watch tells it, at once, after its
+ * next look, or as events lost ([[WatchedWorld]]), and lists only those. The node's scanner, the planner and the reader are the source's own, on real
  * files; what comes out must be every line written exactly once, with nothing counted lost
  * (nothing is deleted before it is read), and every file the node removed read whole first.
  *
@@ -56,6 +57,7 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
       dir: Path,
       world: RotationWorld,
       limits: PlanLimits,
+      rnd: Random,
       counters: ReadCounters = ReadCounters.register(spark.sparkContext))
       extends Batches(host, limits, counters) {
     private val inListing = mutable.Queue.empty[() => Unit]
@@ -65,6 +67,7 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     private val clock = new MovingClock
     private val directory = s"$dir/**"
     private val regex = world.pattern.substring(directory.length + 1)
+    private val watch = new WatchedWorld(dir, rnd)
     private var scanner = newScanner()
     val rows: mutable.ArrayBuffer[Row] = mutable.ArrayBuffer.empty
     private val delivered = mutable.Set.empty[String]
@@ -73,17 +76,25 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
       SourceFiles(Paths.get(directory), regex),
       1024,
       listed = { listing =>
-        if (inListing.nonEmpty) inListing.dequeue()()
+        if (inListing.nonEmpty) {
+          inListing.dequeue()()
+          watch.tell()
+        }
         stats = 0
         listing
       },
       stat = { path =>
         stats += 1
-        amidFiles.filter(_._1 <= stats).foreach { case (_, op) => amidFiles = None; op() }
+        amidFiles.filter(_._1 <= stats).foreach { case (_, op) =>
+          amidFiles = None
+          op()
+          watch.tell()
+        }
         FileStamp.of(path)
       },
       clock = clock,
-      cleanup = Some(Cleanup(None, RotationModelSuite.CleanupAfterMs))
+      cleanup = Some(Cleanup(None, RotationModelSuite.CleanupAfterMs)),
+      changes = Some(watch.changes())
     )
 
     /**
@@ -119,7 +130,10 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
         retired: Map[String, KnownFile],
         remove: Set[FileKey]): Seq[FileMeta] = {
       val byKey = world.byKey
+      watch.tell()
+      watch.rearm()
       val files = scanner.scan(known, retired, remove)
+      watch.looked()
       val removed = scanner.removedByLastScan.flatMap(k => byKey.get(k).map(k -> _))
       removed.foreach { case (_, f) =>
         assert(hasDelivered(f.ids.toSeq), s"${f.path} removed before all of it was read")
@@ -147,6 +161,9 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
       trigger()
       amidFiles.foreach { case (_, left) => amidFiles = None; left() }
     }
+
+    /** How often a change was heard only after a look, and how often as events lost. */
+    def heardLateAndLost: (Int, Int) = watch.figures
 
     def hasDelivered(ids: Seq[String]): Boolean = ids.forall(delivered)
     def hasDelivered(id: String): Boolean = delivered(id)
@@ -185,7 +202,8 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
     val run = new Run(
       dir,
       world,
-      PlanLimits(bytesMax, StartingOffsets.Earliest, FileIdentity(checked = true)))
+      PlanLimits(bytesMax, StartingOffsets.Earliest, FileIdentity(checked = true)),
+      new Random(seed + 1))
     try {
       (1 to opsPerSeed).foreach { _ =>
         val op = Seeds.nextOp(world, logs.size, rnd)
@@ -245,6 +263,9 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
         }
       }
       covered("inodes reused") += world.reusedInodes
+      val (late, lost) = run.heardLateAndLost
+      covered("changes heard after a look") += late
+      covered("changes heard as events lost") += lost
       covered("lines") += world.written.size
       world.settle()
       var triggers = 0

@@ -1,0 +1,185 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Spark4Only, TempDirectories}
+
+/**
+ * A look told which directories changed lists and stats only those, and takes the others as the
+ * looks before found them; what no watch can tell makes it whole.
+ */
+@Spark4Only
+class DirectoryChangesSuite extends AnyFunSuite {
+
+  private def write(file: Path, text: String): Path =
+    Files.write(file, text.getBytes(UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+
+  /** Three directories of two files each, the files statted and the directories listed. */
+  private final class Node(root: Path, cleanup: Option[Cleanup] = None) {
+    val dirs: Seq[Path] = Seq("a", "b", "c").map(d => Files.createDirectories(root.resolve(d)))
+    dirs.foreach(d => Seq("app.log", "app.log.1").foreach(f => write(d.resolve(f), s"$d $f\n")))
+    val statted: mutable.ArrayBuffer[Path] = mutable.ArrayBuffer.empty
+    val listings: mutable.ArrayBuffer[Path] = mutable.ArrayBuffer.empty
+    val changes = new DirectoryChanges
+    var failNext = false
+    val clock = new MovingClock
+    val scanner = new DirectoryScanner(
+      SourceFiles(Seq(PathPattern(s"$root/*", "app\\.log.*"))),
+      1024,
+      listed = { paths =>
+        if (failNext) {
+          failNext = false
+          throw new UnlistedDirectory("a directory cannot be listed (Permission denied)")
+        }
+        listings ++= paths.headOption.map(_.getParent)
+        paths
+      },
+      stat = { p =>
+        statted += p
+        FileStamp.of(p)
+      },
+      clock = clock,
+      cleanup = cleanup,
+      changes = Some(changes)
+    )
+
+    def scan(known: Seq[KnownFile] = Nil, remove: Set[FileKey] = Set.empty): Seq[FileMeta] = {
+      statted.clear()
+      listings.clear()
+      scanner.scan(known, remove = remove)
+    }
+
+    /**
+     * The first look, whole; then one asked about what it found, once the files are quiet, so
+     * that nothing is new and nothing settles.
+     */
+    def tracked(): Seq[KnownFile] = {
+      clock.advance(1000L)
+      val first = scan()
+      assert(first.size === 6 && listings.size === 3)
+      val known = first.map(m => KnownFile(m.key, m.lineEnd, m.fingerprint, m.tailAtLineEnd))
+      scan(known)
+      known
+    }
+
+    def sizes(metas: Seq[FileMeta]): Map[String, Long] =
+      metas.map(m => root.relativize(Paths.get(m.path)).toString -> m.size).toMap
+  }
+
+  private def withNode[T](body: (Path, Node) => T): T = {
+    val root = Files.createTempDirectory("changes-")
+    try body(root, new Node(root))
+    finally TempDirectories.delete(root)
+  }
+
+  test("the first look is whole; then only the directories heard are listed and statted") {
+    withNode { (root, node) =>
+      val first = node.tracked()
+      val a = node.dirs.head
+      write(a.resolve("app.log"), "more\n")
+      write(node.dirs(1).resolve("app.log"), "not heard yet\n")
+      node.changes.heard(a, layout = false)
+      val metas = node.scan(first)
+      assert(node.listings === Seq(a))
+      assert(node.statted.map(_.getParent).distinct === Seq(a))
+      // The look is a past one where no watch told: b's write shows at the look that hears it.
+      val sizes = node.sizes(metas)
+      assert(sizes("a/app.log") === s"$a app.log\nmore\n".length)
+      assert(sizes("b/app.log") === s"${node.dirs(1)} app.log\n".length)
+      node.changes.heard(node.dirs(1), layout = false)
+      assert(node.sizes(node.scan(first))("b/app.log") > sizes("b/app.log"))
+      // A directory heard is listed by two looks: the watch hears it again from the next on.
+      assert(node.listings.toSet === Set(a, node.dirs(1)))
+      node.scan(first)
+      assert(node.listings === Seq(node.dirs(1)))
+      node.scan(first)
+      assert(node.listings.isEmpty)
+    }
+  }
+
+  test("nothing heard: nothing listed or statted, the same files found") {
+    withNode { (_, node) =>
+      val first = node.tracked()
+      val again = node.scan(first)
+      assert(node.listings.isEmpty && node.statted.isEmpty)
+      assert(again.map(_.key).toSet === first.map(_.key).toSet)
+    }
+  }
+
+  test("events lost, a directory made or one on the way heard, a look asked whole: all listed") {
+    withNode { (root, node) =>
+      val first = node.tracked()
+      node.changes.heard(node.dirs.head, layout = true)
+      node.scan(first)
+      assert(node.listings.size === 3)
+      // The root: a directory may have been made or renamed in it.
+      node.changes.heard(root, layout = false)
+      node.scan(first)
+      assert(node.listings.size === 3)
+      node.changes.all()
+      node.scan(first)
+      assert(node.listings.size === 3 && node.statted.size === 6)
+    }
+  }
+
+  test("a file made in a directory heard: the look lists all, as a rotation's steps are seen") {
+    withNode { (_, node) =>
+      val first = node.tracked()
+      val Seq(a, b, _) = node.dirs
+      write(a.resolve("app.log.2"), "new\n")
+      write(b.resolve("app.log"), "not heard yet\n")
+      node.changes.heard(a, layout = false)
+      val sizes = node.sizes(node.scan(first))
+      assert(node.listings.size === 4) // a, then all
+      assert(sizes.contains("a/app.log.2") && sizes("b/app.log") > s"$b app.log\n".length)
+    }
+  }
+
+  test("a tracked file renamed into a directory not heard yet is found: the look lists all") {
+    withNode { (_, node) =>
+      val first = node.tracked()
+      val Seq(a, b, _) = node.dirs
+      Files.move(a.resolve("app.log.1"), b.resolve("app.log.2"))
+      node.changes.heard(a, layout = false) // b's event still on its way
+      val metas = node.scan(first)
+      assert(metas.size === 6, metas.map(_.path))
+      assert(metas.exists(_.path == b.resolve("app.log.2").toString))
+    }
+  }
+
+  // Root lists every directory whatever its permissions: the failure is placed in the listing.
+  test("a look that fails has the next list everything again") {
+    withNode { (_, node) =>
+      val first = node.tracked()
+      node.changes.heard(node.dirs.head, layout = false)
+      node.failNext = true
+      intercept[UnlistedDirectory](node.scan(first))
+      assert(node.scan(first).size === 6 && node.listings.size === 3)
+    }
+  }
+
+  test("what cleanup removed is listed again at the next look, heard or not") {
+    val root = Files.createTempDirectory("changes-")
+    try {
+      val after = 60000L
+      val node = new Node(root, Some(Cleanup(None, after)))
+      val metas = node.scan()
+      // Every file read to its end, the time cleanup.after waits gone by.
+      val all = metas.map(m => KnownFile(m.key, m.size, m.fingerprint, m.tailAtLineEnd))
+      node.scan(all)
+      node.clock.advance(after + 60000L)
+      val a = node.dirs.head
+      val rotated = metas.filter(_.path == a.resolve("app.log.1").toString).map(_.key).toSet
+      assert(node.scan(all, remove = rotated).size === 5)
+      assert(node.scanner.removedByLastScan.toSet === rotated)
+      val next = node.scan(all.filterNot(k => rotated(k.key)))
+      assert(node.listings === Seq(a))
+      assert(next.size === 5)
+    } finally TempDirectories.delete(root)
+  }
+}
