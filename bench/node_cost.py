@@ -84,8 +84,8 @@ PHASES = {
     for p in (
         Phase("idle-100", "idle, 100 quiet files", files=100),
         Phase("idle-20000", "idle, 20,000 quiet files in 200 directories", 20000, 200),
-        Phase("write-1000", "1,000 lines/s, renamed every 10 s", rate=1000),
-        Phase("write-10000", "10,000 lines/s, renamed every 10 s", rate=10000),
+        Phase("write-1000", "1,000 lines/s, rotated every 10 s", rate=1000),
+        Phase("write-10000", "10,000 lines/s, rotated every 10 s", rate=10000),
         Phase("busy-20000", "1,000 lines/s beside 20,000 quiet files", 20000, 200, rate=1000),
     )
 }
