@@ -4,8 +4,9 @@
 ``DIRECTORY/app.log``, each line of 100 bytes a write of its own (a logger that flushes every
 event), and every ``ROTATE_SECONDS`` (10) rotates it as ``logrotate`` with ``rotate 2`` does
 (``app.log.1`` to ``app.log.2``, over the one before, then ``app.log`` to ``app.log.1``) and writes
-on into a new ``app.log``, until SIGTERM; then it prints how many lines it wrote. Each line starts with its id: ``<n:010d>`` for the writer's, ``q<file>-<line>`` for the
-quiet files'; readers' outputs are checked against those ids (:func:`tally`).
+on into a new ``app.log``, until SIGTERM; then it prints how many lines it wrote. Each line
+starts with its id: ``<n:010d>`` for the writer's, ``q<file>-<line>`` for the quiet files';
+readers' outputs are checked against those ids (:func:`tally`).
 """
 
 from __future__ import annotations
