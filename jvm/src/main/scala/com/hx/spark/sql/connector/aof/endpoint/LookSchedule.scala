@@ -14,7 +14,8 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * calls for one at its next trigger. Runs on the endpoint's worker, through `submit`.
  *
  * Each directory a watch hears change is told to `changes`, so the next look lists only those;
- * the look every so often, and every look while a directory cannot be watched, is whole.
+ * the first look of each start, the look every so often, and every look while a directory cannot
+ * be watched are whole.
  *
  * @param submit   runs a task on the endpoint's worker after a delay (ms)
  * @param note     notes that the files may have changed

@@ -65,7 +65,7 @@ final class NodeEndpoint(
   private val worker = new EndpointWorker(s"aof-endpoint-$host", sharedThreads)
   // A client of its own, but for simulated nodes, many to a JVM (the fleet benchmark).
   private val client = sharedClient.getOrElse(ZkClients.open(spec.zk, spec.metaStore))
-  private val heard = new DirectoryChanges
+  private val changedDirs = new DirectoryChanges // those a watch heard change since a look
   private val scanner = new DirectoryScanner(
     spec.files,
     spec.md5SampleLength,
@@ -75,7 +75,7 @@ final class NodeEndpoint(
     ignoreOlderMs = spec.ignoreOlderMs,
     ending = spec.ending,
     cleanup = spec.cleanup,
-    changes = Some(heard)
+    changes = Some(changedDirs)
   )
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
@@ -103,10 +103,10 @@ final class NodeEndpoint(
   private var lookSeen = 0L
   private var callsSeen = Map.empty[WatchedZnode, Long]
   private var lastWritten: Option[Response] = None
-  private val changes = new ChangeCount
+  private val changeCount = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
-    heard,
+    changedDirs,
     (task, delayMs) => submit(task(), delayMs),
     () => noteChange(),
     () => { requests.check(); lookCalls.check(); pulls.check() },
@@ -182,10 +182,11 @@ final class NodeEndpoint(
       me.getBytes(UTF_8))
     node.start()
     registration = Some(node)
-    heard.all() // what changed while another served, or none did, is unknown here
     log.info(s"aof: endpoint $me serves ${spec.files} on $host for run ${spec.runId}")
-    answer()
+    // First: what changed while another served, or none did, is unknown, so the start's look is
+    // whole, and a change from now on is heard.
     schedule.start()
+    answer()
   }
 
   private def standBy(): Unit = {
@@ -243,14 +244,14 @@ final class NodeEndpoint(
     number.filter(n => !callsSeen.get(call).contains(n)).foreach { n =>
       // Called right after a change (a host's count raised, the driver waiting for it): the
       // look waits until the change is NodeEndpoint.SettleMs old, as a rotation takes.
-      val settling = if (call eq pulls) changes.settling(nowMs, NodeEndpoint.SettleMs) else 0L
+      val settling = if (call eq pulls) changeCount.settling(nowMs, NodeEndpoint.SettleMs) else 0L
       if (settling > 0) submit(called(call), settling)
       else {
         callsSeen += call -> n
         lookSeen = n
         // A look at every host covers every byte written before it was called, even one whose
         // watch event is still on its way (what "no new data" means to Spark): it is whole.
-        if (call eq lookCalls) heard.all()
+        if (call eq lookCalls) changedDirs.all()
         if (!lookAgain()) lastWritten.foreach(write)
       }
     }
@@ -262,18 +263,20 @@ final class NodeEndpoint(
    * The files changed since the last look: the driver hears it once, by the count of changes,
    * until a look sees them. A count not written is written again at the next change.
    */
-  private def noteChange(): Unit = if (registration.nonEmpty) changes.note(nowMs).foreach { count =>
-    try ZnodeValues.put(client, paths.changed(host), count.toString.getBytes(UTF_8))
-    catch {
-      case e: Exception =>
-        changes.unwritten()
-        schedule.rearm() // the next change says it again
-        log.info(s"aof: endpoint on $host could not say its files changed; says it again: $e")
+  private def noteChange(): Unit = if (registration.nonEmpty)
+    changeCount.note(nowMs).foreach { count =>
+      try ZnodeValues.put(client, paths.changed(host), count.toString.getBytes(UTF_8))
+      catch {
+        case e: Exception =>
+          changeCount.unwritten()
+          schedule.rearm() // the next change says it again
+          log.info(s"aof: endpoint on $host could not say its files changed; says it again: $e")
+      }
     }
-  }
 
   private def write(response: Response): Unit = {
-    val sent = response.copy(look = lookSeen, seq = exchange.seq, changes = changes.seenByLastLook)
+    val sent =
+      response.copy(look = lookSeen, seq = exchange.seq, changes = changeCount.seenByLastLook)
     ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }
@@ -291,7 +294,7 @@ final class NodeEndpoint(
     val began = System.nanoTime()
     val wholeBefore = scanner.wholeListings
     schedule.rearm()
-    changes.looking()
+    changeCount.looking()
     val (files, unlisted) =
       try scanner.scan(known, request.retired, request.remove.toSet) -> None
       catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }

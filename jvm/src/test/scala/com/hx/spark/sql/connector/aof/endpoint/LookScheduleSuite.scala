@@ -1,0 +1,64 @@
+package com.hx.spark.sql.connector.aof.endpoint
+
+import java.nio.file.{Files, Path}
+
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, SourceFiles}
+import com.hx.spark.sql.connector.aof.testkit.TempDirectories
+
+/**
+ * When a serving endpoint's looks are whole, against real directories and the JVM's real watch.
+ * The tasks a schedule submits are kept, not run: each test runs what it needs, so no timer
+ * decides an outcome.
+ */
+class LookScheduleSuite extends AnyFunSuite with TempDirectories {
+  private val root = tempDirectory("aof-schedule-")
+
+  /** A schedule over `files`, its changes, and the delays of the tasks it submitted. */
+  private def scheduled(
+      files: SourceFiles): (LookSchedule, DirectoryChanges, mutable.Buffer[Long]) = {
+    val changes = new DirectoryChanges
+    val delays = mutable.Buffer.empty[Long]
+    val schedule =
+      new LookSchedule(
+        files,
+        changes,
+        (_, delayMs) => delays += delayMs,
+        () => (),
+        () => (),
+        () => 5L)
+    changes.take() // a new run's first look: whole
+    (schedule, changes, delays)
+  }
+
+  test("each start of serving looks whole, also after standing by: changes then told no one") {
+    val dir = Files.createDirectories(root.resolve("served"))
+    val (schedule, changes, _) = scheduled(SourceFiles(dir, "app.*"))
+    assert(changes.take() === Some(Set.empty[Path]))
+    schedule.start()
+    assert(changes.take() === None)
+    schedule.rearm()
+    assert(changes.take() === Some(Set.empty[Path]))
+    schedule.stop()
+    schedule.start()
+    assert(changes.take() === None)
+    schedule.stop()
+  }
+
+  test("while a path's directory cannot be watched, every look is whole and one comes soon") {
+    val made = Files.createDirectories(root.resolve("made"))
+    val missing = root.resolve("missing")
+    val (watched, watchedChanges, _) = scheduled(SourceFiles(made, "app.*"))
+    val (unwatched, unwatchedChanges, delays) = scheduled(SourceFiles(missing, "app.*"))
+    Seq(watched, unwatched).foreach(_.start())
+    Seq(watchedChanges, unwatchedChanges).foreach(_.take())
+    Seq(watched, unwatched).foreach(_.rearm())
+    assert(watchedChanges.take() === Some(Set.empty[Path]))
+    assert(unwatchedChanges.take() === None)
+    assert(delays.contains(NodeEndpoint.UnwatchedFallbackMs))
+    Seq(watched, unwatched).foreach(_.stop())
+  }
+}
