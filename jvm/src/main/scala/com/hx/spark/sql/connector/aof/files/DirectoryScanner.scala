@@ -1,11 +1,8 @@
 package com.hx.spark.sql.connector.aof.files
 
-import java.io.IOException
-import java.nio.file.{NoSuchFileException, Path, Paths}
+import java.nio.file.{Path, Paths}
 import java.time.Clock
 import java.util.regex.Pattern
-
-import scala.collection.mutable
 
 /**
  * A node's view of its directories (those its paths name, [[SourceFiles]]): the files whose
@@ -138,7 +135,7 @@ final class DirectoryScanner(
   private def cleaned(
       remove: Set[FileKey],
       metas: Seq[FileMeta],
-      look: Look,
+      look: DirectoryLook,
       question: NodeQuestion): (Set[FileKey], Option[Long]) = cleanup match {
     case Some(c) if remove.nonEmpty =>
       val candidates = for {
@@ -170,7 +167,7 @@ final class DirectoryScanner(
    * file copytruncate cut), then the listing's order. Files new to the planner get their serials
    * in this order, and a batch reads a host's files by serial: in the order they were written.
    */
-  private def inWriteOrder(metas: Seq[FileMeta], look: Look): Seq[FileMeta] = {
+  private def inWriteOrder(metas: Seq[FileMeta], look: DirectoryLook): Seq[FileMeta] = {
     // Each file's place found once: a sort asks at every comparison, 15 times a file at 20,000.
     val places = metas.map { m =>
       val written = look.stamps.get(m.key).fold(0L)(_.modifiedNanos)
@@ -184,7 +181,7 @@ final class DirectoryScanner(
    * again: one is a copy of a new file, or a file the look found went before its bytes could be
    * compared (a rotation's compressor done and its original deleted, amid the look).
    */
-  private def answer(look: Look, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
+  private def answer(look: DirectoryLook, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
     val byKey = look.found.map(m => m.key -> m).toMap
     val evidence = new IdentityEvidence(sampleLength, tracker.compressed)
     try {
@@ -200,7 +197,7 @@ final class DirectoryScanner(
   }
 
   /** A look; one that fails has the next list every directory again. */
-  private def lookOrForget(question: NodeQuestion, changed: Option[Set[Path]]): Look =
+  private def lookOrForget(question: NodeQuestion, changed: Option[Set[Path]]): DirectoryLook =
     try look(question, changed)
     catch {
       case e: Exception =>
@@ -215,8 +212,8 @@ final class DirectoryScanner(
    * ([[NodeQuestion.missesTracked]]), for the tracked files only: a file renamed into another
    * directory is missing from its own before the watch may have told of the other.
    */
-  private def look(question: NodeQuestion, changed: Option[Set[Path]]): Look = {
-    val look = new Look(question)
+  private def look(question: NodeQuestion, changed: Option[Set[Path]]): DirectoryLook = {
+    val look = new DirectoryLook(question, tracker, looked, listing, stat)
     val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || question.tracks(key)
     if (look.describe(looked.listed(changed), wanted) && changed.nonEmpty) {
       this.look(question, None)
@@ -227,71 +224,6 @@ final class DirectoryScanner(
         look.describe(looked.listed(None), (_, key) => question.tracks(key))
       }
       look
-    }
-  }
-
-  /** What one look found: each file described once, by key, and every key it looked at. */
-  private final class Look(question: NodeQuestion) {
-    private var metas = Vector.empty[FileMeta]
-    private val seen = mutable.Set.empty[FileKey]
-    // Each file's stamp as it was described.
-    val stamps: mutable.Map[FileKey, FileStamp] = mutable.Map.empty
-    val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
-    // Compressed files left unread for `ignore.older`: not reported.
-    var leftOld = 0
-
-    def found: Seq[FileMeta] = metas
-
-    /**
-     * Each directory's files described; those listed afresh kept with their stamps, for looks
-     * that do not list their directory again. Whether a directory listed afresh holds other
-     * files than before ([[LookedDirectories.found]]).
-     *
-     * @param wanted whether a file is looked at, given the regex the source reads it by (if any)
-     *               and its key
-     */
-    def describe(
-        listing: Seq[LookedDirectories.Listed],
-        wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
-      listing.foldLeft(false) { (reshaped, listed) =>
-        val stamped = listed.entries.flatMap(e => describe(e, wanted))
-        (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
-      }
-
-    /** One entry described, if wanted: the entry with its stamp, unless it went meanwhile. */
-    private def describe(
-        entry: LookedDirectories.Entry,
-        wanted: (Option[Pattern], FileKey) => Boolean): Option[LookedDirectories.Entry] = {
-      val LookedDirectories.Entry(path, readBy, known) = entry
-      try {
-        // A stamp of a look before only where nothing of the file is read.
-        val stamp = known
-          .filter(s => !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question))
-          .getOrElse(stat(path))
-        val key = stamp.key
-        if (!stamp.regular) readBy.foreach(DirectoryScanner.this.listing.warnIfNotRead(path, _))
-        else if (!seen.contains(key) && wanted(readBy, key)) {
-          lookedAt += key
-          val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
-          if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
-            seen += key
-            leftOld += 1
-          } else {
-            // Seen only once described: one renamed away meanwhile is looked for again.
-            tracker.describe(path, stamp, question).foreach { meta =>
-              seen += key
-              stamps(key) = stamp
-              metas :+= meta
-            }
-          }
-        }
-        Some(entry.copy(stamp = Some(stamp)))
-      } catch {
-        case _: NoSuchFileException => None // renamed or removed since it was listed
-        case e: IOException =>
-          // Without its key nothing can be said of the file, not even that it is still there.
-          throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
-      }
     }
   }
 }
