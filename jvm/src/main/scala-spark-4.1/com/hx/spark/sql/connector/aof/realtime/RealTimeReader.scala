@@ -23,7 +23,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
 /**
  * A real-time batch's task: follows its host's files ([[HostFollower]]) until Spark ends the
- * batch, sleeping on [[FileWrites]] when there is nothing to read, and keeping each plan in
+ * batch, looking when [[FileWrites]] says and sleeping on it between, and keeping each plan in
  * ZooKeeper before returning its rows ([[ZkPlanJournal]]). Rows, not columnar batches: Spark
  * takes a real-time reader's rows one at a time.
  */
@@ -42,7 +42,8 @@ final class RealTimeReader(
   private val client = ZkClients.open(endpoint.zk, endpoint.metaStore)
   // A task killed as it starts (its query stopped) must not leave its client connected: it
   // would retry, with ZooKeeper's stack each time, once the server is gone.
-  private val (follower, writes) =
+  private val writes = new FileWrites(endpoint.files, clock)
+  private val follower =
     try {
       val journal =
         new ZkPlanJournal(
@@ -52,7 +53,7 @@ final class RealTimeReader(
           partition.start,
           partition.journal,
           partition.journalKey)
-      val follower = new HostFollower(
+      new HostFollower(
         partition.host,
         partition.start,
         endpoint,
@@ -61,8 +62,8 @@ final class RealTimeReader(
         failOnDataLoss,
         counters,
         journal,
-        clock)
-      (follower, new FileWrites(endpoint.files))
+        clock,
+        writes)
     } catch {
       case e: Throwable =>
         client.close()

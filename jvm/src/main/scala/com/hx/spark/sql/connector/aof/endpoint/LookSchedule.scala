@@ -3,8 +3,6 @@ package com.hx.spark.sql.connector.aof.endpoint
 import java.nio.file.Path
 import java.util.concurrent.atomic.AtomicBoolean
 
-import scala.util.Try
-
 import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
@@ -67,7 +65,7 @@ private[endpoint] final class LookSchedule(
    * written meanwhile is not missed. On the worker.
    */
   def settlesIn(inMs: Long): Unit = {
-    val dueMs = nowMs + inMs + LookSchedule.TickMs
+    val dueMs = nowMs + inMs
     if (settleDueMs.forall(dueMs < _)) {
       settleDueMs = Some(dueMs)
       submit(
@@ -135,20 +133,11 @@ private[endpoint] final class LookSchedule(
   }
 
   /**
-   * Watches the directories the paths name, and those on the way to them from where each path's
-   * literal part ends, where a new one shows first. One that cannot be watched brings a note
-   * soon ([[unwatchedNote]]).
+   * Watches the directories again ([[DirectoryWatch.registerFor]]). One that cannot be watched
+   * brings a note soon ([[unwatchedNote]]).
    */
   private def watchAgain(): Unit = {
-    val dirs = Try(files.directories().map(_.path)).getOrElse(Nil)
-    val roots = files.roots
-    def onTheWay(dir: Path): Seq[Path] = roots.find(dir.startsWith).toSeq.flatMap { root =>
-      Iterator.iterate(dir)(_.getParent).takeWhile(d => d != null && d.startsWith(root)).toSeq
-    }
-    val again = DirectoryWatch.register(
-      (roots ++ dirs ++ dirs.flatMap(onTheWay)).distinct,
-      changed,
-      once = true)
+    val again = DirectoryWatch.registerFor(files, changed, once = true)
     watch.foreach(_.close())
     watch = Some(again)
     if (!again.complete) {
@@ -156,10 +145,4 @@ private[endpoint] final class LookSchedule(
       unwatchedNote(round)
     }
   }
-}
-
-private object LookSchedule {
-
-  /** How long after a file's stamp says it settles its note comes: file times tick coarsely. */
-  val TickMs: Long = 20L
 }

@@ -73,7 +73,7 @@ final class DirectoryScanner(
   /**
    * How long until the soonest file of the last scan is quiet enough that a look would say more
    * of it (its last record flushed, a copy told from a file written) or remove it (`cleanup`),
-   * if none is written again.
+   * if none is written again. A little longer than the stamps say: file times tick coarsely.
    */
   def nextSettlingMs: Option[Long] = settlesIn
 
@@ -123,7 +123,9 @@ final class DirectoryScanner(
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
       val settling = last.stamps.valuesIterator.map(tracker.untilSettled).filter(_ > 0L)
-      settlesIn = (settling ++ cleanupDue.iterator).reduceOption[Long](math.min)
+      settlesIn = (settling ++ cleanupDue.iterator)
+        .reduceOption[Long](math.min)
+        .map(_ + DirectoryScanner.TickMs)
       inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
         .filterNot(m => removed(m.key))
     }
@@ -229,6 +231,9 @@ final class DirectoryScanner(
 }
 
 object DirectoryScanner {
+
+  /** How much coarser than a millisecond file times may tick. */
+  private val TickMs = 20L
 
   /** By the last write, then a copy before the file it was cut from (stable: the listing's). */
   private val WriteOrder: Ordering[(Long, Int, FileMeta)] = new Ordering[(Long, Int, FileMeta)] {

@@ -23,11 +23,18 @@ import scala.util.{Success, Try}
 object DirectoryWatch {
 
   /** What one caller watches; `complete` when every directory asked for is watched. */
-  final class Registration private[DirectoryWatch] (
-      keys: Seq[WatchKey],
-      listener: Listener,
-      val complete: Boolean) {
-    def close(): Unit = DirectoryWatch.synchronized {
+  trait Registration {
+    def complete: Boolean
+    def close(): Unit
+  }
+
+  private final class Keys(keys: Seq[WatchKey], listener: Listener, val complete: Boolean)
+      extends Registration {
+
+    /** The same, said incomplete. */
+    def incomplete: Keys = new Keys(keys, listener, false)
+
+    override def close(): Unit = DirectoryWatch.synchronized {
       keys.foreach { k =>
         val left = listeners.getOrElse(k, Nil).filterNot(_ eq listener)
         if (left.isEmpty) {
@@ -57,10 +64,31 @@ object DirectoryWatch {
    * directory only, until the caller registers again: a directory no caller listens to any more
    * is not watched, so a file written all the time costs the kernel and this JVM nothing more.
    */
+  /**
+   * Watches the directories `files` names, and those on the way to them from where each path's
+   * literal part ends, where a new one shows first. One that cannot be listed now leaves the
+   * registration incomplete, as one that cannot be watched does.
+   */
+  def registerFor(
+      files: SourceFiles,
+      changed: (Path, Boolean) => Unit,
+      once: Boolean): Registration = {
+    val dirs = Try(files.directories().map(_.path))
+    val roots = files.roots
+    def onTheWay(dir: Path): Seq[Path] = roots.find(dir.startsWith).toSeq.flatMap { root =>
+      Iterator.iterate(dir)(_.getParent).takeWhile(d => d != null && d.startsWith(root)).toSeq
+    }
+    val all = dirs.getOrElse(Nil)
+    val registration = keys((roots ++ all ++ all.flatMap(onTheWay)).distinct, changed, once)
+    if (dirs.isSuccess) registration else registration.incomplete
+  }
+
   def register(
       dirs: Seq[Path],
       changed: (Path, Boolean) => Unit,
-      once: Boolean = false): Registration =
+      once: Boolean = false): Registration = keys(dirs, changed, once)
+
+  private def keys(dirs: Seq[Path], changed: (Path, Boolean) => Unit, once: Boolean): Keys =
     synchronized {
       // Its own object: a caller that registers again before closing keeps both apart.
       val listener = new Listener(changed, once)
@@ -74,7 +102,7 @@ object DirectoryWatch {
       registered.foreach { k =>
         listeners += k -> (listener :: listeners.getOrElse(k, Nil))
       }
-      new Registration(registered, listener, service.nonEmpty && keys.forall(_._1.isSuccess))
+      new Keys(registered, listener, service.nonEmpty && keys.forall(_._1.isSuccess))
     }
 
   /**

@@ -1,40 +1,102 @@
 package com.hx.spark.sql.connector.aof.follow
 
 import java.io.Closeable
+import java.nio.file.Path
+import java.time.Clock
 import java.util.concurrent.{Semaphore, TimeUnit}
+import java.util.concurrent.atomic.AtomicBoolean
 
-import scala.util.Try
-
-import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, SourceFiles}
+import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoint
+import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
- * Waits for a write to the source's directories: a task following files (real-time mode) sleeps
- * here between looks, and wakes as soon as a file there is created, written, renamed or deleted.
- * Through the JVM's one [[DirectoryWatch]] (inotify on Linux), which an executor's endpoints
- * share: a service per follower would run out of Linux's 128 a user. A wait never lasts longer
- * than `pollMs`, so what the watch misses or cannot see (a directory created later, a platform
- * that only polls, a multi-line record that ends by going quiet) is found by the next look all
- * the same.
+ * When a task following files (real-time mode) looks at them, and what it lists then. A look is
+ * due when
+ *  - a file in a watched directory was created, written, renamed or deleted: the look lists the
+ *    directories heard ([[DirectoryChanges]]);
+ *  - a file the last look saw is quiet enough for a look to say more of it (a multi-line record
+ *    flushed, a copy told from a file written);
+ *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
+ *    that only polls): whole;
+ *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
+ *    whole, for what no watch tells (a file written over NFS).
+ * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
+ * nothing, however many, and a written one a look of its directory a wake-up.
+ *
+ * Through the JVM's one [[DirectoryWatch]] (inotify on Linux), which an executor's followers and
+ * endpoints share: a service per follower would run out of Linux's 128 a user.
+ *
+ * @param clock    what the due times are kept in: the follower's
+ * @param register how the directories are watched: a model tells their changes as it decides,
+ *                 late or as events lost, where no real watch can be made to on demand
  */
-final class FileWrites(files: SourceFiles, pollMs: Long = FileWrites.PollMs) extends Closeable {
-  private val writes = new Semaphore(0)
-  private val registration = DirectoryWatch.register(
-    Try(files.directories().map(_.path)).getOrElse(Nil) ++ files.roots,
-    (_, _) => writes.release())
+final class FileWrites(
+    files: SourceFiles,
+    clock: Clock = Clock.systemUTC(),
+    pollMs: Long = FileWrites.PollMs,
+    register: (SourceFiles, (Path, Boolean) => Unit) => DirectoryWatch.Registration =
+      DirectoryWatch.registerFor(_, _, once = false))
+    extends FollowerLooks
+    with Closeable {
+  private val heardDirs = new DirectoryChanges
+  private val wakes = new Semaphore(0)
+  // Set on the watch's thread: a change since the last look began; the directories may be others.
+  @volatile private var heard = true
+  private val layout = new AtomicBoolean(true)
+  private var watch: Option[DirectoryWatch.Registration] = None
+  private var settleAtMs: Option[Long] = None
+  private var pollAtMs: Option[Long] = None
+  private var wholeAtMs = 0L
+  private var lookBegan = 0L
 
-  /** Returns after a write, or after `timeoutMs` (at most `pollMs`) without one. */
-  def await(timeoutMs: Long): Unit = {
-    val wait = math.max(0L, math.min(timeoutMs, pollMs))
-    writes.tryAcquire(wait, TimeUnit.MILLISECONDS)
-    // Every write since is one wake-up: the next look sees them all.
-    writes.drainPermits()
+  override def changes: Option[DirectoryChanges] = Some(heardDirs)
+
+  override def due: Boolean = heard || untilDueMs == 0L
+
+  override def looking(): Unit = {
+    heard = false
+    lookBegan = clock.millis()
+    if (wholeAtMs <= lookBegan) heardDirs.all()
+    if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain()
   }
 
-  override def close(): Unit = registration.close()
+  override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
+    val now = clock.millis()
+    settleAtMs = settlesInMs.map(now + _)
+    if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
+  }
+
+  /** Returns after a change, once a look is due, or after `timeoutMs`. */
+  def await(timeoutMs: Long): Unit = {
+    wakes.tryAcquire(math.max(0L, math.min(timeoutMs, untilDueMs)), TimeUnit.MILLISECONDS)
+    // Every change since is one wake-up: the next look sees them all.
+    wakes.drainPermits()
+  }
+
+  override def close(): Unit = watch.foreach(_.close())
+
+  private def untilDueMs: Long =
+    math.max(0L, (settleAtMs ++ pollAtMs).foldLeft(wholeAtMs)(math.min) - clock.millis())
+
+  private def changed(dir: Path, layoutChanged: Boolean): Unit = {
+    heardDirs.heard(dir, layoutChanged)
+    if (layoutChanged) layout.set(true)
+    heard = true
+    wakes.release()
+  }
+
+  /** Watches the directories again; where one cannot be, every look is whole, and comes soon. */
+  private def watchAgain(): Unit = {
+    val again = register(files, changed)
+    watch.foreach(_.close())
+    watch = Some(again)
+    pollAtMs = if (again.complete) None else Some(clock.millis() + pollMs)
+    if (!again.complete) heardDirs.all()
+  }
 }
 
 object FileWrites {
 
-  /** The longest a follower sleeps without a write: what a look that polls costs in latency. */
+  /** How often a follower looks while a directory cannot be watched. */
   val PollMs = 250L
 }

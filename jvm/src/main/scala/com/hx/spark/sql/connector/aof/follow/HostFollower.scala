@@ -53,7 +53,8 @@ final class HostFollower(
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     journal: PlanJournal,
-    clock: Clock = Clock.systemUTC())
+    clock: Clock = Clock.systemUTC(),
+    looks: FollowerLooks = FollowerLooks.Always)
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
   private val scanner = new DirectoryScanner(
@@ -63,11 +64,12 @@ final class HostFollower(
     clock = clock,
     identity = endpoint.identity,
     ignoreOlderMs = endpoint.ignoreOlderMs,
-    ending = endpoint.ending
+    ending = endpoint.ending,
+    changes = looks.changes
   )
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
   private var reading: Option[Reading] = None
-  private var looks = 0L
+  private var lookCount = 0L
   // Names each look apart from every other task's: a retired file counts each look once.
   private val task = java.util.UUID.randomUUID().toString
   private var replay = journal.planned.toList
@@ -80,7 +82,8 @@ final class HostFollower(
 
   /**
    * Moves to the next row when there is one to read now, looking at the files again once every
-   * planned line was read; false when a fresh look finds nothing new. Never waits for a write.
+   * planned line was read and a look is due (`looks`, or a file retired); false when none is, or
+   * a fresh look finds nothing new. Never waits for a write.
    */
   def next(): Boolean = {
     while (true) {
@@ -94,6 +97,8 @@ final class HostFollower(
           val end = AofOffset(Map(host -> replay.head))
           replay = replay.tail
           reading = Some(new Reading(done, end, Ranges.between(done, end), clock.millis()))
+        // A retired file is given up only once a look found no copy of it: one look, due now.
+        case None if !looks.due && Planner.retired(done, host).isEmpty => return false
         case None =>
           val (end, ranges) = planNext()
           if (ranges.isEmpty) {
@@ -120,10 +125,13 @@ final class HostFollower(
       finally gauges.close()
 
   private def planNext(): (AofOffset, Seq[FileRange]) = {
-    looks += 1
+    lookCount += 1
     val retired = Planner.retired(done, host)
+    val wholeBefore = scanner.wholeListings
+    looks.looking()
     val files = scanner.scan(Planner.known(done, host), retired)
-    val looked = Map(host -> CopiesLookedFor(s"$task-$looks", retired.keySet))
+    looks.looked(scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
+    val looked = Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (Gauges.enabled) noteBehind(files)
     if (plan.losses.nonEmpty) {

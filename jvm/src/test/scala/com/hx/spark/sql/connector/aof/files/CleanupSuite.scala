@@ -73,7 +73,8 @@ class CleanupSuite extends AnyFunSuite {
       assert(scan.scan(known, remove = all).size === 2)
       // What the node waits for: a note then brings the look that removes it.
       val due = scan.nextSettlingMs.getOrElse(fail("no time said"))
-      assert(due > after / 2 - 10000L && due <= after / 2, due)
+      // A little after: file times tick coarsely.
+      assert(due > after / 2 - 10000L && due <= after / 2 + 1000L, due)
       clock.advance(due)
       assert(scan.scan(known, remove = all).map(_.path) === Seq(dir.resolve("app.log").toString))
       assert(scan.nextSettlingMs === None)

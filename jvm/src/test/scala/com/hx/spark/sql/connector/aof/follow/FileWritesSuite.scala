@@ -5,14 +5,81 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.SourceFiles
+import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoint
+import com.hx.spark.sql.connector.aof.files.{PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
- * Followers sleep until a write: many of them in one executor (a query following many hosts'
- * files, several queries), more than Linux's 128 inotify instances a user, each woken by a write
- * to its directory rather than by its wait running out.
+ * When a follower looks, against real directories and the JVM's real watch: once a write is
+ * heard (then at the directories heard), once a file settles, every so often whole, and at every
+ * poll while a directory cannot be watched. Followers sleep until a write: many of them in one
+ * executor (a query following many hosts' files, several queries), more than Linux's 128 inotify
+ * instances a user, each woken by a write to its directory rather than by its wait running out.
  */
-class FileWritesSuite extends AnyFunSuite {
+class FileWritesSuite extends AnyFunSuite with TempDirectories {
+  private val root = tempDirectory("aof-writes-")
+
+  /** A look as the follower makes one: what it lists, None when every directory. */
+  private def look(writes: FileWrites, settlesInMs: Option[Long] = None): Option[Set[Path]] = {
+    writes.looking()
+    val listed = writes.changes.get.take()
+    writes.looked(settlesInMs, whole = listed.isEmpty)
+    listed
+  }
+
+  test("a look is due once a write is heard, and lists the directory heard") {
+    val dir = Files.createDirectories(root.resolve("heard"))
+    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), new MovingClock)
+    try {
+      assert(writes.due && look(writes) === None)
+      assert(!writes.due)
+      append(dir)
+      eventually("the write heard", 10000)(writes.due)
+      assert(look(writes).exists(_.contains(dir)))
+    } finally writes.close()
+  }
+
+  test("a look is due once a file the last look saw settles, and every so often, whole") {
+    val dir = Files.createDirectories(root.resolve("settles"))
+    val clock = new MovingClock
+    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock)
+    try {
+      look(writes, settlesInMs = Some(30000L))
+      assert(!writes.due)
+      clock.advance(30000L)
+      assert(writes.due && look(writes) === Some(Set.empty[Path]))
+      clock.advance(NodeEndpoint.FallbackMs)
+      assert(writes.due && look(writes) === None)
+    } finally writes.close()
+  }
+
+  test("while a directory cannot be watched, a whole look is due at every poll") {
+    val missing = root.resolve("missing")
+    val clock = new MovingClock
+    val writes = new FileWrites(SourceFiles(missing, "app\\.log"), clock, pollMs = 30000L)
+    try {
+      assert(look(writes) === None && !writes.due)
+      clock.advance(30000L)
+      assert(writes.due && look(writes) === None)
+    } finally writes.close()
+  }
+
+  test("a directory made where a pattern's directories are is watched from then on") {
+    val pods = Files.createDirectories(root.resolve("pods"))
+    val writes =
+      new FileWrites(SourceFiles(Seq(PathPattern(s"$pods/*/*", "app\\.log"))), new MovingClock)
+    try {
+      look(writes)
+      val made = Files.createDirectories(pods.resolve("pod-a").resolve("app"))
+      eventually("the directory made heard", 10000)(writes.due)
+      assert(look(writes) === None) // the directories are others now
+      append(made)
+      eventually("the write heard", 10000)(writes.due)
+      assert(look(writes).exists(_.contains(made)))
+    } finally writes.close()
+  }
+
   private val followers = 200
   // Far longer than a wake-up takes: a follower that was not woken returns only after it.
   private val waitMs = 10000L

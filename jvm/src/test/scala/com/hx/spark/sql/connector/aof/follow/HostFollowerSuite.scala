@@ -12,7 +12,13 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileIdentity, LineFilter, RecordRule, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{
+  DirectoryChanges,
+  FileIdentity,
+  LineFilter,
+  RecordRule,
+  SourceFiles
+}
 import com.hx.spark.sql.connector.aof.metrics.Gauges
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
@@ -48,11 +54,24 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
   // Later than any file's last write: every file is settled, every last record complete.
   private val later = Clock.fixed(Instant.now().plusSeconds(3600), ZoneOffset.UTC)
 
+  /** Looks due only when the test says, as a task's when nothing is heard. */
+  private final class Told extends FollowerLooks {
+    var due = true
+    var looks = 0
+    override def changes: Option[DirectoryChanges] = None
+    override def looking(): Unit = {
+      due = false
+      looks += 1
+    }
+    override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = ()
+  }
+
   private def follower(
       dir: Path,
       start: Option[HostOffsets],
       journal: PlanJournal = NoJournal,
-      reads: EndpointSpec => EndpointSpec = identity): HostFollower = {
+      reads: EndpointSpec => EndpointSpec = identity,
+      looks: FollowerLooks = FollowerLooks.Always): HostFollower = {
     val spec = EndpointSpec(
       "run",
       ZkAccess("127.0.0.1:1", 30000),
@@ -60,7 +79,17 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
       SourceFiles(dir, "app\\.log.*"),
       1024,
       "key")
-    new HostFollower("host-a", start, reads(spec), limits, 1 << 20, true, counters, journal, later)
+    new HostFollower(
+      "host-a",
+      start,
+      reads(spec),
+      limits,
+      1 << 20,
+      true,
+      counters,
+      journal,
+      later,
+      looks)
   }
 
   /** The row `f` is at: its value, file id and offset. */
@@ -148,5 +177,22 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     assert(again.drop(5).map(_._1) === Seq("b-1", "b-2"))
     val planned = all(follower(dir, None))
     assert(planned.take(5) !== first, "without the plans, the same lines get other ids")
+  }
+
+  test("a follower looks only when a look is due, and once more to give up a file it retired") {
+    val dir = newDir("due")
+    val log = dir.resolve("app.log")
+    append(log, "a-1", "a-2")
+    val told = new Told
+    val f = follower(dir, None, looks = told)
+    assert(next(f)._1 === "a-1" && next(f)._1 === "a-2" && !f.next())
+    append(log, "a-3")
+    assert(!f.next() && told.looks === 1, "no look is due: the write is not heard")
+    Files.delete(log)
+    told.due = true
+    assert(!f.next() && f.offset.exists(_.retired.nonEmpty), "the file read to its end, gone")
+    assert(!f.next() && f.offset.exists(_.retired.isEmpty), "given up at a look not due")
+    assert(told.looks === 3)
+    f.close()
   }
 }

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.model
 
 import java.nio.file.Paths
+import java.time.Clock
 
 import scala.collection.mutable
 import scala.util.Random
@@ -9,13 +10,18 @@ import org.apache.spark.sql.Row
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileIdentity, SourceFiles}
-import com.hx.spark.sql.connector.aof.follow.HostFollower
+import com.hx.spark.sql.connector.aof.files.{
+  DirectoryChanges,
+  DirectoryWatch,
+  FileIdentity,
+  SourceFiles
+}
+import com.hx.spark.sql.connector.aof.follow.{FileWrites, FollowerLooks, HostFollower}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.protocol.JournalPlans
 import com.hx.spark.sql.connector.aof.stream.ReadCounters
-import com.hx.spark.sql.connector.aof.testkit.{Queries, Spark4Only, SparkTestKit}
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
 /**
@@ -27,6 +33,11 @@ import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
  * line written must come out, each
  * `(file_id, offset)` always with the same line and each line always under the same key, and
  * nothing counted lost.
+ *
+ * A follower looks when its [[FileWrites]] says, as in a task: told of the changes by a
+ * [[WatchedWorld]] (at once, after the next look, or as events lost), its clock moved a random
+ * while after each operation, so that the looks due when a file settles and every so often come.
+ * Each batch's follower is new, and its first look whole, as a task's.
  */
 @Spark4Only
 class FollowerModelSuite extends SeededSuite with SparkTestKit {
@@ -56,7 +67,45 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
     }
   }
 
-  private final class Run(world: RotationWorld, dir: java.nio.file.Path) {
+  /** A task's [[FileWrites]], its looks' beginnings and ends told to the model's watch. */
+  private final class Watched(
+      watch: WatchedWorld,
+      clock: MovingClock,
+      files: SourceFiles,
+      onLooked: Boolean => Unit)
+      extends FollowerLooks {
+    private val writes = new FileWrites(
+      files,
+      clock,
+      register = (_, changed) => {
+        watch.listen(changed)
+        Watched.Registration
+      })
+    override def changes: Option[DirectoryChanges] = writes.changes
+    override def due: Boolean = writes.due
+    override def looking(): Unit = {
+      watch.rearm()
+      writes.looking()
+    }
+    override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
+      writes.looked(settlesInMs, whole)
+      watch.looked()
+      onLooked(whole)
+    }
+  }
+
+  private object Watched {
+    object Registration extends DirectoryWatch.Registration {
+      override def complete: Boolean = true
+      override def close(): Unit = ()
+    }
+  }
+
+  private final class Run(world: RotationWorld, dir: java.nio.file.Path, rnd: Random) {
+    val watch = new WatchedWorld(dir, rnd)
+    val clock = new MovingClock
+    // The looks made, whole or in part.
+    val looks: mutable.Map[Boolean, Int] = mutable.Map(true -> 0, false -> 0)
     private val counters = ReadCounters.register(spark.sparkContext)
     private val directory = s"$dir/**"
     private val spec = EndpointSpec(
@@ -87,7 +136,10 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
         1 << 20,
         false,
         counters,
-        journal.open(committed))
+        journal.open(committed),
+        Clock.systemUTC(), // the scanner's: files settle as they do in a task
+        new Watched(watch, clock, spec.files, whole => looks(whole) += 1)
+      )
 
     /** Returns up to `n` rows, fewer when the files have no more now; how many. */
     def read(n: Int): Int = {
@@ -137,7 +189,7 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
     val rnd = new Random(seed)
     val dir = newDir(s"follow-$seed-")
     val world = new RotationWorld(dir, logs)
-    val run = new Run(world, dir)
+    val run = new Run(world, dir, rnd)
     try {
       (1 to opsPerSeed).foreach { _ =>
         val op = Seeds.nextOp(world, logs.size, rnd)
@@ -155,6 +207,8 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
           case _ => ()
         }
         world(op)
+        run.watch.tell()
+        run.clock.advance(rnd.nextInt(2000).toLong)
         done += op.toString
         covered(op.productPrefix) += 1
         val action = rnd.nextInt(100)
@@ -172,6 +226,11 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
         }
       }
       covered("lines") += world.written.size
+      covered("whole looks") += run.looks(true)
+      covered("looks at what changed") += run.looks(false)
+      val (late, lost) = run.watch.figures
+      covered("changes told after a look") += late
+      covered("changes told as events lost") += lost
       world.settle()
       var batches = 0
       while (!run.settled() && batches < 20) batches += 1

@@ -24,18 +24,25 @@ final class WatchedWorld(root: Path, rnd: Random) {
   private val late = mutable.ArrayBuffer.empty[(Path, Boolean)]
   // Directories told since the last look began: nothing more of them is told until the next.
   private val told = mutable.Set.empty[Path]
-  private var heard = new DirectoryChanges
+  private var listener: (Path, Boolean) => Unit = (_, _) => ()
   private var toldLate = 0
   private var toldLost = 0
 
   /** The changes a new scanner hears: its first look is whole. */
   def changes(): DirectoryChanges = {
-    heard = new DirectoryChanges
+    val heard = new DirectoryChanges
+    listener = heard.heard
     late.clear()
     told.clear()
     before = snapshot()
     heard
   }
+
+  /**
+   * A watch registered again: what is told from now on is told to `changed`, also what was on
+   * its way (a real watch's events are the directory's, not a registration's).
+   */
+  def listen(changed: (Path, Boolean) => Unit): Unit = listener = changed
 
   /** Each change since the last `tell`, at once or after the next look, or lost. */
   def tell(): Unit = {
@@ -48,12 +55,12 @@ final class WatchedWorld(root: Path, rnd: Random) {
       .filter { case (dir, _) => told.add(dir) }
     changed.foreach { case (dir, layout) =>
       rnd.nextInt(100) match {
-        case n if n < 85 => heard.heard(dir, layout)
+        case n if n < 85 => listener(dir, layout)
         case n if n < 95 =>
           late += dir -> layout
           toldLate += 1
         case _ =>
-          heard.heard(dir, layout = true)
+          listener(dir, true)
           toldLost += 1
       }
     }
@@ -64,7 +71,7 @@ final class WatchedWorld(root: Path, rnd: Random) {
 
   /** A look ended: what was on its way is heard now. */
   def looked(): Unit = {
-    late.foreach { case (dir, layout) => heard.heard(dir, layout) }
+    late.foreach { case (dir, layout) => listener(dir, layout) }
     late.clear()
   }
 
