@@ -13,13 +13,7 @@ import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.{
-  DirectoryChanges,
-  DirectoryScanner,
-  FileMeta,
-  KnownFile,
-  UnlistedDirectory
-}
+import com.hx.spark.sql.connector.aof.files.KnownFile
 import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange,
@@ -65,18 +59,7 @@ final class NodeEndpoint(
   private val worker = new EndpointWorker(s"aof-endpoint-$host", sharedThreads)
   // A client of its own, but for simulated nodes, many to a JVM (the fleet benchmark).
   private val client = sharedClient.getOrElse(ZkClients.open(spec.zk, spec.metaStore))
-  private val changedDirs = new DirectoryChanges // those a watch heard change since a look
-  private val scanner = new DirectoryScanner(
-    spec.files,
-    spec.md5SampleLength,
-    spec.records,
-    batchCuts = spec.batchCuts,
-    identity = spec.identity,
-    ignoreOlderMs = spec.ignoreOlderMs,
-    ending = spec.ending,
-    cleanup = spec.cleanup,
-    changes = Some(changedDirs)
-  )
+  private val looks = new EndpointLooks(spec)
   private val me = ManagementFactory.getRuntimeMXBean.getName
   private val driver = new NodeCache(client, paths.driver)
   private val requests = new WatchedZnode(client, paths.request(host), () => submit(answer()))
@@ -106,24 +89,19 @@ final class NodeEndpoint(
   private val changeCount = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
-    changedDirs,
+    looks.changedDirs,
     (task, delayMs) => submit(task(), delayMs),
     () => noteChange(),
     () => { requests.check(); lookCalls.check(); pulls.check() },
-    () => wholeLookMs
+    () => looks.wholeLookMs
   )
-  // What an operator watches of this endpoint (the gauges), written by its worker only.
-  @volatile private var filesWatched = 0L
-  @volatile private var lookMs = 0L
-  private var wholeLookMs = 0L
-  @volatile private var looks = 0L
   private val gauges = Gauges.group(
     s"endpoint.${Gauges.part(spec.metaStore)}",
     () =>
       Map(
-        M.FilesWatched.name -> filesWatched,
-        M.LookMs.name -> lookMs,
-        M.Looks.name -> looks,
+        M.FilesWatched.name -> looks.filesWatched,
+        M.LookMs.name -> looks.lookMs,
+        M.Looks.name -> looks.looks,
         M.Serving.name -> (if (registration.isEmpty) 0L else 1L),
         M.LinesRead.name -> ExecutorReads.lines(spec.metaStore),
         M.BytesRead.name -> ExecutorReads.bytes(spec.metaStore)
@@ -131,10 +109,10 @@ final class NodeEndpoint(
   )
 
   /** The looks so far: each lists, stats and describes the files. */
-  private[endpoint] def looksSoFar: Long = looks
+  private[endpoint] def looksSoFar: Long = looks.looks
 
   /** The looks so far that listed every directory, not only those a watch heard change. */
-  private[endpoint] def wholeLooksSoFar: Long = scanner.wholeListings
+  private[endpoint] def wholeLooksSoFar: Long = looks.wholeLooks
 
   /** Whether a change's note once the files went quiet is still to come. */
   private[endpoint] def settling: Boolean = schedule.settling
@@ -251,7 +229,7 @@ final class NodeEndpoint(
         lookSeen = n
         // A look at every host covers every byte written before it was called, even one whose
         // watch event is still on its way (what "no new data" means to Spark): it is whole.
-        if (call eq lookCalls) changedDirs.all()
+        if (call eq lookCalls) looks.changedDirs.all()
         if (!lookAgain()) lastWritten.foreach(write)
       }
     }
@@ -291,32 +269,15 @@ final class NodeEndpoint(
       request: Request,
       known: Seq[KnownFile],
       before: Option[Exchange]): Option[Response] = {
-    val began = System.nanoTime()
-    val wholeBefore = scanner.wholeListings
     schedule.rearm()
     changeCount.looking()
-    val (files, unlisted) =
-      try scanner.scan(known, request.retired, request.remove.toSet) -> None
-      catch { case u: UnlistedDirectory => (Seq.empty[FileMeta], Some(u.reason)) }
-    filesWatched = files.size.toLong
-    if (unlisted.isEmpty) scanner.nextSettlingMs.foreach(schedule.settlesIn)
-    looks += 1
-    val ignored = if (unlisted.isEmpty) scanner.ignored else 0
-    val full = Response(
-      request.id,
-      files,
-      unlisted = unlisted,
-      absent = files.isEmpty && unlisted.isEmpty && !scanner.directoryExists,
-      retired = if (unlisted.isEmpty) request.retired.keys.toSeq.sorted else Nil,
-      ignored = ignored,
-      removed = if (unlisted.isEmpty) scanner.removedByLastScan else Nil
-    )
-    val answer = exchange.answer(request, known, before, full)
-    // An idle host's list is not written again.
-    if (answer.nonEmpty) report.publish(full.copy(absent = false, retired = Nil, removed = Nil))
-    lookMs = (System.nanoTime() - began) / 1000000L
-    if (scanner.wholeListings > wholeBefore) wholeLookMs = lookMs
-    answer
+    looks.look(request, known) { (full, settlesIn) =>
+      settlesIn.foreach(schedule.settlesIn)
+      val answer = exchange.answer(request, known, before, full)
+      // An idle host's list is not written again.
+      if (answer.nonEmpty) report.publish(full.copy(absent = false, retired = Nil, removed = Nil))
+      answer
+    }
   }
 
   // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
