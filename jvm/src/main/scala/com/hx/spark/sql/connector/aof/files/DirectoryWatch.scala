@@ -58,13 +58,6 @@ object DirectoryWatch {
     }
 
   /**
-   * Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`,
-   * with the directory (or the one watched in its stead) and `true` when the directories may be
-   * others now. With `once`, at the first change of each
-   * directory only, until the caller registers again: a directory no caller listens to any more
-   * is not watched, so a file written all the time costs the kernel and this JVM nothing more.
-   */
-  /**
    * Watches the directories `files` names, and those on the way to them from where each path's
    * literal part ends, where a new one shows first. One that cannot be listed now leaves the
    * registration incomplete, as one that cannot be watched does.
@@ -83,6 +76,13 @@ object DirectoryWatch {
     if (dirs.isSuccess) registration else registration.incomplete
   }
 
+  /**
+   * Calls `changed` (on the watch's thread: it must return quickly) at each change in `dirs`,
+   * with the directory (or the one watched in its stead) and `true` when the directories may be
+   * others now. With `once`, at the first change of each
+   * directory only, until the caller registers again: a directory no caller listens to any more
+   * is not watched, so a file written all the time costs the kernel and this JVM nothing more.
+   */
   def register(
       dirs: Seq[Path],
       changed: (Path, Boolean) => Unit,
