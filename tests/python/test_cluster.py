@@ -49,6 +49,17 @@ def data(kazoo: KazooClient, path: str) -> str | None:
     return found.decode()
 
 
+def live_runs(zookeeper: ZooKeeperServer, runs: str) -> list[str]:
+    """The runs under ``runs`` whose driver znode is still there, read as the test's user."""
+    kazoo = KazooClient(hosts=zookeeper.address, auth_data=[("digest", "aof:s3cret")])
+    kazoo.start()
+    try:
+        return [r for r in children(kazoo, runs) if kazoo.exists(f"{runs}/{r}/driver")]
+    finally:
+        kazoo.stop()
+        kazoo.close()
+
+
 def run_path(kazoo: KazooClient, name: str) -> str:
     """The znode of the application's current query run."""
     runs = f"/aof-test/{name}/runs"
@@ -309,6 +320,9 @@ def test_driver_killed_mid_batch_then_restarted_then_switched(
     restarted.wait_rows(len(restarted.rows()) + 300)
     figures.record("driver: seconds from the kill to 300 new lines", time.monotonic() - killed)
     restarted.stop()
+    # Another checkpoint's query is refused while the killed driver's run lives, until ZooKeeper
+    # ends the killed driver's session, as the refusal says: a user waits as much.
+    wait_until(lambda: not live_runs(zookeeper, "/aof-test/driver/runs"), 120, "the run to end")
 
     # A new driver with a new checkpoint, told to, resumes from the offsets backed up in ZooKeeper.
     switched = start_app(
