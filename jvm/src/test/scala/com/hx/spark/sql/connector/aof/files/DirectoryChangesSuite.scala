@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.files
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+import java.nio.file.attribute.FileTime
 
 import scala.collection.mutable
 
@@ -23,6 +24,12 @@ class DirectoryChangesSuite extends AnyFunSuite {
   private final class Node(root: Path, cleanup: Option[Cleanup] = None) {
     val dirs: Seq[Path] = Seq("a", "b", "c").map(d => Files.createDirectories(root.resolve(d)))
     dirs.foreach(d => Seq("app.log", "app.log.1").foreach(f => write(d.resolve(f), s"$d $f\n")))
+    // Each rotated file a minute older than its live one, as a rotation leaves them: written in
+    // one tick of the file clock or not, the live one is the newest (what cleanup keeps).
+    dirs.foreach { d =>
+      val live = Files.getLastModifiedTime(d.resolve("app.log")).toMillis
+      Files.setLastModifiedTime(d.resolve("app.log.1"), FileTime.fromMillis(live - 60000L))
+    }
     val statted: mutable.ArrayBuffer[Path] = mutable.ArrayBuffer.empty
     val listings: mutable.ArrayBuffer[Path] = mutable.ArrayBuffer.empty
     val changes = new DirectoryChanges
