@@ -13,7 +13,8 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * When a task following files (real-time mode) looks at them, and what it lists then. A look is
  * due when
  *  - a file in a watched directory was created, written, renamed or deleted: the look lists the
- *    directories heard ([[DirectoryChanges]]);
+ *    directories heard ([[DirectoryChanges]]), at once after a pause, else [[FileWrites.GapMs]]
+ *    after the last look began;
  *  - a file the last look saw is quiet enough for a look to say more of it (a multi-line record
  *    flushed, a copy told from a file written);
  *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
@@ -21,7 +22,7 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
  *    whole, for what no watch tells (a file written over NFS).
  * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
- * nothing, however many, and a written one a look of its directory a wake-up.
+ * nothing, however many, and a written one a look of its directory a gap at most.
  *
  * Through the JVM's one [[DirectoryWatch]] (inotify on Linux), which an executor's followers and
  * endpoints share: a service per follower would run out of Linux's 128 a user.
@@ -48,14 +49,18 @@ final class FileWrites(
   private var pollAtMs: Option[Long] = None
   private var wholeAtMs = 0L
   private var lookBegan = 0L
+  // A change heard is looked at no sooner: a file written without a pause is looked at once a
+  // gap, not once a write.
+  private var gapEndsMs = 0L
 
   override def changes: Option[DirectoryChanges] = Some(heardDirs)
 
-  override def due: Boolean = heard || untilDueMs == 0L
+  override def due: Boolean = untilDueMs == 0L
 
   override def looking(): Unit = {
     heard = false
     lookBegan = clock.millis()
+    gapEndsMs = lookBegan + FileWrites.GapMs
     if (wholeAtMs <= lookBegan) heardDirs.all()
     if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain()
   }
@@ -68,15 +73,22 @@ final class FileWrites(
 
   /** Returns after a change, once a look is due, or after `timeoutMs`. */
   def await(timeoutMs: Long): Unit = {
-    wakes.tryAcquire(math.max(0L, math.min(timeoutMs, untilDueMs)), TimeUnit.MILLISECONDS)
+    // Read first: heard after, the wait is not a gap's, and a write's wake-up ends it.
+    val gap = heard
+    val waitMs = math.max(0L, math.min(timeoutMs, untilDueMs))
+    // Heard already, the rest of the gap is slept: the writes meanwhile need no wake-up each.
+    if (gap) TimeUnit.MILLISECONDS.sleep(waitMs)
+    else wakes.tryAcquire(waitMs, TimeUnit.MILLISECONDS)
     // Every change since is one wake-up: the next look sees them all.
     wakes.drainPermits()
   }
 
   override def close(): Unit = watch.foreach(_.close())
 
-  private def untilDueMs: Long =
-    math.max(0L, (settleAtMs ++ pollAtMs).foldLeft(wholeAtMs)(math.min) - clock.millis())
+  private def untilDueMs: Long = {
+    val heardAt = if (heard) Some(gapEndsMs) else None
+    math.max(0L, (settleAtMs ++ pollAtMs ++ heardAt).foldLeft(wholeAtMs)(math.min) - clock.millis())
+  }
 
   private def changed(dir: Path, layoutChanged: Boolean): Unit = {
     heardDirs.heard(dir, layoutChanged)
@@ -99,4 +111,10 @@ object FileWrites {
 
   /** How often a follower looks while a directory cannot be watched. */
   val PollMs = 250L
+
+  /**
+   * The least time from a look's beginning to the next one's for a change heard: a line written
+   * right after a look waits for it at most, one written after a pause none.
+   */
+  val GapMs = 5L
 }

@@ -2,18 +2,19 @@ package com.hx.spark.sql.connector.aof.follow
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.time.{Clock, Instant, ZoneId, ZoneOffset}
 
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoint
-import com.hx.spark.sql.connector.aof.files.{PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
  * When a follower looks, against real directories and the JVM's real watch: once a write is
- * heard (then at the directories heard), once a file settles, every so often whole, and at every
- * poll while a directory cannot be watched. Followers sleep until a write: many of them in one
+ * heard (then at the directories heard, and no sooner than a gap after the last look), once a file
+ * settles, every so often whole, and at every poll while a directory cannot be watched. Followers sleep until a write: many of them in one
  * executor (a query following many hosts' files, several queries), more than Linux's 128 inotify
  * instances a user, each woken by a write to its directory rather than by its wait running out.
  */
@@ -37,6 +38,62 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       append(dir)
       eventually("the write heard", 10000)(writes.due)
       assert(look(writes).exists(_.contains(dir)))
+    } finally writes.close()
+  }
+
+  /** A clock only the test moves: a gap of a few milliseconds is not a machine's pause. */
+  private final class HandClock extends Clock {
+    @volatile var nowMs: Long = 1000000L
+    override def millis(): Long = nowMs
+    override def instant(): Instant = Instant.ofEpochMilli(nowMs)
+    override def getZone: ZoneId = ZoneOffset.UTC
+    override def withZone(zone: ZoneId): Clock = this
+  }
+
+  /** Changes told by the test, where a real watch tells them when the kernel does. */
+  private final class Told {
+    @volatile var tell: (Path, Boolean) => Unit = (_, _) => ()
+    def register(
+        files: SourceFiles,
+        changed: (Path, Boolean) => Unit): DirectoryWatch.Registration =
+      new DirectoryWatch.Registration {
+        tell = changed
+        override def complete: Boolean = true
+        override def close(): Unit = ()
+      }
+  }
+
+  test("a change heard right after a look is looked at once the gap since that look is over") {
+    val dir = root.resolve("gap")
+    val clock = new HandClock
+    val told = new Told
+    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock, register = told.register)
+    try {
+      look(writes)
+      told.tell(dir, false)
+      assert(!writes.due, "due within the gap")
+      clock.nowMs += FileWrites.GapMs - 1
+      assert(!writes.due, "due within the gap")
+      clock.nowMs += 1
+      assert(writes.due && look(writes).exists(_.contains(dir)))
+      clock.nowMs += FileWrites.GapMs
+      told.tell(dir, false)
+      assert(writes.due, "a change heard after the gap waits")
+    } finally writes.close()
+  }
+
+  test("the writes heard within the gap wake a waiting task once, at the gap's end") {
+    val dir = root.resolve("one-wake")
+    val told = new Told
+    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), register = told.register)
+    try {
+      val began = System.nanoTime()
+      look(writes)
+      (1 to 3).foreach(_ => told.tell(dir, false))
+      writes.await(waitMs)
+      val tookMs = (System.nanoTime() - began) / 1000000L
+      assert(tookMs >= FileWrites.GapMs - 1 && tookMs < waitMs / 2, s"woken after $tookMs ms")
+      assert(writes.due)
     } finally writes.close()
   }
 
