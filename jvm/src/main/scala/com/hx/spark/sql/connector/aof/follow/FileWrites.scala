@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * due when
  *  - a file in a watched directory was created, written, renamed or deleted: the look lists the
  *    directories heard ([[DirectoryChanges]]), at once after a pause, else [[FileWrites.GapMs]]
- *    after the last look began;
+ *    (or [[FileWrites.LookShare]] times as long as the last look took) after it began;
  *  - a file the last look saw is quiet enough for a look to say more of it (a multi-line record
  *    flushed, a copy told from a file written);
  *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
@@ -50,7 +50,7 @@ final class FileWrites(
   private var wholeAtMs = 0L
   private var lookBegan = 0L
   // A change heard is looked at no sooner: a file written without a pause is looked at once a
-  // gap, not once a write.
+  // gap, not once a write, and a task among many files spends a tenth of its time looking.
   private var gapEndsMs = 0L
 
   override def changes: Option[DirectoryChanges] = Some(heardDirs)
@@ -60,13 +60,13 @@ final class FileWrites(
   override def looking(): Unit = {
     heard = false
     lookBegan = clock.millis()
-    gapEndsMs = lookBegan + FileWrites.GapMs
     if (wholeAtMs <= lookBegan) heardDirs.all()
     if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain()
   }
 
   override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
     val now = clock.millis()
+    gapEndsMs = lookBegan + math.max(FileWrites.GapMs, (now - lookBegan) * FileWrites.LookShare)
     settleAtMs = settlesInMs.map(now + _)
     if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
   }
@@ -117,4 +117,7 @@ object FileWrites {
    * right after a look waits for it at most, one written after a pause none.
    */
   val GapMs = 5L
+
+  /** How many times as long as a look took a change heard during it waits, from its beginning. */
+  val LookShare = 10L
 }

@@ -82,6 +82,24 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     } finally writes.close()
   }
 
+  test("a long look has a change heard wait ten times as long, from its beginning") {
+    val dir = root.resolve("long")
+    val clock = new HandClock
+    val told = new Told
+    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock, register = told.register)
+    try {
+      val began = clock.nowMs
+      writes.looking()
+      clock.nowMs += 40L // among many files
+      told.tell(dir, false)
+      writes.looked(None, whole = true)
+      clock.nowMs = began + 40L * FileWrites.LookShare - 1
+      assert(!writes.due, "due before ten times the look")
+      clock.nowMs += 1
+      assert(writes.due)
+    } finally writes.close()
+  }
+
   test("the writes heard within the gap wake a waiting task once, at the gap's end") {
     val dir = root.resolve("one-wake")
     val told = new Told
