@@ -63,12 +63,18 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       }
   }
 
-  test("a change heard right after a look is looked at once the gap since that look is over") {
-    val dir = root.resolve("gap")
+  /** A follower's looks of `name`, on a clock the test moves, told changes by the test. */
+  private def toldOf(name: String)(body: (Path, HandClock, Told, FileWrites) => Unit): Unit = {
+    val dir = root.resolve(name)
     val clock = new HandClock
     val told = new Told
     val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock, register = told.register)
-    try {
+    try body(dir, clock, told, writes)
+    finally writes.close()
+  }
+
+  test("a change heard right after a look is looked at once the gap since that look is over") {
+    toldOf("gap") { (dir, clock, told, writes) =>
       look(writes)
       told.tell(dir, false)
       assert(!writes.due, "due within the gap")
@@ -79,15 +85,11 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       clock.nowMs += FileWrites.GapMs
       told.tell(dir, false)
       assert(writes.due, "a change heard after the gap waits")
-    } finally writes.close()
+    }
   }
 
   test("a long look has a change heard wait ten times as long, from its beginning") {
-    val dir = root.resolve("long")
-    val clock = new HandClock
-    val told = new Told
-    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock, register = told.register)
-    try {
+    toldOf("long") { (dir, clock, told, writes) =>
       val began = clock.nowMs
       writes.looking()
       clock.nowMs += 40L // among many files
@@ -97,7 +99,7 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       assert(!writes.due, "due before ten times the look")
       clock.nowMs += 1
       assert(writes.due)
-    } finally writes.close()
+    }
   }
 
   test("the writes heard within the gap wake a waiting task once, at the gap's end") {
