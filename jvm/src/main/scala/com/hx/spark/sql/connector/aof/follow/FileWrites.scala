@@ -13,14 +13,16 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * When a task following files (real-time mode) looks at them, and what it lists then. A look is
  * due when
  *  - a file in a watched directory was created, written, renamed or deleted: the look lists the
- *    directories heard ([[DirectoryChanges]]), at once after a pause, else [[FileWrites.GapMs]]
- *    (or [[FileWrites.LookShare]] times as long as the last look took) after it began;
+ *    directories heard ([[DirectoryChanges]]);
  *  - a file the last look saw is quiet enough for a look to say more of it (a multi-line record
  *    flushed, a copy told from a file written);
  *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
  *    that only polls): whole;
  *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
  *    whole, for what no watch tells (a file written over NFS).
+ * Each no sooner than [[FileWrites.GapMs]] after the last look began, or [[FileWrites.LookShare]]
+ * times as long as it took if longer: a file written without a pause is looked at once a gap,
+ * not once a write, and a task among many files spends a tenth of its time looking at most.
  * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
  * nothing, however many, and a written one a look of its directory a gap at most.
  *
@@ -49,8 +51,7 @@ final class FileWrites(
   private var pollAtMs: Option[Long] = None
   private var wholeAtMs = 0L
   private var lookBegan = 0L
-  // A change heard is looked at no sooner: a file written without a pause is looked at once a
-  // gap, not once a write, and a task among many files spends a tenth of its time looking.
+  // No look is due sooner.
   private var gapEndsMs = 0L
 
   override def changes: Option[DirectoryChanges] = Some(heardDirs)
@@ -85,9 +86,11 @@ final class FileWrites(
 
   override def close(): Unit = watch.foreach(_.close())
 
+  // Whatever a look is due for, it waits for the gap: a file never quiet settles again and again.
   private def untilDueMs: Long = {
-    val heardAt = if (heard) Some(gapEndsMs) else None
-    math.max(0L, (settleAtMs ++ pollAtMs ++ heardAt).foldLeft(wholeAtMs)(math.min) - clock.millis())
+    val soonest =
+      if (heard) gapEndsMs else (settleAtMs ++ pollAtMs).foldLeft(wholeAtMs)(math.min)
+    math.max(0L, math.max(soonest, gapEndsMs) - clock.millis())
   }
 
   private def changed(dir: Path, layoutChanged: Boolean): Unit = {
@@ -113,11 +116,14 @@ object FileWrites {
   val PollMs = 250L
 
   /**
-   * The least time from a look's beginning to the next one's for a change heard: a line written
-   * right after a look waits for it at most, one written after a pause none.
+   * The least time from a look's beginning to the next one's: a line written right after a look
+   * waits for it at most, one written after a pause none.
    */
   val GapMs = 5L
 
-  /** How many times as long as a look took a change heard during it waits, from its beginning. */
+  /**
+   * How many times as long as a look took (its listing, plan and journal) the next waits, from
+   * its beginning, whatever it is due for.
+   */
   val LookShare = 10L
 }

@@ -18,8 +18,8 @@ trait FollowerLooks {
   def looking(): Unit
 
   /**
-   * A look ended: how long until a file it saw is quiet enough for a look to say more of it, if
-   * any, and whether it listed every directory.
+   * A look ended, its plan made and kept: how long until a file it saw is quiet enough for a look
+   * to say more of it, if any, and whether it listed every directory.
    */
   def looked(settlesInMs: Option[Long], whole: Boolean): Unit
 }

@@ -105,7 +105,6 @@ final class HostFollower(
             done = end
             return false
           }
-          journal.keep(end.hosts(host))
           reading = Some(new Reading(done, end, ranges, clock.millis()))
       }
     }
@@ -130,7 +129,7 @@ final class HostFollower(
     val wholeBefore = scanner.wholeListings
     looks.looking()
     val files = scanner.scan(Planner.known(done, host), retired)
-    looks.looked(scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
+    val (settlesIn, whole) = (scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
     val looked = Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (Gauges.enabled) noteBehind(files)
@@ -138,7 +137,11 @@ final class HostFollower(
       DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
       counters.bytesLost.add(plan.losses.map(_.bytes).sum)
     }
-    (plan.end, Ranges.between(done, plan.end))
+    val ranges = Ranges.between(done, plan.end)
+    // Kept before any of its rows is returned; part of the look's time, which spaces looks.
+    if (ranges.nonEmpty) journal.keep(plan.end.hosts(host))
+    looks.looked(settlesIn, whole)
+    (plan.end, ranges)
   }
 
   /** The gauges' figures at this look: only with the plugin, which shows them. */

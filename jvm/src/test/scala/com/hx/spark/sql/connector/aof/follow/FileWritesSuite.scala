@@ -88,6 +88,16 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     }
   }
 
+  test("a file that settles again and again is looked at once a gap, as one written") {
+    toldOf("settling") { (_, clock, _, writes) =>
+      look(writes, settlesInMs = Some(1L))
+      clock.nowMs += 1L
+      assert(!writes.due, "due within the gap")
+      clock.nowMs += FileWrites.GapMs - 1L
+      assert(writes.due)
+    }
+  }
+
   test("a long look has a change heard wait ten times as long, from its beginning") {
     toldOf("long") { (dir, clock, told, writes) =>
       val began = clock.nowMs
