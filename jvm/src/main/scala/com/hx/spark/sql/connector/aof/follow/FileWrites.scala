@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.follow
 
 import java.io.Closeable
+import java.lang.management.ManagementFactory
 import java.nio.file.Path
 import java.time.Clock
 import java.util.concurrent.{Semaphore, TimeUnit}
@@ -21,8 +22,8 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
  *    whole, for what no watch tells (a file written over NFS).
  * Each no sooner than [[FileWrites.GapMs]] after the last look began, or [[FileWrites.LookShare]]
- * times as long as it took if longer: a file written without a pause is looked at once a gap,
- * not once a write, and a task among many files spends a tenth of its time looking at most.
+ * times its CPU time if longer: a file written without a pause is looked at once a gap, not once
+ * a write, and a task among many files spends a tenth of a core looking at most.
  * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
  * nothing, however many, and a written one a look of its directory a gap at most.
  *
@@ -32,13 +33,15 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * @param clock    what the due times are kept in: the follower's
  * @param register how the directories are watched: a model tells their changes as it decides,
  *                 late or as events lost, where no real watch can be made to on demand
+ * @param cpuNanos the CPU time of the thread that looks: tests move it
  */
 final class FileWrites(
     files: SourceFiles,
     clock: Clock = Clock.systemUTC(),
     pollMs: Long = FileWrites.PollMs,
     register: (SourceFiles, (Path, Boolean) => Unit) => DirectoryWatch.Registration =
-      DirectoryWatch.registerFor(_, _, once = false))
+      DirectoryWatch.registerFor(_, _, once = false),
+    cpuNanos: () => Long = () => ManagementFactory.getThreadMXBean.getCurrentThreadCpuTime)
     extends FollowerLooks
     with Closeable {
   private val heardDirs = new DirectoryChanges
@@ -51,6 +54,7 @@ final class FileWrites(
   private var pollAtMs: Option[Long] = None
   private var wholeAtMs = 0L
   private var lookBegan = 0L
+  private var lookCpuBegan = 0L
   // No look is due sooner.
   private var gapEndsMs = 0L
 
@@ -61,13 +65,16 @@ final class FileWrites(
   override def looking(): Unit = {
     heard = false
     lookBegan = clock.millis()
+    lookCpuBegan = cpuNanos()
     if (wholeAtMs <= lookBegan) heardDirs.all()
     if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain()
   }
 
   override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
     val now = clock.millis()
-    gapEndsMs = lookBegan + math.max(FileWrites.GapMs, (now - lookBegan) * FileWrites.LookShare)
+    // The look's CPU, not its waits (ZooKeeper keeping the plan): a share of a core is what it costs.
+    val lookCpuMs = (cpuNanos() - lookCpuBegan) / 1000000L
+    gapEndsMs = lookBegan + math.max(FileWrites.GapMs, lookCpuMs * FileWrites.LookShare)
     settleAtMs = settlesInMs.map(now + _)
     if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
   }
@@ -122,8 +129,8 @@ object FileWrites {
   val GapMs = 5L
 
   /**
-   * How many times as long as a look took (its listing, plan and journal) the next waits, from
-   * its beginning, whatever it is due for.
+   * How many times as long as a look's CPU time (its listing, plan and journal) the next waits,
+   * from its beginning, whatever it is due for: a task spends a tenth of a core looking at most.
    */
   val LookShare = 10L
 }

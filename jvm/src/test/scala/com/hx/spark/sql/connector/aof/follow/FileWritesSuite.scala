@@ -44,6 +44,8 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
   /** A clock only the test moves: a gap of a few milliseconds is not a machine's pause. */
   private final class HandClock extends Clock {
     @volatile var nowMs: Long = 1000000L
+    // The looking thread's CPU time, which a look takes as its cost.
+    @volatile var cpuNs: Long = 0L
     override def millis(): Long = nowMs
     override def instant(): Instant = Instant.ofEpochMilli(nowMs)
     override def getZone: ZoneId = ZoneOffset.UTC
@@ -68,7 +70,11 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     val dir = root.resolve(name)
     val clock = new HandClock
     val told = new Told
-    val writes = new FileWrites(SourceFiles(dir, "app\\.log"), clock, register = told.register)
+    val writes = new FileWrites(
+      SourceFiles(dir, "app\\.log"),
+      clock,
+      register = told.register,
+      cpuNanos = () => clock.cpuNs)
     try body(dir, clock, told, writes)
     finally writes.close()
   }
@@ -98,11 +104,12 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     }
   }
 
-  test("a long look has a change heard wait ten times as long, from its beginning") {
+  test("a look of much CPU has the next wait ten times as long, from its beginning") {
     toldOf("long") { (dir, clock, told, writes) =>
       val began = clock.nowMs
       writes.looking()
-      clock.nowMs += 40L // among many files
+      clock.nowMs += 100L // ZooKeeper keeping the plan waited for, no CPU
+      clock.cpuNs += 40L * 1000000L // among many files
       told.tell(dir, false)
       writes.looked(None, whole = true)
       clock.nowMs = began + 40L * FileWrites.LookShare - 1
