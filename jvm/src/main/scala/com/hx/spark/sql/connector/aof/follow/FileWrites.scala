@@ -21,9 +21,9 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *    that only polls): whole;
  *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
  *    whole, for what no watch tells (a file written over NFS).
- * Each no sooner than [[FileWrites.GapMs]] after the last look began, or [[FileWrites.LookShare]]
- * times its CPU time if longer: a file written without a pause is looked at once a gap, not once
- * a write, and a task among many files spends a tenth of a core looking at most.
+ * Each no sooner than [[FileWrites.GapMs]] after the last look began, or, for a look of more CPU
+ * time than that, [[FileWrites.LookShare]] times it: a file written without a pause is looked at
+ * once a gap, not once a write, and a task among many files spends a tenth of a core looking.
  * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
  * nothing, however many, and a written one a look of its directory a gap at most.
  *
@@ -72,9 +72,12 @@ final class FileWrites(
 
   override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
     val now = clock.millis()
-    // The look's CPU, not its waits (ZooKeeper keeping the plan): a share of a core is what it costs.
+    // The look's CPU, not its waits (ZooKeeper keeping the plan): a share of a core is what it
+    // costs. Only a look of more CPU than the gap is spread so: a few files' cost a JVM that
+    // compiles little a few milliseconds, and the gap bounds them, not a line's wait.
     val lookCpuMs = (cpuNanos() - lookCpuBegan) / 1000000L
-    gapEndsMs = lookBegan + math.max(FileWrites.GapMs, lookCpuMs * FileWrites.LookShare)
+    val shareMs = if (lookCpuMs > FileWrites.GapMs) lookCpuMs * FileWrites.LookShare else 0L
+    gapEndsMs = lookBegan + math.max(FileWrites.GapMs, shareMs)
     settleAtMs = settlesInMs.map(now + _)
     if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
   }
@@ -129,8 +132,9 @@ object FileWrites {
   val GapMs = 5L
 
   /**
-   * How many times as long as a look's CPU time (its listing, plan and journal) the next waits,
-   * from its beginning, whatever it is due for: a task spends a tenth of a core looking at most.
+   * How many times as long as a look's CPU time (its listing, plan and journal), when longer than
+   * [[GapMs]], the next waits from its beginning, whatever it is due for: a task among thousands
+   * of files spends a tenth of a core looking at most.
    */
   val LookShare = 10L
 }
