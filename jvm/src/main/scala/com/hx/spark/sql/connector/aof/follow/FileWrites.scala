@@ -22,8 +22,9 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
  *    whole, for what no watch tells (a file written over NFS).
  * Each no sooner than [[FileWrites.GapMs]] after the last look began, or, for a look of more CPU
- * time than that, [[FileWrites.LookShare]] times it: a file written without a pause is looked at
- * once a gap, not once a write, and a task among many files spends a tenth of a core looking.
+ * time than that, [[FileWrites.LookShare]] times it, a second at most: a file written without a
+ * pause is looked at once a gap, not once a write, and a task among many files spends a tenth of
+ * a core looking.
  * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
  * nothing, however many, and a written one a look of its directory a gap at most.
  *
@@ -76,7 +77,9 @@ final class FileWrites(
     // costs. Only a look of more CPU than the gap is spread so: a few files' cost a JVM that
     // compiles little a few milliseconds, and the gap bounds them, not a line's wait.
     val lookCpuMs = (cpuNanos() - lookCpuBegan) / 1000000L
-    val shareMs = if (lookCpuMs > FileWrites.GapMs) lookCpuMs * FileWrites.LookShare else 0L
+    val shareMs =
+      if (lookCpuMs <= FileWrites.GapMs) 0L
+      else math.min(lookCpuMs * FileWrites.LookShare, FileWrites.LookShareMaxMs)
     gapEndsMs = lookBegan + math.max(FileWrites.GapMs, shareMs)
     settleAtMs = settlesInMs.map(now + _)
     if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
@@ -137,4 +140,10 @@ object FileWrites {
    * of files spends a tenth of a core looking at most.
    */
   val LookShare = 10L
+
+  /**
+   * The longest a look's CPU time spreads the next: the first look over thousands of new files
+   * takes seconds, and a line written after it would wait ten times that.
+   */
+  val LookShareMaxMs = 1000L
 }

@@ -104,7 +104,8 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     }
   }
 
-  test("a look of much CPU has the next wait ten times as long, from its beginning") {
+  test(
+    "a look of much CPU has the next wait ten times as long, from its beginning, a second at most") {
     toldOf("long") { (dir, clock, told, writes) =>
       val began = clock.nowMs
       writes.looking()
@@ -116,6 +117,13 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       assert(!writes.due, "due before ten times the look")
       clock.nowMs += 1
       assert(writes.due)
+      val second = clock.nowMs
+      writes.looking()
+      clock.cpuNs += 3000L * 1000000L // the first look over thousands of new files
+      writes.looked(None, whole = true)
+      told.tell(dir, false)
+      clock.nowMs = second + FileWrites.LookShareMaxMs
+      assert(writes.due, "a line waits ten times a look of seconds")
     }
   }
 
