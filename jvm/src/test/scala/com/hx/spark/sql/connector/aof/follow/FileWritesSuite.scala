@@ -13,10 +13,11 @@ import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
  * When a follower looks, against real directories and the JVM's real watch: once a write is
- * heard (then at the directories heard, and no sooner than a gap after the last look), once a file
- * settles, every so often whole, and at every poll while a directory cannot be watched. Followers sleep until a write: many of them in one
- * executor (a query following many hosts' files, several queries), more than Linux's 128 inotify
- * instances a user, each woken by a write to its directory rather than by its wait running out.
+ * heard (then at the directories heard), once a file settles, every so often whole, and at every
+ * poll while a directory cannot be watched; each no sooner than a gap after the last look.
+ * Followers sleep until a write: many of them in one executor (a query following many hosts'
+ * files, several queries), more than Linux's 128 inotify instances a user, each woken by a write
+ * to its directory rather than by its wait running out.
  */
 class FileWritesSuite extends AnyFunSuite with TempDirectories {
   private val root = tempDirectory("aof-writes-")
@@ -104,8 +105,7 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
     }
   }
 
-  test(
-    "a look of much CPU has the next wait ten times as long, from its beginning, a second at most") {
+  test("a look of much CPU has the next wait ten times as long from its start, a second at most") {
     toldOf("long") { (dir, clock, told, writes) =>
       val began = clock.nowMs
       writes.looking()
@@ -123,7 +123,7 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       writes.looked(None, whole = true)
       told.tell(dir, false)
       clock.nowMs = second + FileWrites.LookShareMaxMs
-      assert(writes.due, "a line waits ten times a look of seconds")
+      assert(writes.due, "a look of seconds spread the next beyond a second")
     }
   }
 
