@@ -47,7 +47,7 @@ class EndpointProtocolSuite
   override protected def afterAll(): Unit = {
     // Also the endpoints of a test that failed before stopping them: left running, they would
     // try to reach the stopped server for the rest of the run and flood its log.
-    try for (i <- 1 to runs) NodeEndpoints.stop(s"run-$i")
+    try for (i <- 1 to runs) NodeEndpoints.stop(s"protocol-run-$i")
     finally super.afterAll()
   }
 
@@ -57,11 +57,17 @@ class EndpointProtocolSuite
     val dir = Files.createDirectories(root.resolve(s"logs-$runs"))
     files.foreach { case (name, text) => Files.write(dir.resolve(name), text.getBytes(UTF_8)) }
     val metaStore = s"/protocol/$runs"
-    val coordinator = new Coordinator(client, metaStore, s"run-$runs", key)
+    val coordinator = new Coordinator(client, metaStore, s"protocol-run-$runs", key)
     coordinator.start()
     (
       coordinator,
-      EndpointSpec(s"run-$runs", zk.access, metaStore, SourceFiles(dir, "app.*"), 1024, key),
+      EndpointSpec(
+        s"protocol-run-$runs",
+        zk.access,
+        metaStore,
+        SourceFiles(dir, "app.*"),
+        1024,
+        key),
       dir)
   }
 
@@ -225,7 +231,13 @@ class EndpointProtocolSuite
     runs += 1
     val metaStore = s"/protocol/$runs"
     val spec =
-      EndpointSpec(s"run-$runs", zk.access, metaStore, SourceFiles(root, "app.*"), 1024, key)
+      EndpointSpec(
+        s"protocol-run-$runs",
+        zk.access,
+        metaStore,
+        SourceFiles(root, "app.*"),
+        1024,
+        key)
     eventually("earlier tests' endpoints stopped")(NodeEndpoints.runningCount == 0)
     NodeEndpoints.ensureRunning(spec, "host-f")
     eventually("the endpoint without a driver ended")(NodeEndpoints.runningCount == 0)

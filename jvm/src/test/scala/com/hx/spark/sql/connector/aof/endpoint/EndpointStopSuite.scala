@@ -25,10 +25,16 @@ class EndpointStopSuite extends AnyFunSuite with ZooKeeperFixture with TempDirec
     val key = MessageSeal.newKey()
     val printed = Logged.printed { seen =>
       for (run <- 1 to 30) {
-        val coordinator = new Coordinator(client, s"/stops/$run", s"run-$run", key)
+        val coordinator = new Coordinator(client, s"/stops/$run", s"stops-run-$run", key)
         coordinator.start()
         val spec =
-          EndpointSpec(s"run-$run", zk.access, s"/stops/$run", SourceFiles(dir, "app.*"), 1024, key)
+          EndpointSpec(
+            s"stops-run-$run",
+            zk.access,
+            s"/stops/$run",
+            SourceFiles(dir, "app.*"),
+            1024,
+            key)
         // Two executors of one host: one serves, one stands by and watches it.
         val endpoints = Seq.fill(2)(new NodeEndpoint(spec, "host", () => ()))
         endpoints.foreach(_.start())
