@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
 /**
  * One call's gathering of the hosts' answers ([[Coordinator.answers]]): the hosts awaited (sent
  * a request, or called to look), and the news taken. A host whose files changed since its last
- * answer's look is called to look ([[ZkPaths.pull]]), once a call.
+ * answer's look is called to look ([[ZkPaths.pull]]), once a call, unless it answered in it.
  *
  * @param asked the hosts sent a request: awaited until they answer it
  * @param send  sends requests; those sent, by host
@@ -57,7 +57,11 @@ private[driver] final class AnswerRound(
   /**
    * Calls to look the hosts whose count of changes is above what their last answer saw, each
    * once a call. Not those awaited: their answer may see the change, and if not they are called
-   * after it. Only hosts with a standing request, which a look answers.
+   * after it. Nor those heard in this call: their look began after its request or call to look
+   * was written, so it saw every byte written before; a file written all the time has changed
+   * again by the time its answer is read, and a second look would double a trigger's cost for a
+   * few milliseconds of lines. They are called at the next call. Only hosts with a standing
+   * request, which a look answers.
    */
   private def pullChanged(): Unit = {
     val now = ChangedHosts.owing(
@@ -67,7 +71,7 @@ private[driver] final class AnswerRound(
       responses.latest(_).map(_.changes))
     owing.clear()
     owing ++= now
-    val due = (owing.toSet -- awaited -- lookers.keySet -- pulled)
+    val due = (owing.toSet -- awaited -- lookers.keySet -- pulled -- heard)
       .filter(exchanges.standingFor(_).nonEmpty)
     if (due.nonEmpty) {
       val (n, called) = pull(due)

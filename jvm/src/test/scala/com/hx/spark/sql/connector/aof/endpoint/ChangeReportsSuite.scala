@@ -158,6 +158,31 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     coordinator.stop()
   }
 
+  test("a host that answered a trigger's request is called for a later change at the next") {
+    val (coordinator, paths, dirs) = served("asked")
+    val endpoint = endpoints.head
+    val (asked, _) = caughtUp(coordinator, "asked")
+    coordinator.answers(coordinator.ask(asked), 10000) // the start's own change, if not seen yet
+    val (looks, answered, said) =
+      (endpoint.looksSoFar, version(paths.response("asked")), count(paths.changed("asked")))
+    // A new question, answered; then a write after its look, as a busy file has, before the
+    // driver reads the answer.
+    val again = Map("asked" -> Seq.empty[KnownFile])
+    val sent = coordinator.ask(again)
+    assert(sent.hosts === Set("asked"))
+    eventually("the request answered", 10000)(version(paths.response("asked")) > answered)
+    append(dirs("asked"), "two\n")
+    eventually("the host's word that its files changed", 10000) {
+      count(paths.changed("asked")) > said
+    }
+    assert(coordinator.answers(sent, 10000).heard === Set("asked"))
+    assert(coordinator.latest("asked").map(_.lineEnd) === Seq(4L))
+    assert(endpoint.looksSoFar === looks + 1)
+    assert(coordinator.answers(coordinator.ask(again), 10000).files("asked").head.lineEnd === 8L)
+    assert(endpoint.looksSoFar === looks + 2)
+    coordinator.stop()
+  }
+
   test("a host called for its change lists what its watch heard; a look at every host is whole") {
     val (coordinator, _, dirs) = served("part")
     val endpoint = endpoints.head
