@@ -48,33 +48,47 @@ private[files] final class DirectoryLook(
       wanted: (Option[Pattern], FileKey) => Boolean): Option[LookedDirectories.Entry] = {
     val LookedDirectories.Entry(path, readBy, known) = entry
     try {
+      // The answer kept for a plain file unchanged since a look before, if it still holds.
+      val kept = known
+        .filter(s => s.regular && wanted(readBy, s.key))
+        .flatMap(s => tracker.kept(path, s, question).map(s -> _))
       // A stamp of a look before only where nothing of the file is read.
-      val stamp = known
-        .filter(s => !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question))
+      val stamp = kept
+        .map(_._1)
+        .orElse(known.filter(s =>
+          !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question)))
         .getOrElse(stat(path))
       val key = stamp.key
       if (!stamp.regular) readBy.foreach(listing.warnIfNotRead(path, _))
       else if (!seen.contains(key) && wanted(readBy, key)) {
         lookedAt += key
-        val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
-        if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
-          seen += key
-          leftOld += 1
-        } else {
-          // Seen only once described: one renamed away meanwhile is looked for again.
-          tracker.describe(path, stamp, question).foreach { meta =>
-            seen += key
-            stamps(key) = stamp
-            metas :+= meta
-          }
-        }
+        kept.map(_._2).fold(described(path, stamp))(found(key, stamp, _))
       }
-      Some(entry.copy(stamp = Some(stamp)))
+      Some(if (known.contains(stamp)) entry else entry.copy(stamp = Some(stamp)))
     } catch {
       case _: NoSuchFileException => None // renamed or removed since it was listed
       case e: IOException =>
         // Without its key nothing can be said of the file, not even that it is still there.
         throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
+    }
+  }
+
+  private def found(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
+    seen += key
+    stamps(key) = stamp
+    metas :+= meta
+  }
+
+  /** A file looked at that no answer kept holds for: described, or left out as old. */
+  private def described(path: Path, stamp: FileStamp): Unit = {
+    val key = stamp.key
+    val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
+    if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
+      seen += key
+      leftOld += 1
+    } else {
+      // Seen only once described: one renamed away meanwhile is looked for again.
+      tracker.describe(path, stamp, question).foreach(found(key, stamp, _))
     }
   }
 }

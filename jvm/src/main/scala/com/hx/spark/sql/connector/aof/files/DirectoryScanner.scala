@@ -63,6 +63,8 @@ final class DirectoryScanner(
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
   @volatile private var settlesIn: Option[Long] = None
+  // The files the last scan looked at, whose keys the tracker keeps.
+  private var lastLookedAt = collection.Set.empty[FileKey]
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
@@ -82,6 +84,9 @@ final class DirectoryScanner(
 
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
+
+  // The files whose answers are kept: the suites see what is forgotten.
+  private[files] def remembered: Int = tracker.remembered
 
   /**
    * Whether a path's directory is there (for a pattern, where its wildcards start): a node
@@ -105,6 +110,9 @@ final class DirectoryScanner(
       remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
+      // Forgotten until this scan ends: one that fails may have kept files no look reaches.
+      val lookedBefore = lastLookedAt
+      lastLookedAt = collection.Set.empty
       // With retired files, whole: the driver gives one up once an answer found no copy of it,
       // and a copy renamed into a directory whose event is still on its way would be missed.
       val taken = changes.flatMap(_.take()).filter(_ => retired.isEmpty)
@@ -118,16 +126,19 @@ final class DirectoryScanner(
           val again = lookOrForget(question, None)
           (again, answer(again, question)._1)
       }
-      val lookedAt = first.lookedAt ++ last.lookedAt
-      tracker.keepOnly(lookedAt.contains)
+      val lookedAt = if (first eq last) first.lookedAt else first.lookedAt ++ last.lookedAt
+      // The same files as the last scan's: what it forgot is all there is to forget.
+      if (lookedAt != lookedBefore) tracker.keepOnly(lookedAt.contains)
+      lastLookedAt = lookedAt
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
-      val settling = last.stamps.valuesIterator.map(tracker.untilSettled).filter(_ > 0L)
+      val nowMs = clock.millis()
+      val settling = last.stamps.valuesIterator.map(tracker.untilSettled(_, nowMs)).filter(_ > 0L)
       settlesIn = (settling ++ cleanupDue.iterator)
         .reduceOption[Long](math.min)
         .map(_ + DirectoryScanner.TickMs)
-      inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
-        .filterNot(m => removed(m.key))
+      val answered = inWriteOrder(tracker.joined(metas, last.stamps.get, question), last)
+      if (removed.isEmpty) answered else answered.filterNot(m => removed(m.key))
     }
 
   /**
@@ -184,11 +195,15 @@ final class DirectoryScanner(
    * compared (a rotation's compressor done and its original deleted, amid the look).
    */
   private def answer(look: DirectoryLook, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
-    val byKey = look.found.map(m => m.key -> m).toMap
+    // Only for files that may be copies: most files of most looks are tracked.
+    lazy val byKey = look.found.map(m => m.key -> m).toMap
     val evidence = new IdentityEvidence(sampleLength, tracker.compressed)
     try {
-      val metas =
-        look.found.map(m => m.copy(copyOf = shortHeads.copyOf(m, question, byKey, evidence)))
+      // The same answer, the same object: comparing it with the last answer's ends there.
+      val metas = look.found.map { m =>
+        val copyOf = shortHeads.copyOf(m, question, byKey, evidence)
+        if (copyOf == m.copyOf) m else m.copy(copyOf = copyOf)
+      }
       val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
       val found = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
       val withCopies = metas

@@ -33,7 +33,7 @@ private[files] final class FileDescriber(
 
   /** Forgets what was scanned of files not `kept`. */
   def keepOnly(kept: FileKey => Boolean): Unit =
-    scanned --= scanned.keys.filterNot(kept).toList
+    scanned --= scanned.keysIterator.filterNot(kept).toList
 
   /**
    * The answer for the file `stamp` was taken of, read through `channel`, given the driver's

@@ -42,6 +42,9 @@ private[files] final class FileTracker(
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] var decompressions: Long = 0L
 
+  /** The files whose answers are kept. */
+  def remembered: Int = described.size
+
   /** Whether the file (by key) is compressed: its bytes are read only decompressed. */
   def compressed(key: FileKey): Boolean = formats.get(key).exists(_._2.nonEmpty)
 
@@ -65,9 +68,10 @@ private[files] final class FileTracker(
   /** Forgets every file not `kept`: what was described, found unreadable, and of what format. */
   def keepOnly(kept: FileKey => Boolean): Unit = {
     describer.keepOnly(kept)
-    described --= described.keys.filterNot(kept).toList
-    unreadable --= unreadable.keys.filterNot(kept).toList
-    formats --= formats.keys.filterNot(kept).toList
+    // Through the keys, not a set of them: thousands of files are kept at every look.
+    described --= described.keysIterator.filterNot(kept).toList
+    unreadable --= unreadable.keysIterator.filterNot(kept).toList
+    formats --= formats.keysIterator.filterNot(kept).toList
     old.keepOnly(kept)
   }
 
@@ -88,6 +92,20 @@ private[files] final class FileTracker(
   }
 
   /**
+   * What [[describe]] answers for a plain file whose answer at `stamp` is the one kept, with no
+   * byte read and nothing asked twice: most files of most looks, thousands at each.
+   */
+  def kept(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
+    val asked = question.knownByKey.get(stamp.key)
+    described
+      .get(stamp.key)
+      .filter(d => d.stamp == stamp && keeps(d, question, asked))
+      .filter(_ =>
+        formats.get(stamp.key).contains((stamp, None)) && !unreadable.contains(stamp.key))
+      .map(d => old.judged(named(d.meta, path), stamp, tracked = asked.nonEmpty))
+  }
+
+  /**
    * Whether the file's answer at `stamp` is the one kept, given with no byte read: only then may a
    * look take its stamp from an earlier look, where no change was heard. A file whose bytes are
    * read is statted first, so that what is read and the stamp it is read by are of one moment.
@@ -98,8 +116,16 @@ private[files] final class FileTracker(
 
   // Whether the answer kept is still the answer to `question`, if the bytes are the same.
   private def keeps(d: Description, question: NodeQuestion): Boolean =
-    d.question == question.knownByKey.get(d.stamp.key) &&
+    keeps(d, question, question.knownByKey.get(d.stamp.key))
+
+  // The same, given what the question asks of the file.
+  private def keeps(d: Description, question: NodeQuestion, asked: Option[KnownFile]): Boolean =
+    d.question == asked &&
       (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint))
+
+  // The answer under the name the file has now, the same object while the name stays.
+  private def named(meta: FileMeta, path: Path): FileMeta =
+    if (meta.path == path.toString) meta else meta.copy(path = path.toString)
 
   // Whether the file starts with `k`'s head, as the file tracked under its key did.
   private def startsAs(path: Path, stamp: FileStamp, k: KnownFile): Boolean =
@@ -137,9 +163,12 @@ private[files] final class FileTracker(
    */
   def settled(stamp: FileStamp): Boolean = untilSettled(stamp) == 0L
 
-  /** How long until `stamp` is [[settled]] if the file is not written again: 0 once it is. */
-  def untilSettled(stamp: FileStamp): Long =
-    math.max(0L, math.max(100L, records.fold(0L)(_.flushMs)) + 1L - stamp.quietMs(clock.millis()))
+  /**
+   * How long until `stamp` is [[settled]] if the file is not written again, at `nowMs`: 0 once
+   * it is.
+   */
+  def untilSettled(stamp: FileStamp, nowMs: Long = clock.millis()): Long =
+    math.max(0L, math.max(100L, records.fold(0L)(_.flushMs)) + 1L - stamp.quietMs(nowMs))
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
   private def readable(path: Path, stamp: FileStamp)(
@@ -184,7 +213,7 @@ private[files] final class FileTracker(
     earlier match {
       case Some(d) =>
         // The same answer, the same object while its name stays: comparing it ends there.
-        val meta = if (d.meta.path == path.toString) d.meta else d.meta.copy(path = path.toString)
+        val meta = named(d.meta, path)
         if (d.stamp != stamp && settled(stamp)) {
           described(stamp.key) = d.copy(stamp = stamp, meta = meta)
         }

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
+import scala.collection.mutable
+
 /**
  * What the driver asks a node about its files: those it tracks there, and those it retired (no
  * longer tracked, but a copy of which may still show up, by file id). Decides, from what a look
@@ -10,7 +12,14 @@ private[files] final class NodeQuestion(
     val retired: Map[String, KnownFile],
     sampleLength: Int,
     identity: FileIdentity) {
-  val knownByKey: Map[FileKey, KnownFile] = known.map(k => k.key -> k).toMap
+  val knownByKey: collection.Map[FileKey, KnownFile] = {
+    val byKey = mutable.HashMap.empty[FileKey, KnownFile]
+    byKey.sizeHint(known.size)
+    known.foreach(k => byKey(k.key) = k)
+    byKey
+  }
+  // What `keepsTracked` said of each answer: it is asked several times of every file at a look.
+  private val kept = new java.util.IdentityHashMap[FileMeta, java.lang.Boolean]
 
   // Whether a file not tracked may be a copy of a tracked or retired one, by its head: it starts
   // with such a file's head, or with the shorter head of one read while shorter than the sample.
@@ -43,8 +52,16 @@ private[files] final class NodeQuestion(
       retired.keys.exists(id => !found.exists(_.copyOfRetired.contains(id)))
 
   /** Whether `m` is a tracked file that still starts as it did: no other file under its key. */
-  def keepsTracked(m: FileMeta): Boolean =
-    knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
+  def keepsTracked(m: FileMeta): Boolean = {
+    val said = kept.get(m)
+    if (said != null) said
+    else {
+      val keeps =
+        knownByKey.get(m.key).exists(k => identity.keepsHead(k, m.headAt(k.fingerprint.length)))
+      kept.put(m, keeps)
+      keeps
+    }
+  }
 
   // A tracked key found holding content with another head (an inode reused).
   private def replacedTracked(m: FileMeta): Boolean =

@@ -57,5 +57,5 @@ private[files] final class OldFiles(
   }
 
   /** Forgets the heads of files not `kept`. */
-  def keepOnly(kept: FileKey => Boolean): Unit = heads --= heads.keys.filterNot(kept).toList
+  def keepOnly(kept: FileKey => Boolean): Unit = heads --= heads.keysIterator.filterNot(kept).toList
 }

@@ -18,7 +18,7 @@ private[files] final class ShortHeadCopies(sampleLength: Int, identity: FileIden
   def copyOf(
       m: FileMeta,
       question: NodeQuestion,
-      byKey: Map[FileKey, FileMeta],
+      byKey: => Map[FileKey, FileMeta],
       evidence: IdentityEvidence): Option[FileKey] = {
     def held(k: KnownFile): Option[FileMeta] = byKey.get(k.key).filter { o =>
       o.unreadable.nonEmpty || identity.ofKey(k, o) == FileIdentity.Same

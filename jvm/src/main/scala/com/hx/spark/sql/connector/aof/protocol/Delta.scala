@@ -14,8 +14,9 @@ object Delta {
 
   /** The change from `before` to `after`; None when `after` repeats a key (send it in full). */
   def between[K, V](before: Seq[V], after: Seq[V])(key: V => K): Option[Delta[K, V]] = {
-    val keys = after.iterator.map(key).toSet
-    if (keys.size != after.size) None
+    // A Java set: a look's answer of thousands of files makes one at every trigger.
+    val keys = new java.util.HashSet[K](after.size * 2)
+    if (!after.forall(v => keys.add(key(v)))) None
     else if (before.size == after.size && before.iterator
         .map(key)
         .sameElements(after.iterator.map(key))) {
@@ -26,7 +27,7 @@ object Delta {
       Some(
         Delta(
           after.filter(v => !old.get(key(v)).contains(v)),
-          old.keys.filterNot(keys.contains).toSeq))
+          old.keys.filterNot(k => keys.contains(k)).toSeq))
     }
   }
 
@@ -37,8 +38,16 @@ object Delta {
   def applied[K, V](before: Seq[V], delta: Delta[K, V])(key: V => K): Seq[V] = {
     val changed = delta.changed.iterator.map(v => key(v) -> v).toMap
     val removed = delta.removed.toSet
-    val kept = before.filterNot(v => removed(key(v)))
-    val keptKeys = kept.iterator.map(key).toSet
-    kept.map(v => changed.getOrElse(key(v), v)) ++ delta.changed.filterNot(v => keptKeys(key(v)))
+    // The changed items found among those kept: the others are new. Not a set of every key
+    // kept, which a request of thousands of files would make at every trigger.
+    val replaced = scala.collection.mutable.Set.empty[K]
+    val kept = before.filterNot(v => removed(key(v))).map { v =>
+      val k = key(v)
+      changed.get(k).fold(v) { c =>
+        replaced += k
+        c
+      }
+    }
+    kept ++ delta.changed.filterNot(v => replaced(key(v)))
   }
 }

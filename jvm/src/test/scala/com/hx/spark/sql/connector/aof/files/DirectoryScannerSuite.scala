@@ -50,6 +50,21 @@ class DirectoryScannerSuite extends AnyFunSuite with LoneElement {
     }
   }
 
+  test("what is kept of files no look reaches any more is forgotten") {
+    withDir { dir =>
+      val files = (1 to 3).map(i => write(dir.resolve(s"app.$i.log"), s"line $i\n"))
+      val clock = new MovingClock
+      val scanner = new DirectoryScanner(SourceFiles(dir, "app.*"), 1024, clock = clock)
+      clock.advance(150) // file times tick coarsely: only a settled file's answer is kept
+      assert(scanner.scan(Nil).size === 3)
+      assert(scanner.scan(Nil).size === 3)
+      assert(scanner.remembered === 3)
+      files.take(2).foreach(Files.delete)
+      assert(scanner.scan(Nil).size === 1)
+      assert(scanner.remembered === 1)
+    }
+  }
+
   test("a directory that is not there holds no files; one that cannot be listed is unknown") {
     withDir { dir =>
       val scanner = new DirectoryScanner(SourceFiles(dir.resolve("later"), "app.*"), 1024)
