@@ -51,7 +51,8 @@ final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: Strin
    * reads its lines. So do executor pods on one Kubernetes node with a `hostPath` volume, unless
    * `node.name.env` makes them one node.
    */
-  private def warnShared(files: Map[String, Seq[FileMeta]]): Unit = {
+  private def warnShared(files: Map[String, Seq[FileMeta]]): Unit = if (files.size > 1) {
+    // One host's news alone holds no file of two hosts: most triggers of a busy file's node.
     val seen = for {
       (host, metas) <- files.toSeq
       f <- metas if f.unreadable.isEmpty && f.size > 0
