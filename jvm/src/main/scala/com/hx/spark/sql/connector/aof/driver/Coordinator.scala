@@ -182,6 +182,9 @@ final class Coordinator(
     Answers.of(round.replies).copy(heard = round.heard)
   }
 
+  // For the suites: a host's count of changes as this driver last heard it (a watch's event).
+  private[aof] def changesHeard(host: String): Long = responses.changeCount(host)
+
   /** The hosts whose standing request has an answer taken. */
   def current: Set[String] = exchanges.current
 

@@ -146,8 +146,9 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val (looks, answered, said) =
       (endpoint.looksSoFar, version(paths.response("busy")), count(paths.changed("busy")))
     (1 to 12).foreach(i => append(dirs("busy"), s"line $i\n"))
-    eventually("the host's word that its files changed", 10000) {
-      count(paths.changed("busy")) > said
+    // Heard by the driver too (a watch's event): its next call calls the host to look.
+    eventually("the host's word that its files changed, heard", 10000) {
+      coordinator.changesHeard("busy") > said
     }
     assert(endpoint.looksSoFar === looks)
     assert(version(paths.response("busy")) === answered)
@@ -172,8 +173,9 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     assert(sent.hosts === Set("asked"))
     eventually("the request answered", 10000)(version(paths.response("asked")) > answered)
     append(dirs("asked"), "two\n")
-    eventually("the host's word that its files changed", 10000) {
-      count(paths.changed("asked")) > said
+    // Heard by the driver before it reads the answer: its next call would call the host now.
+    eventually("the host's word that its files changed, heard", 10000) {
+      coordinator.changesHeard("asked") > said
     }
     assert(coordinator.answers(sent, 10000).heard === Set("asked"))
     assert(coordinator.latest("asked").map(_.lineEnd) === Seq(4L))
