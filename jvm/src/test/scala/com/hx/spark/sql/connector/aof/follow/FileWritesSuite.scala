@@ -92,6 +92,13 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       clock.nowMs += FileWrites.GapMs
       told.tell(dir, false)
       assert(writes.due, "a change heard after the gap waits")
+      // A look of a few files' CPU, within the gap: the gap alone spaces the next.
+      writes.looking()
+      clock.cpuNs += (FileWrites.GapMs - 1) * 1000000L
+      writes.looked(None, whole = false)
+      told.tell(dir, false)
+      clock.nowMs += FileWrites.GapMs
+      assert(writes.due, "a look of less CPU than the gap spread the next beyond it")
     }
   }
 
@@ -122,7 +129,9 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       clock.cpuNs += 3000L * 1000000L // the first look over thousands of new files
       writes.looked(None, whole = true)
       told.tell(dir, false)
-      clock.nowMs = second + FileWrites.LookShareMaxMs
+      clock.nowMs = second + FileWrites.LookShareMaxMs - 1
+      assert(!writes.due, "due before a second")
+      clock.nowMs += 1
       assert(writes.due, "a look of seconds spread the next beyond a second")
     }
   }
