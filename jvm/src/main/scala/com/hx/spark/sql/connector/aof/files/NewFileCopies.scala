@@ -26,10 +26,11 @@ import scala.collection.mutable
  * them), but by a rule of its own: one that holds the start of a new plain file of the look, or
  * all of it, is that file's compressor's output, begun or done, beside an original not deleted
  * yet. Nothing else writes such a pair, settled or not, and the copy waits for its original.
- * Where the original is under a tracked key, the original is named the copy: it waits, and the
- * compressed file, read instead, holds the same lines. Both under tracked keys, which a `copyOf`
- * could not tell apart, the compressed file is left out of this answer: the original is read as
- * a new file, and from the next look on the compressed file is a copy of a tracked one.
+ * Where the original is under a tracked key (an inode given again), which a `copyOf` naming it
+ * could not tell from the file the driver tracks there, the compressed file is left out of this
+ * answer: the original is read as a new file, and from the next look on the compressed file is
+ * a copy of a tracked one. (Naming the original the copy instead, the follower model found
+ * lines never read and lines read under two keys.)
  */
 private[files] final class NewFileCopies(identity: FileIdentity) {
 
@@ -51,21 +52,14 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       .partition(m => compressed(m.key))
     def copyOfNone(m: FileMeta) = m.copyOf.isEmpty && m.copyOfRetired.isEmpty
     // Of any new plain file, a copy itself or not: a copytruncate's copy is compressed in turn.
-    // One under a tracked key (an inode given again) is named the copy instead, as below.
     val pairs = packed.filter(copyOfNone).flatMap { c =>
       plain.find(begins(c, _, evidence)).map(c -> _)
     }
-    val (bothTracked, named) =
-      pairs.partition { case (c, original) =>
-        question.tracks(c.key) && question.tracks(original.key)
-      }
-    val compressedCopies = named.flatMap { case (c, original) =>
-      if (!question.tracks(original.key)) Some(c.key -> original.key)
-      else Some(original.key -> c.key).filter(_ => copyOfNone(original))
-    }
+    val (heldBack, named) = pairs.partition { case (_, original) => question.tracks(original.key) }
+    val compressedCopies = named.map { case (c, original) => c.key -> original.key }
     NewFileCopies.Found(
       compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence),
-      bothTracked.map(_._1.key).toSet)
+      heldBack.map(_._1.key).toSet)
   }
 
   private def plainCopies(
