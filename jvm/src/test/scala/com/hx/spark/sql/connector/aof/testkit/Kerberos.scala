@@ -1,6 +1,5 @@
 package com.hx.spark.sql.connector.aof.testkit
 
-import java.net.ServerSocket
 import java.nio.file.{Files, Path}
 
 import org.apache.kerby.KOptions
@@ -21,11 +20,7 @@ final class Kerberos(dir: Path, clients: Seq[String]) {
   // So that a test can be given a ticket that lives one second: Kerby compares its default
   // minimum, 3600, with a lifetime in milliseconds, and would refuse it.
   kdc.getKdcConfig.setLong(KdcConfigKey.MINIMUM_TICKET_LIFETIME, 0L)
-  kdc.setKdcTcpPort {
-    val socket = new ServerSocket(0)
-    try socket.getLocalPort
-    finally socket.close()
-  }
+  kdc.setKdcTcpPort(FreePorts.next())
   kdc.init()
   kdc.start()
 

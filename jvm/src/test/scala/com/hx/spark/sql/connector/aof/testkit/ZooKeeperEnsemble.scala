@@ -1,6 +1,5 @@
 package com.hx.spark.sql.connector.aof.testkit
 
-import java.net.ServerSocket
 import java.nio.file.{Files, Path}
 
 /**
@@ -12,7 +11,8 @@ import java.nio.file.{Files, Path}
  */
 final class ZooKeeperEnsemble(dir: Path, settings: Map[String, String], secure: Boolean) {
   private val ids = Seq(1, 2, 3)
-  private val ports = ids.map(id => id -> Seq.fill(3)(freePort())).toMap // client, quorum, election
+  // Client, quorum and election ports of each.
+  private val ports = ids.map(id => id -> Seq.fill(3)(FreePorts.next())).toMap
   private val logging = Files.writeString(
     dir.resolve("log4j2.properties"),
     Seq(
@@ -32,12 +32,6 @@ final class ZooKeeperEnsemble(dir: Path, settings: Map[String, String], secure: 
   val connectString: String = ids.map(id => s"127.0.0.1:${ports(id).head}").mkString(",")
 
   Polling.eventually("the ensemble to elect a leader", 60000)(leader.nonEmpty)
-
-  private def freePort(): Int = {
-    val socket = new ServerSocket(0)
-    try socket.getLocalPort
-    finally socket.close()
-  }
 
   private def log(id: Int): Path = dir.resolve(s"server-$id.log")
 
