@@ -19,6 +19,7 @@ import figures
 import pytest
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
+from kazoo.retry import KazooRetry
 
 from apps import EXECUTORS, App, finish, host_dirs, start_app, start_writers
 from pyspark_aof.testing import Link, LocalCluster, ZooKeeperServer
@@ -31,10 +32,15 @@ def ids(prefix: str, first: int, count: int) -> list[str]:
     return [f"{prefix}-{n}" for n in range(first, first + count)]
 
 
+# The test's own client asks again when ZooKeeper, restarted under it, lost its connection or
+# its session: kazoo opens a new session by itself.
+AGAIN = KazooRetry(max_tries=-1, delay=0.2, max_delay=2, deadline=60, ignore_expire=True)
+
+
 def children(kazoo: KazooClient, path: str) -> list[str]:
     """The znode's children, none when it is gone (ephemeral nodes go between any two calls)."""
     try:
-        found: list[str] = kazoo.get_children(path)
+        found: list[str] = AGAIN(kazoo.get_children, path)
     except NoNodeError:
         return []
     return found
@@ -43,7 +49,7 @@ def children(kazoo: KazooClient, path: str) -> list[str]:
 def data(kazoo: KazooClient, path: str) -> str | None:
     """The znode's data, or None when it is gone."""
     try:
-        found: bytes = kazoo.get(path)[0]
+        found: bytes = AGAIN(kazoo.get, path)[0]
     except NoNodeError:
         return None
     return found.decode()
@@ -64,7 +70,7 @@ def run_path(kazoo: KazooClient, name: str) -> str:
     """The znode of the application's current query run."""
     runs = f"/aof-test/{name}/runs"
     wait_until(lambda: bool(children(kazoo, runs)), 120, runs)
-    return f"{runs}/{kazoo.get_children(runs)[0]}"
+    return f"{runs}/{children(kazoo, runs)[0]}"
 
 
 @pytest.mark.both_lines
@@ -273,7 +279,7 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
         endpoints = f"{run}/endpoints"
 
         def owners() -> set[int]:
-            stats = [kazoo.exists(f"{endpoints}/{h}") for h in children(kazoo, endpoints)]
+            stats = [AGAIN(kazoo.exists, f"{endpoints}/{h}") for h in children(kazoo, endpoints)]
             return {s.ephemeralOwner for s in stats if s}
 
         before = owners()
@@ -285,7 +291,7 @@ def test_zookeeper_restarted_and_sessions_expired_mid_stream(
 
         def new_sessions() -> bool:
             hosts = children(kazoo, endpoints)
-            now = {kazoo.exists(f"{endpoints}/{h}") for h in hosts}
+            now = {AGAIN(kazoo.exists, f"{endpoints}/{h}") for h in hosts}
             return len(hosts) == 2 and all(s and s.ephemeralOwner not in before for s in now)
 
         wait_until(new_sessions, 120, "endpoints registered again on new sessions")
