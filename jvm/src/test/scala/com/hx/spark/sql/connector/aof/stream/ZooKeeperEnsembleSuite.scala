@@ -26,15 +26,20 @@ class ZooKeeperEnsembleSuite extends AnyFunSuite with SparkTestKit {
     val options =
       tls.clientOptions ++ Map("zookeeper.address" -> ensemble.connectString, "meta.store" -> "/ha")
     val query = Queries.start(spark, s"$dir/app-.*\\.log", ckpt, out, options)
-    val before = LogWriter.append(dir.resolve("app-a.log"), (1 to 500).map(n => s"a-$n"))
-    drain(query)
-    val leader = ensemble.leader.get
-    val writer = new LogWriter(dir.resolve("app-b.log"), "b", 3000).start()
-    ensemble.kill(leader)
-    eventually("another leader")(ensemble.leader.exists(_ != leader))
-    val during = writer.join()
-    drain(query)
-    query.stop()
+    // Stopped however the test ends, before the ensemble is: one still running then would log
+    // its lost connections, and what it left running in this JVM, into the suites after.
+    val (before, during) =
+      try {
+        val before = LogWriter.append(dir.resolve("app-a.log"), (1 to 500).map(n => s"a-$n"))
+        drain(query)
+        val leader = ensemble.leader.get
+        val writer = new LogWriter(dir.resolve("app-b.log"), "b", 3000).start()
+        ensemble.kill(leader)
+        eventually("another leader")(ensemble.leader.exists(_ != leader))
+        val during = writer.join()
+        drain(query)
+        (before, during)
+      } finally query.stop()
     val after = LogWriter.append(dir.resolve("app-a.log"), (1 to 300).map(n => s"c-$n"))
     val again = Queries.start(spark, s"$dir/app-.*\\.log", ckpt, out, options)
     drain(again)
