@@ -69,6 +69,26 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
         given.get(path).fold(stamp)(key => stamp.copy(key = key))
       })
 
+  /**
+   * `file` compressed to `out` across three plans from `start`: the output part way, then
+   * whole, then the original deleted. Its lines are read once, from `file`, none counted lost.
+   */
+  private def assertOriginalReadOnce(
+      scanner: DirectoryScanner,
+      start: AofOffset,
+      file: Path,
+      out: Path): Unit = {
+    val whole = partWay(file, out, below = text.length.toLong)
+    val first = planOn(scanner, start)
+    Files.write(out, whole)
+    val done = planOn(scanner, first.end)
+    Files.delete(file)
+    val last = planOn(scanner, done.end)
+    val ranges = read(start, first.end) ++ read(first.end, done.end) ++ read(done.end, last.end)
+    assert(ranges === Seq((file.toString, 0L, text.length.toLong)))
+    assert(Seq(first, done, last).forall(_.losses.isEmpty))
+  }
+
   private def read(from: AofOffset, to: AofOffset): Seq[(String, Long, Long)] =
     Ranges.between(from, to).map(r => (r.path, r.from, r.until))
 
@@ -93,18 +113,8 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
   test("part way beside an original first seen with it: the original is read, once") {
     val dir = tempDirectory("compressed-")
     val file = write(dir.resolve("app.log.1"), text.getBytes(UTF_8))
-    val out = dir.resolve("app.log.1.lz4")
-    val whole = partWay(file, out, below = text.length.toLong)
     val scanner = new DirectoryScanner(SourceFiles(dir, "app\\.log.*"), 1024)
-    val first = planOn(scanner, AofOffset.Empty)
-    Files.write(out, whole)
-    val done = planOn(scanner, first.end)
-    Files.delete(file)
-    val last = planOn(scanner, done.end)
-    val ranges = read(AofOffset.Empty, first.end) ++ read(first.end, done.end) ++
-      read(done.end, last.end)
-    assert(ranges === Seq((file.toString, 0L, text.length.toLong)))
-    assert(Seq(first, done, last).forall(_.losses.isEmpty))
+    assertOriginalReadOnce(scanner, AofOffset.Empty, file, dir.resolve("app.log.1.lz4"))
   }
 
   // Deleted files' inodes are soon others': the original and its compressed copy may both come
@@ -119,15 +129,7 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
     Files.delete(a)
     Files.delete(b)
     write(file, text.getBytes(UTF_8))
-    val whole = partWay(file, out, below = text.length.toLong)
-    val first = planOn(scanner, start)
-    Files.write(out, whole)
-    val done = planOn(scanner, first.end)
-    Files.delete(file)
-    val last = planOn(scanner, done.end)
-    val ranges = read(start, first.end) ++ read(first.end, done.end) ++ read(done.end, last.end)
-    assert(ranges === Seq((file.toString, 0L, text.length.toLong)))
-    assert(Seq(first, done, last).forall(_.losses.isEmpty))
+    assertOriginalReadOnce(scanner, start, file, out)
   }
 
   // A deleted file's inode given to a new file, which its rotation then compresses: the
@@ -140,16 +142,7 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
     val start = planOn(scanner, AofOffset.Empty).end
     Files.delete(old)
     write(file, text.getBytes(UTF_8))
-    val out = dir.resolve("app.log.1.lz4")
-    val whole = partWay(file, out, below = text.length.toLong)
-    val first = planOn(scanner, start)
-    Files.write(out, whole)
-    val done = planOn(scanner, first.end)
-    Files.delete(file)
-    val last = planOn(scanner, done.end)
-    val ranges = read(start, first.end) ++ read(first.end, done.end) ++ read(done.end, last.end)
-    assert(ranges === Seq((file.toString, 0L, text.length.toLong)))
-    assert(Seq(first, done, last).forall(_.losses.isEmpty))
+    assertOriginalReadOnce(scanner, start, file, dir.resolve("app.log.1.lz4"))
   }
 
   // The look described the original, then the output part way; the compressor finished and the
