@@ -14,6 +14,9 @@ VENV := .venv
 VENV3 := .venv-spark3
 VENV34 := .venv-spark34
 PY := $(VENV)/bin/python
+# Where each suite writes what failed in it (build/test-failures reads them).
+REPORTS := jvm/target/scala-*/test-reports jvm/realtime/target/scala-*/test-reports \
+  target/test-reports
 # Spark's JARs of the newest PySpark: the Scala suites of the 2.13 line run on them.
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
@@ -53,11 +56,13 @@ demo: setup
 # The JARs built beside the virtualenvs, then lint and the suites two at a time: the JVM suites
 # wait on their writers and rotations more than they compute. Make starts them in the order
 # named, the next as one ends, and prints each one's output as it ends. Last, alone, the test
-# that holds a latency to milliseconds.
+# that holds a latency to milliseconds. Where a test failed, its message again at the end.
 test: system
 	$(MAKE) -j2 jar venvs
-	$(MAKE) -j2 --output-sync=line test-python test-jvm-4 test-spark3 test-jvm-3 demo-oldest lint
-	$(MAKE) test-alone
+	rm -rf $(REPORTS)
+	$(MAKE) -j2 --output-sync=line test-python test-jvm-4 test-spark3 test-jvm-3 demo-oldest lint \
+	  || { build/test-failures; exit 1; }
+	$(MAKE) test-alone || { build/test-failures; exit 1; }
 
 venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
 
@@ -85,17 +90,19 @@ test-model: system $(VENV)/.installed
 	  *.KubeletModelSuite *.ChangeReportingModelSuite"
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check python tests/python bench examples
+	$(VENV)/bin/ruff check python tests/python bench examples build/test-failures
 	$(VENV)/bin/mypy --config-file python/pyproject.toml \
-	  python/src python/generate_options.py tests/python examples bench
+	  python/src python/generate_options.py tests/python examples bench build/test-failures
 
 # The Python suites on the newest line, with the slowest tests named, less those marked `alone`.
 test-python: $(VENV)/.installed
-	$(VENV)/bin/pytest -q --durations=15 -m 'not alone' tests/python
+	$(VENV)/bin/pytest -q --durations=15 -m 'not alone' --junitxml=target/test-reports/python.xml \
+	  tests/python
 
 # On Spark 3, the tests whose outcome the line can change (`both_lines`).
 test-spark3: $(VENV3)/.installed
-	$(VENV3)/bin/pytest -q --durations=15 -m 'not alone' tests/python
+	$(VENV3)/bin/pytest -q --durations=15 -m 'not alone' \
+	  --junitxml=target/test-reports/python-spark3.xml tests/python
 
 # The demo on the oldest PySpark.
 demo-oldest: $(VENV34)/.installed
@@ -103,7 +110,7 @@ demo-oldest: $(VENV34)/.installed
 
 # The tests that hold a duration to milliseconds, with nothing else running.
 test-alone: $(VENV)/.installed
-	$(VENV)/bin/pytest -q -m alone tests/python
+	$(VENV)/bin/pytest -q -m alone --junitxml=target/test-reports/python-alone.xml tests/python
 
 # Every benchmark of bench/ on each Spark line; writes bench/results.md (about 25 minutes).
 # The Kafka reference row fetches a broker with Maven on first use; `bench/run.py --no-kafka`

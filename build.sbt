@@ -67,9 +67,10 @@ lazy val sparkTests: Seq[Setting[_]] = Seq(
   Test / fork := true,
   Test / javaOptions ++= java17Opens ++ Seq("-Xmx4g", "-XX:+IgnoreUnrecognizedVMOptions"),
   Test / parallelExecution := false,
-  // Full stack traces where a test fails, and each failure's message again at the end of the
-  // run, where a log cut to its last lines still shows it.
-  Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDFI"),
+  // Full stack traces where a test fails, and each line's failures in a report of its own
+  // (build/test-failures prints them again at the end of `make test`).
+  Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oDF"),
+  Test / testReportsDirectory := crossTarget.value / "test-reports",
   // A test cancelled, ignored or pending fails the run: it passes only when every test ran.
   Test / executeTests := {
     val output = (Test / executeTests).value
