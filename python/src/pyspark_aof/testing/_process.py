@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -113,11 +114,46 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """Return a port that is free on ``host`` now."""
+    """Return a port that is free on ``host`` now, outside the kernel's ephemeral range.
+
+    A port found free inside that range (a bind to port 0) is soon given again to another bind
+    to 0 or to a connection, as servers and clients beside this one start, and the server told
+    it cannot start. Where the range leaves no room outside it, a port the kernel gives.
+    """
+    low, high = _outside_ephemeral()
+    for _ in range(1000 if high > low else 0):
+        port = random.randrange(low, high)
+        if port not in _given and _bindable(host, port):
+            _given.add(port)
+            return port
     with socket.socket() as s:
         s.bind((host, 0))
-        port: int = s.getsockname()[1]
-        return port
+        given: int = s.getsockname()[1]
+        return given
+
+
+_given: set[int] = set()
+
+
+def _outside_ephemeral() -> tuple[int, int]:
+    """Return the larger span of ports beside the ephemeral range (32768-60999 unless set)."""
+    try:
+        first, last = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        first, last = 32768, 60999
+    below = (max(1024, first - 12000), first)
+    above = (last + 1, min(65536, last + 12001))
+    low, high = max(below, above, key=lambda span: span[1] - span[0])
+    return (low, high) if high - low >= 1000 else (0, 0)
+
+
+def _bindable(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
 
 
 def accepts(host: str, port: int) -> bool:
