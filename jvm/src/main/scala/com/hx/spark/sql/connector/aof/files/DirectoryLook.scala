@@ -14,33 +14,63 @@ private[files] final class DirectoryLook(
     question: NodeQuestion,
     tracker: FileTracker,
     looked: LookedDirectories,
+    kept: KeptDirectories,
     listing: FileListing,
     stat: Path => FileStamp) {
   private var metas = Vector.empty[FileMeta]
   private val seen = mutable.Set.empty[FileKey]
+  // The directory being described: its files answered as kept, while every one of them is.
+  private val keptHere = mutable.ArrayBuffer.empty[KeptDirectories.File]
+  private var allKept = false
   // Each file's stamp as it was described.
   val stamps: mutable.Map[FileKey, FileStamp] = mutable.Map.empty
   val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
   // Compressed files left unread for `ignore.older`: not reported.
   var leftOld = 0
+  // Directories taken as the last look answered them.
+  var taken = 0
 
   def found: Seq[FileMeta] = metas
 
   /**
-   * Each directory's files described; those listed afresh kept with their stamps, for looks
-   * that do not list their directory again. Whether a directory listed afresh holds other
-   * files than before ([[LookedDirectories.found]]).
+   * Each directory's files described, or taken as the last look answered them where it is not
+   * listed again and each file's answer still holds ([[KeptDirectories]]); those listed afresh
+   * kept with their stamps, for looks that do not list their directory again. Whether a
+   * directory listed afresh holds other files than before ([[LookedDirectories.found]]).
    *
    * @param wanted whether a file is looked at, given the regex the source reads it by (if any)
    *               and its key
    */
   def describe(
       listing: Seq[LookedDirectories.Listed],
-      wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
-    listing.foldLeft(false) { (reshaped, listed) =>
-      val stamped = listed.entries.flatMap(e => describe(e, wanted))
-      (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
+      wanted: (Option[Pattern], FileKey) => Boolean): Boolean = {
+    val reshaped = listing.foldLeft(false) { (reshaped, listed) =>
+      kept.of(listed).filter(_.forall(stillKept)) match {
+        case Some(files) =>
+          files.foreach { f =>
+            lookedAt += f.key
+            question.keepsTrackedAsBefore(f.meta)
+            found(f.key, f.stamp, f.meta)
+          }
+          kept.found(listed.dir, listed.entries, Some(files))
+          taken += 1
+          reshaped
+        case None =>
+          keptHere.clear()
+          allKept = !listed.fresh
+          val stamped = listed.entries.flatMap(e => describe(e, wanted))
+          kept.found(listed.dir, listed.entries, Some(keptHere.toVector).filter(_ => allKept))
+          (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
+      }
     }
+    kept.looked()
+    reshaped
+  }
+
+  // Whether a file the last look answered as kept is answered so again, as it was.
+  private def stillKept(f: KeptDirectories.File): Boolean =
+    !seen.contains(f.key) && question.knownByKey.get(f.key).exists(_ eq f.asked) &&
+      tracker.keepsFrom(f.key, f.stamp, f.description)
 
   /** One entry described, if wanted: the entry with its stamp, unless it went meanwhile. */
   private def describe(
@@ -49,27 +79,47 @@ private[files] final class DirectoryLook(
     val LookedDirectories.Entry(path, readBy, known) = entry
     try {
       // The answer kept for a plain file unchanged since a look before, if it still holds.
-      val kept = known
+      val answered = known
         .filter(s => s.regular && wanted(readBy, s.key))
         .flatMap(s => tracker.kept(path, s, question).map(s -> _))
       // A stamp of a look before only where nothing of the file is read.
-      val stamp = kept
+      val stamp = answered
         .map(_._1)
         .orElse(known.filter(s =>
           !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question)))
         .getOrElse(stat(path))
       val key = stamp.key
-      if (!stamp.regular) readBy.foreach(listing.warnIfNotRead(path, _))
-      else if (!seen.contains(key) && wanted(readBy, key)) {
+      if (!stamp.regular) {
+        allKept = false
+        readBy.foreach(listing.warnIfNotRead(path, _))
+      } else if (!seen.contains(key) && wanted(readBy, key)) {
         lookedAt += key
-        kept.map(_._2).fold(described(path, stamp))(found(key, stamp, _))
-      }
+        answered.map(_._2) match {
+          case Some(meta) =>
+            found(key, stamp, meta)
+            noteKept(key, stamp, meta)
+          case None =>
+            allKept = false
+            described(path, stamp)
+        }
+      } else allKept = false
       Some(if (known.contains(stamp)) entry else entry.copy(stamp = Some(stamp)))
     } catch {
       case _: NoSuchFileException => None // renamed or removed since it was listed
       case e: IOException =>
         // Without its key nothing can be said of the file, not even that it is still there.
         throw new UnlistedDirectory(s"$path cannot be looked at (${FileListing.reason(e)})")
+    }
+  }
+
+  // A file answered as kept: the directory may be taken as it is by the next look while it is a
+  // tracked file that keeps its head (else whether it is a copy turns on every file's question).
+  private def noteKept(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
+    val asked = question.knownByKey.get(key).filter(_ => question.keepsTracked(meta))
+    val from = tracker.keptFrom(key)
+    (asked, from) match {
+      case (Some(a), Some(d)) if allKept => keptHere += KeptDirectories.File(key, stamp, meta, a, d)
+      case _ => allKept = false
     }
   }
 

@@ -58,11 +58,13 @@ final class DirectoryScanner(
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
   private val listing = new FileListing(files, listed)
   private val looked = new LookedDirectories(files, listing)
+  private val keptDirs = new KeptDirectories
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
   @volatile private var settlesIn: Option[Long] = None
+  @volatile private var takenLast = 0
   // The files the last scan looked at, whose keys the tracker keeps.
   private var lastLookedAt = collection.Set.empty[FileKey]
 
@@ -84,6 +86,9 @@ final class DirectoryScanner(
 
   // Compressed files decompressed so far: each costs a pass over all a file holds.
   private[files] def decompressions: Long = tracker.decompressions
+
+  // The directories the last scan took as the look before answered them ([[KeptDirectories]]).
+  private[files] def takenByLastScan: Int = takenLast
 
   // The files whose answers are kept: the suites see what is forgotten.
   private[files] def remembered: Int = tracker.remembered
@@ -131,6 +136,7 @@ final class DirectoryScanner(
       if (lookedAt != lookedBefore) tracker.keepOnly(lookedAt.contains)
       lastLookedAt = lookedAt
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
+      takenLast = first.taken + (if (first eq last) 0 else last.taken)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
       val nowMs = clock.millis()
       val settling = last.stamps.valuesIterator.map(tracker.untilSettled(_, nowMs)).filter(_ > 0L)
@@ -219,6 +225,7 @@ final class DirectoryScanner(
     catch {
       case e: Exception =>
         looked.clear()
+        keptDirs.clear()
         throw e
     }
 
@@ -230,7 +237,7 @@ final class DirectoryScanner(
    * directory is missing from its own before the watch may have told of the other.
    */
   private def look(question: NodeQuestion, changed: Option[Set[Path]]): DirectoryLook = {
-    val look = new DirectoryLook(question, tracker, looked, listing, stat)
+    val look = new DirectoryLook(question, tracker, looked, keptDirs, listing, stat)
     val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || question.tracks(key)
     if (look.describe(looked.listed(changed), wanted) && changed.nonEmpty) {
       this.look(question, None)

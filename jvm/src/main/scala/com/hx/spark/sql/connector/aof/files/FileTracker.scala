@@ -105,6 +105,17 @@ private[files] final class FileTracker(
       .map(d => old.judged(named(d.meta, path), stamp, tracked = asked.nonEmpty))
   }
 
+  /** What [[kept]] answers the file (by key) from, to tell later that it still would. */
+  def keptFrom(key: FileKey): Option[Description] = described.get(key)
+
+  /**
+   * Whether [[kept]] still answers the file (by key) at `stamp` from `description`, given the same
+   * question of it: nothing of the file was described, found or forgotten since.
+   */
+  def keepsFrom(key: FileKey, stamp: FileStamp, description: Description): Boolean =
+    described.get(key).exists(_ eq description) &&
+      formats.get(key).contains((stamp, None)) && !unreadable.contains(key)
+
   /**
    * Whether the file's answer at `stamp` is the one kept, given with no byte read: only then may a
    * look take its stamp from an earlier look, where no change was heard. A file whose bytes are
@@ -276,7 +287,7 @@ private[files] final class FileTracker(
   }
 }
 
-private object FileTracker {
+private[files] object FileTracker {
 
   /**
    * The answer for a file with the stamp it was given at and the driver's question; for a

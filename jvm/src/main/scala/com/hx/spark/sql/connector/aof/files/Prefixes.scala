@@ -50,8 +50,9 @@ object Prefixes {
       ending: LineEnding = LineEnding.Default): Option[Long] = {
     val separator = ending.in(channel)
     val length = separator.length
-    val buffer = ByteBuffer.allocate(Chunk)
     val start = math.max(0L, from - length + 1)
+    // No more than the span: a look describes thousands of small files.
+    val buffer = ByteBuffer.allocate(math.min(Chunk.toLong, math.max(0L, size - start)).toInt)
     var hi = size
     while (hi - start >= length) {
       val lo = math.max(start, hi - Chunk)

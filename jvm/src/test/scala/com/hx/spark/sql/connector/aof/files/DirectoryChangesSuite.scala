@@ -109,6 +109,35 @@ class DirectoryChangesSuite extends AnyFunSuite {
     }
   }
 
+  test("a directory not heard is taken as answered while the driver asks the same of its files") {
+    withNode { (_, node) =>
+      val known = node.tracked()
+      // Kept as answered to this question from this look on; taken from the next.
+      node.scan(known)
+      assert(node.scanner.takenByLastScan === 0)
+      node.scan(known)
+      assert(node.scanner.takenByLastScan === 3)
+      // The driver's question of b's live file changes (here: its floor); a's bytes change.
+      val Seq(a, b, _) = node.dirs
+      val bLog = FileKey.of(b.resolve("app.log"))
+      val asked = known.map(k => if (k.key == bLog) k.copy(floor = 0L) else k)
+      write(a.resolve("app.log"), "more\n")
+      node.changes.heard(a, layout = false)
+      val metas = node.scan(asked)
+      assert(metas.find(_.key == bLog).flatMap(_.floor) === Some(0L))
+      assert(node.scanner.takenByLastScan === 1) // c only
+      assert(node.sizes(metas)("a/app.log") === s"$a app.log\nmore\n".length)
+      // Asked the same again (the same objects, as the exchange gives them): b's new answer is
+      // kept, and taken from the look after; a's once the watch no longer names it (two looks).
+      node.scan(asked)
+      assert(node.scanner.takenByLastScan === 1)
+      node.scan(asked)
+      assert(node.scanner.takenByLastScan === 2)
+      assert(node.scan(asked).find(_.key == bLog).flatMap(_.floor) === Some(0L))
+      assert(node.scanner.takenByLastScan === 3)
+    }
+  }
+
   test("nothing heard: nothing listed or statted, the same files found") {
     withNode { (_, node) =>
       val first = node.tracked()
