@@ -114,11 +114,10 @@ private[files] final class DirectoryLook(
 
   // A file answered as kept: the directory may be taken as it is by the next look while it is a
   // tracked file that keeps its head (else whether it is a copy turns on every file's question).
-  private def noteKept(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
+  private def noteKept(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = if (allKept) {
     val asked = question.knownByKey.get(key).filter(_ => question.keepsTracked(meta))
-    val from = tracker.keptFrom(key)
-    (asked, from) match {
-      case (Some(a), Some(d)) if allKept => keptHere += KeptDirectories.File(key, stamp, meta, a, d)
+    (asked, tracker.keptFrom(key)) match {
+      case (Some(a), Some(d)) => keptHere += KeptDirectories.File(key, stamp, meta, a, d)
       case _ => allKept = false
     }
   }

@@ -28,13 +28,11 @@ private[files] final class FileTracker(
     identity: FileIdentity,
     ignoreOlderMs: Option[Long],
     ending: LineEnding) {
-  import FileTracker.Description
-
   private val log = LoggerFactory.getLogger(getClass)
   private val describer =
     new FileDescriber(sampleLength, records, batchCuts, identity, clock, ending)
   private val reopens = records.filter(_.format.wrapped).map(new RuntimeReopens(_, describer))
-  private val described = mutable.Map.empty[FileKey, Description]
+  private val described = mutable.Map.empty[FileKey, FileDescription]
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.
   private val formats = mutable.Map.empty[FileKey, (FileStamp, Option[String])]
@@ -106,13 +104,13 @@ private[files] final class FileTracker(
   }
 
   /** What [[kept]] answers the file (by key) from, to tell later that it still would. */
-  def keptFrom(key: FileKey): Option[Description] = described.get(key)
+  def keptFrom(key: FileKey): Option[FileDescription] = described.get(key)
 
   /**
    * Whether [[kept]] still answers the file (by key) at `stamp` from `description`, given the same
    * question of it: nothing of the file was described, found or forgotten since.
    */
-  def keepsFrom(key: FileKey, stamp: FileStamp, description: Description): Boolean =
+  def keepsFrom(key: FileKey, stamp: FileStamp, description: FileDescription): Boolean =
     described.get(key).exists(_ eq description) &&
       formats.get(key).contains((stamp, None)) && !unreadable.contains(key)
 
@@ -126,11 +124,11 @@ private[files] final class FileTracker(
       described.get(stamp.key).exists(d => d.stamp == stamp && keeps(d, question))
 
   // Whether the answer kept is still the answer to `question`, if the bytes are the same.
-  private def keeps(d: Description, question: NodeQuestion): Boolean =
+  private def keeps(d: FileDescription, question: NodeQuestion): Boolean =
     keeps(d, question, question.knownByKey.get(d.stamp.key))
 
   // The same, given what the question asks of the file.
-  private def keeps(d: Description, question: NodeQuestion, asked: Option[KnownFile]): Boolean =
+  private def keeps(d: FileDescription, question: NodeQuestion, asked: Option[KnownFile]): Boolean =
     d.question == asked &&
       (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint))
 
@@ -233,7 +231,7 @@ private[files] final class FileTracker(
         val found = read(path, stamp, format, asked, question)
         for ((m, compressedTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
-          described(stamp.key) = Description(stamp, asked, m, compressedTail)
+          described(stamp.key) = FileDescription(stamp, asked, m, compressedTail)
         }
         found.map(_._1)
     }
@@ -245,7 +243,7 @@ private[files] final class FileTracker(
    * to (gzip's hold its CRC-32 and length), so while they, its size and its mtime stay, its lines
    * do too, and it is not decompressed again (with `rotate 30`, thirty files at every rotation).
    */
-  private def holds(d: Description, path: Path, stamp: FileStamp): Boolean =
+  private def holds(d: FileDescription, path: Path, stamp: FileStamp): Boolean =
     d.stamp == stamp || d.compressedTail.nonEmpty &&
       d.stamp.copy(changedNanos = stamp.changedNanos) == stamp && {
         val channel = FileChannel.open(path, StandardOpenOption.READ)
@@ -285,17 +283,4 @@ private[files] final class FileTracker(
       }
     } finally channel.close()
   }
-}
-
-private[files] object FileTracker {
-
-  /**
-   * The answer for a file with the stamp it was given at and the driver's question; for a
-   * compressed file, with its compressed bytes' tail.
-   */
-  final case class Description(
-      stamp: FileStamp,
-      question: Option[KnownFile],
-      meta: FileMeta,
-      compressedTail: Option[Fingerprint])
 }

@@ -52,7 +52,7 @@ private[files] object KeptDirectories {
       stamp: FileStamp,
       meta: FileMeta,
       asked: KnownFile,
-      description: FileTracker.Description)
+      description: FileDescription)
 
   private final case class Dir(entries: Seq[LookedDirectories.Entry], files: Seq[File])
 }

@@ -20,8 +20,6 @@ private[files] final class NodeQuestion(
   }
   // What `keepsTracked` said of each answer: it is asked several times of every file at a look.
   private val kept = new java.util.IdentityHashMap[FileMeta, java.lang.Boolean](known.size)
-  // How many tracked files the last `found` asked about holds: a scan asks twice of each look.
-  private var trackedIn = (Seq.empty[FileMeta], 0)
 
   // Whether a file not tracked may be a copy of a tracked or retired one, by its head: it starts
   // with such a file's head, or with the shorter head of one read while shorter than the sample.
@@ -38,10 +36,8 @@ private[files] final class NodeQuestion(
    * while they are listed can hide one from a listing; taken as deleted, it would be read again
    * from 0 when it shows up under its next name.
    */
-  def missesTracked(found: Seq[FileMeta]): Boolean = {
-    if (!(trackedIn._1 eq found)) trackedIn = (found, found.count(m => tracks(m.key)))
-    trackedIn._2 < knownByKey.size
-  }
+  def missesTracked(found: Seq[FileMeta]): Boolean =
+    found.count(m => tracks(m.key)) < knownByKey.size
 
   /**
    * Whether `found` may have missed a copy. A tracked file gone, or its key now another file's, is
