@@ -30,6 +30,12 @@ final class DirectoryChanges {
   def all(): Unit = synchronized { whole = true }
 
   /**
+   * The directories heard since the last look began, none when the next look is to be whole
+   * (events were lost, say): what a look under way may not have seen.
+   */
+  def heardSince: Option[Set[Path]] = synchronized(if (whole) None else Some(changed))
+
+  /**
    * As a look begins: the directories heard since the last two looks began, none when the look
    * is to be whole. What is heard from now on is the next look's.
    */

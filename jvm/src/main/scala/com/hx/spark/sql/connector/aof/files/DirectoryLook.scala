@@ -22,6 +22,9 @@ private[files] final class DirectoryLook(
   // The directory being described: its files answered as kept, while every one of them is.
   private val keptHere = mutable.ArrayBuffer.empty[KeptDirectories.File]
   private var allKept = false
+  // Each directory's entries as this look described them: listed again as they were, nothing
+  // more is said of them.
+  private val describedHere = mutable.Map.empty[Path, Seq[LookedDirectories.Entry]]
   // Each file's stamp as it was described.
   val stamps: mutable.Map[FileKey, FileStamp] = mutable.Map.empty
   val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
@@ -36,36 +39,41 @@ private[files] final class DirectoryLook(
    * Each directory's files described, or taken as the last look answered them where it is not
    * listed again and each file's answer still holds ([[KeptDirectories]]); those listed afresh
    * kept with their stamps, for looks that do not list their directory again. Whether a
-   * directory listed afresh holds other files than before ([[LookedDirectories.found]]).
+   * directory listed afresh holds other files than before ([[LookedDirectories.found]]). A
+   * directory this look described already, given again as it was, is passed over.
    *
    * @param wanted whether a file is looked at, given the regex the source reads it by (if any)
    *               and its key
    */
   def describe(
       listing: Seq[LookedDirectories.Listed],
-      wanted: (Option[Pattern], FileKey) => Boolean): Boolean = {
-    val reshaped = listing.foldLeft(false) { (reshaped, listed) =>
-      kept.of(listed).filter(_.forall(stillKept)) match {
-        case Some(files) =>
-          files.foreach { f =>
-            lookedAt += f.key
-            question.keepsTrackedAsBefore(f.meta)
-            found(f.key, f.stamp, f.meta)
-          }
-          kept.found(listed.dir, listed.entries, Some(files))
-          taken += 1
-          reshaped
-        case None =>
-          keptHere.clear()
-          allKept = !listed.fresh
-          val stamped = listed.entries.flatMap(e => describe(e, wanted))
-          kept.found(listed.dir, listed.entries, Some(keptHere.toVector).filter(_ => allKept))
-          (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
+      wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
+    listing.foldLeft(false) { (reshaped, listed) =>
+      lazy val asBefore = kept.of(listed).filter(_.forall(stillKept))
+      if (!listed.fresh && describedHere.get(listed.dir).exists(_ eq listed.entries)) {
+        reshaped // as this look found it already
+      } else if (asBefore.nonEmpty) {
+        asBefore.get.foreach { f =>
+          lookedAt += f.key
+          question.keepsTrackedAsBefore(f.meta)
+          found(f.key, f.stamp, f.meta)
+        }
+        kept.found(listed.dir, listed.entries, asBefore)
+        describedHere(listed.dir) = listed.entries
+        taken += 1
+        reshaped
+      } else {
+        keptHere.clear()
+        allKept = !listed.fresh
+        val stamped = listed.entries.flatMap(e => describe(e, wanted))
+        kept.found(listed.dir, listed.entries, Some(keptHere.toVector).filter(_ => allKept))
+        describedHere(listed.dir) = if (listed.fresh) stamped else listed.entries
+        (listed.fresh && looked.found(listed.dir, stamped)) || reshaped
       }
     }
-    kept.looked()
-    reshaped
-  }
+
+  /** The look is over: its directories kept as answered are what the next look may take. */
+  def done(): Unit = kept.looked()
 
   // Whether a file the last look answered as kept is answered so again, as it was.
   private def stillKept(f: KeptDirectories.File): Boolean =

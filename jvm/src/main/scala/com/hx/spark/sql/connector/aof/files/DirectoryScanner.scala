@@ -4,6 +4,8 @@ import java.nio.file.{Path, Paths}
 import java.time.Clock
 import java.util.regex.Pattern
 
+import com.hx.spark.sql.connector.aof.files.LookedDirectories.{Every, Heard, Stamped, Which}
+
 /**
  * A node's view of its directories (those its paths name, [[SourceFiles]]): the files whose
  * names match a path and are not excluded, plus tracked files renamed to names that are not (so
@@ -40,6 +42,8 @@ import java.util.regex.Pattern
  * @param cleanup what becomes of a file read to its end and committed (`cleanup`)
  * @param changes the directories a watch heard change since the last look; without it, every
  *                look lists every directory and stats every file
+ * @param fileTimeMs the time file times are taken from, which a directory's are compared with:
+ *                   the system's (tests give a later one for directories long unchanged)
  */
 final class DirectoryScanner(
     files: SourceFiles,
@@ -53,11 +57,12 @@ final class DirectoryScanner(
     ignoreOlderMs: Option[Long] = None,
     ending: LineEnding = LineEnding.Default,
     cleanup: Option[Cleanup] = None,
-    changes: Option[DirectoryChanges] = None) {
+    changes: Option[DirectoryChanges] = None,
+    fileTimeMs: () => Long = () => System.currentTimeMillis()) {
   private val tracker =
     new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
   private val listing = new FileListing(files, listed)
-  private val looked = new LookedDirectories(files, listing)
+  private val looked = new LookedDirectories(files, listing, fileTimeMs)
   private val keptDirs = new KeptDirectories
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
@@ -118,17 +123,21 @@ final class DirectoryScanner(
       // Forgotten until this scan ends: one that fails may have kept files no look reaches.
       val lookedBefore = lastLookedAt
       lastLookedAt = collection.Set.empty
-      // With retired files, whole: the driver gives one up once an answer found no copy of it,
-      // and a copy renamed into a directory whose event is still on its way would be missed.
-      val taken = changes.flatMap(_.take()).filter(_ => retired.isEmpty)
-      val first = lookOrForget(question, taken)
+      val taken = changes.flatMap(_.take())
+      // With retired files, every directory renamed in: the driver gives one up once an answer
+      // found no copy of it, and a copy renamed into a directory whose event is still on its way
+      // would be missed.
+      val first = lookOrForget(
+        question,
+        if (retired.isEmpty) taken.fold[Which](Every)(Heard) else renamedIn(taken),
+        taken)
       // The first look's answer only when it is not looked at again.
       val firstAnswer = Some(first).filterNot(l => question.mayMissCopies(l.found))
       val (last, metas) = firstAnswer.map(answer(_, question)) match {
         case Some((metas, false)) => (first, metas)
         case _ =>
-          // Whole: a rotation under way, a copy may be where no watch told yet.
-          val again = lookOrForget(question, None)
+          // A rotation under way: a copy may be where no watch told yet.
+          val again = lookOrForget(question, renamedIn(taken), taken)
           (again, answer(again, question)._1)
       }
       val lookedAt = if (first eq last) first.lookedAt else first.lookedAt ++ last.lookedAt
@@ -220,8 +229,11 @@ final class DirectoryScanner(
   }
 
   /** A look; one that fails has the next list every directory again. */
-  private def lookOrForget(question: NodeQuestion, changed: Option[Set[Path]]): DirectoryLook =
-    try look(question, changed)
+  private def lookOrForget(
+      question: NodeQuestion,
+      which: Which,
+      taken: Option[Set[Path]]): DirectoryLook =
+    try look(question, which, taken)
     catch {
       case e: Exception =>
         looked.clear()
@@ -230,26 +242,39 @@ final class DirectoryScanner(
     }
 
   /**
-   * One look: the files of the directories that `changed` (all when none) described, with the
-   * others as last found, unless a file was made, went or was renamed in one of those (then all
-   * are); then every directory listed again while a tracked file is missing
+   * One look: the files of the directories `which` names described, with the others as last
+   * found, unless a file was made, went or was renamed in one heard (then every directory a name
+   * changed in is listed again); then those listed again while a tracked file is missing
    * ([[NodeQuestion.missesTracked]]), for the tracked files only: a file renamed into another
    * directory is missing from its own before the watch may have told of the other.
    */
-  private def look(question: NodeQuestion, changed: Option[Set[Path]]): DirectoryLook = {
+  private def look(
+      question: NodeQuestion,
+      which: Which,
+      taken: Option[Set[Path]]): DirectoryLook = {
     val look = new DirectoryLook(question, tracker, looked, keptDirs, listing, stat)
     val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || question.tracks(key)
-    if (look.describe(looked.listed(changed), wanted) && changed.nonEmpty) {
-      this.look(question, None)
+    if (look.describe(looked.listed(which), wanted) && which.isInstanceOf[Heard]) {
+      this.look(question, renamedIn(taken), taken)
     } else {
       var listings = 1
       while (listings < FileListing.Listings && question.missesTracked(look.found)) {
         listings += 1
-        look.describe(looked.listed(None), (_, key) => question.tracks(key))
+        look.describe(looked.listed(renamedIn(taken)), (_, key) => question.tracks(key))
       }
+      look.done()
       look
     }
   }
+
+  /**
+   * Every directory whose names changed by now, with those heard since `taken` (what a watch
+   * heard as the scan began) and the write in them that no stamp shows; every directory when
+   * the scan began whole or events were lost since.
+   */
+  private def renamedIn(taken: Option[Set[Path]]): Which =
+    (for (t <- taken; c <- changes; since <- c.heardSince)
+      yield t ++ since).fold[Which](Every)(Stamped)
 }
 
 object DirectoryScanner {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory
  * The source's directories as listed: by the node's scanner, to answer, and by a read task, to
  * find a planned file renamed or copied since. Both list the same way: in the order of the
  * paths' bytes, a directory gone holding no files, one that cannot be listed failing the look
- * ([[UnlistedDirectory]]), and both list again as often when a file they look for is missing.
+ * ([[UnlistedDirectory]]), and both list again as often when a file they look for is missing
+ * (the scanner only the directories a name changed in: [[LookedDirectories.Stamped]]).
  *
  * @param listed each directory's listing, passed through: tests place a rotation there, where no
  *               real one can be made to land on demand

@@ -26,11 +26,14 @@ object FileStamp {
   private val FileType = 0xf000
   private val RegularFile = 0x8000
 
-  def of(path: Path): FileStamp = {
-    val attrs = Files.readAttributes(
-      path,
-      "unix:dev,ino,size,lastModifiedTime,ctime,mode",
-      LinkOption.NOFOLLOW_LINKS)
+  def of(path: Path): FileStamp = read(path, LinkOption.NOFOLLOW_LINKS)
+
+  /** The stamp of what `path` leads to, through symbolic links. */
+  def ofTarget(path: Path): FileStamp = read(path)
+
+  private def read(path: Path, options: LinkOption*): FileStamp = {
+    val attrs =
+      Files.readAttributes(path, "unix:dev,ino,size,lastModifiedTime,ctime,mode", options: _*)
     def nanos(name: String): Long = attrs.get(name) match {
       case t: java.nio.file.attribute.FileTime => t.to(java.util.concurrent.TimeUnit.NANOSECONDS)
       case _ => -1L

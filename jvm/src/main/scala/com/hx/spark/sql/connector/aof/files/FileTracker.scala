@@ -112,7 +112,7 @@ private[files] final class FileTracker(
    */
   def keepsFrom(key: FileKey, stamp: FileStamp, description: FileDescription): Boolean =
     described.get(key).exists(_ eq description) &&
-      formats.get(key).contains((stamp, None)) && !unreadable.contains(key)
+      formats.get(key).exists(f => f._2.isEmpty && f._1 == stamp) && !unreadable.contains(key)
 
   /**
    * Whether the file's answer at `stamp` is the one kept, given with no byte read: only then may a

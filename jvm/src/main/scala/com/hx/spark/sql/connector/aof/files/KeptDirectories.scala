@@ -26,7 +26,10 @@ private[files] final class KeptDirectories {
 
   /** What a look found in a directory: its entries as the next look takes them, its files. */
   def found(dir: Path, entries: Seq[LookedDirectories.Entry], files: Option[Seq[File]]): Unit =
-    files.foreach(f => next(dir) = Dir(entries, f))
+    files match {
+      case Some(f) => next(dir) = Dir(entries, f)
+      case None => next -= dir // found again in the same look, not all kept now
+    }
 
   /** A look's directories are all found: theirs are what the next look may take. */
   def looked(): Unit = {

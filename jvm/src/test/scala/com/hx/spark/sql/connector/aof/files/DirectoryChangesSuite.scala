@@ -34,6 +34,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
     val listings: mutable.ArrayBuffer[Path] = mutable.ArrayBuffer.empty
     val changes = new DirectoryChanges
     var failNext = false
+    private var fileTimeAheadMs = 0L
     val clock = new MovingClock
     val scanner = new DirectoryScanner(
       SourceFiles(Seq(PathPattern(s"$root/*", "app\\.log.*"))),
@@ -52,7 +53,8 @@ class DirectoryChangesSuite extends AnyFunSuite {
       },
       clock = clock,
       cleanup = cleanup,
-      changes = Some(changes)
+      changes = Some(changes),
+      fileTimeMs = () => System.currentTimeMillis() + fileTimeAheadMs
     )
 
     def scan(known: Seq[KnownFile] = Nil, remove: Set[FileKey] = Set.empty): Seq[FileMeta] = {
@@ -73,6 +75,9 @@ class DirectoryChangesSuite extends AnyFunSuite {
       scan(known)
       known
     }
+
+    /** From now on, each directory's last change is long past, as a quiet node's are. */
+    def settle(): Unit = fileTimeAheadMs = 60000L
 
     def sizes(metas: Seq[FileMeta]): Map[String, Long] =
       metas.map(m => root.relativize(Paths.get(m.path)).toString -> m.size).toMap
@@ -163,21 +168,26 @@ class DirectoryChangesSuite extends AnyFunSuite {
     }
   }
 
-  test("a file made in a directory heard: the look lists all, as a rotation's steps are seen") {
+  test("a file made in a directory heard: each directory a name changed in is listed again") {
     withNode { (_, node) =>
+      node.settle()
       val first = node.tracked()
-      val Seq(a, b, _) = node.dirs
+      val Seq(a, b, c) = node.dirs
       write(a.resolve("app.log.2"), "new\n")
-      write(b.resolve("app.log"), "not heard yet\n")
+      Files.move(b.resolve("app.log.1"), b.resolve("app.log.3"))
+      write(c.resolve("app.log"), "not heard yet\n")
       node.changes.heard(a, layout = false)
       val sizes = node.sizes(node.scan(first))
-      assert(node.listings.size === 4) // a, then all
-      assert(sizes.contains("a/app.log.2") && sizes("b/app.log") > s"$b app.log\n".length)
+      // a, then a and b: c's write changes no name there, and shows once heard.
+      assert(node.listings.sorted === Seq(a, a, b))
+      assert(sizes.contains("a/app.log.2") && sizes.contains("b/app.log.3"))
+      assert(sizes("c/app.log") === s"$c app.log\n".length)
     }
   }
 
-  test("a tracked file renamed into a directory not heard yet is found: the look lists all") {
+  test("a tracked file renamed into a directory not heard yet is found: its stamp changed") {
     withNode { (_, node) =>
+      node.settle()
       val first = node.tracked()
       val Seq(a, b, _) = node.dirs
       Files.move(a.resolve("app.log.1"), b.resolve("app.log.2"))
@@ -185,6 +195,46 @@ class DirectoryChangesSuite extends AnyFunSuite {
       val metas = node.scan(first)
       assert(metas.size === 6, metas.map(_.path))
       assert(metas.exists(_.path == b.resolve("app.log.2").toString))
+      assert(node.listings.sorted === Seq(a, a, b))
+    }
+  }
+
+  test("a directory listed in the tick it changed is listed again: its stamp cannot tell") {
+    withNode { (_, node) =>
+      val first = node.tracked()
+      val Seq(a, b, c) = node.dirs
+      // Made a moment ago, the directories' times are those of the looks' listings: each look
+      // that must see every name lists b and c again, as it lists a, where a tracked file went.
+      Files.delete(a.resolve("app.log.1"))
+      node.changes.heard(a, layout = false)
+      assert(node.scan(first).size === 5)
+      assert(node.listings.count(_ == b) === node.listings.count(_ == a) - 1)
+      assert(node.listings.count(_ == c) === node.listings.count(_ == b))
+      // Their last changes long past: b and c are taken as they were.
+      node.settle()
+      node.changes.all()
+      node.scan(first)
+      node.changes.heard(a, layout = false)
+      node.scan(first)
+      assert(node.listings.nonEmpty && node.listings.forall(_ == a))
+    }
+  }
+
+  test("with retired files, the look lists the directories heard and those a name changed in") {
+    withNode { (_, node) =>
+      node.settle()
+      val first = node.tracked()
+      val Seq(a, b, _) = node.dirs
+      val gone = a.resolve("app.log.1")
+      val id = first.find(_.key == FileKey.of(gone)).get
+      // Copied into b (its event on its way, b not heard), then deleted: retired by the driver.
+      Files.copy(gone, b.resolve("app.log.2"))
+      Files.delete(gone)
+      node.listings.clear()
+      val metas = node.scanner.scan(first.filterNot(_ eq id), retired = Map("retired" -> id))
+      val copy = metas.find(_.path == b.resolve("app.log.2").toString)
+      assert(copy.flatMap(_.copyOfRetired) === Some("retired"))
+      assert(!node.listings.contains(node.dirs(2)))
     }
   }
 
