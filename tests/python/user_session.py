@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pyspark
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from test_docs import blocks
 
 import pyspark_aof as aof
@@ -73,10 +74,34 @@ def stop_while_running(spark: SparkSession, real_time: bool, jvm_sink: bool = Fa
     query.stop()
 
 
+def stop_in_python_batch(spark: SparkSession) -> None:
+    """A query stopped while its Python ``foreachBatch`` runs the batch's job.
+
+    The job cancelled, the function fails with Py4J's error, and Spark 4's stream thread dies of
+    a stack overflow in its own match of that error's text: said in one line at INFO, not
+    printed.
+    """
+    work = Path(tempfile.mkdtemp())
+    (work / "app.log").write_text("first\n")
+    in_batch = threading.Event()
+
+    def each(batch: DataFrame, batch_id: int) -> None:
+        in_batch.set()
+        batch.rdd.foreach(lambda _: time.sleep(5))
+
+    lines = aof.read_stream(spark, f"{work}/app\\.log")
+    checkpoint = str(work / "checkpoint")
+    query = lines.writeStream.foreachBatch(each).option("checkpointLocation", checkpoint).start()
+    if not in_batch.wait(120):
+        print(f"FAILED no batch began: {query.exception()}")
+    query.stop()
+
+
 def main() -> None:
     spark = aof.configure(SparkSession.builder.master("local[2]")).getOrCreate()
     ran = run_pages(spark, [Path(p) for p in sys.argv[1:]])
     stop_while_running(spark, real_time=False)
+    stop_in_python_batch(spark)
     if tuple(map(int, pyspark.__version__.split(".")[:2])) >= (4, 1):
         stop_while_running(spark, real_time=True)
         stop_while_running(spark, real_time=True, jvm_sink=True)

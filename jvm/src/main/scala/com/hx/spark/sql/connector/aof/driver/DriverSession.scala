@@ -50,6 +50,7 @@ object DriverSession {
       runKey: String,
       kill: (Long, String) => Unit,
       checkpoint: Option[String] = None): DriverSession = {
+    SparkStopOverflow.quiet
     val lease =
       if (address.isEmpty) Some(EmbeddedZooKeeper.acquire(listen.host, listen.secured)) else None
     try {

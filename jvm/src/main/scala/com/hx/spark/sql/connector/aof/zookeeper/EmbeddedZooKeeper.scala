@@ -26,7 +26,8 @@ final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
   FileTxnLog.setPreallocSize(EmbeddedZooKeeper.LogGrowthBytes)
   private[zookeeper] val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
   private val server = new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000)
-  private val factory = ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000)
+  private val factory = EmbeddedZooKeeper.keepingDefaultHandler(
+    ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000))
   factory.startup(server)
 
   val connectString: String = s"$bindHost:${factory.getLocalPort}"
@@ -63,6 +64,19 @@ final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
 }
 
 object EmbeddedZooKeeper {
+
+  /**
+   * What `make` returns, the JVM's default uncaught-exception handler left as it was. ZooKeeper's
+   * NIO factory makes its own the default as its class loads, and every thread that then dies in
+   * the user's driver (Spark's stream execution thread at a stop, say) is logged as an ERROR of
+   * ZooKeeper's, with its stack.
+   */
+  private[zookeeper] def keepingDefaultHandler[T](make: => T): T = {
+    val before = Thread.getDefaultUncaughtExceptionHandler
+    try make
+    finally Thread.setDefaultUncaughtExceptionHandler(before)
+  }
+
   private[zookeeper] val LogGrowthBytes: Long = 4L << 20
   private val ClientsGoneNanos: Long = 5L * 1000 * 1000 * 1000
   private val User = "aof"

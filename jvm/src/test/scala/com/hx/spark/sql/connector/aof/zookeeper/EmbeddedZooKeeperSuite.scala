@@ -37,6 +37,21 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
     assert(!accepts(b.connectString))
   }
 
+  test("the server leaves the JVM's default uncaught-exception handler as it was") {
+    // ZooKeeper's factory sets its own as its class loads, once a JVM: by this suite or before.
+    def zooKeepers = Option(Thread.getDefaultUncaughtExceptionHandler)
+      .exists(_.getClass.getName.startsWith("org.apache.zookeeper"))
+    assert(!zooKeepers, "a server started before this test left ZooKeeper's handler")
+    val before = Thread.getDefaultUncaughtExceptionHandler
+    val users: Thread.UncaughtExceptionHandler = (_, _) => ()
+    Thread.setDefaultUncaughtExceptionHandler(users)
+    try {
+      val lease = EmbeddedZooKeeper.acquire("127.0.0.1")
+      try assert(Thread.getDefaultUncaughtExceptionHandler eq users)
+      finally lease.release()
+    } finally Thread.setDefaultUncaughtExceptionHandler(before)
+  }
+
   test("in local mode the server listens on loopback, open; else on the driver's, secured") {
     assert(
       EmbeddedZooKeeper.listen(localMode = true, "192.0.2.2") ===
