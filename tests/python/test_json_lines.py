@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import statistics
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -94,7 +96,9 @@ def test_micro_batch_rows_are_appended_to_a_file_as_json_lines(
     logs, out = tmp_path / "logs", tmp_path / "out.jsonl"
     logs.mkdir()
     append(logs / "app.log", ["a", "b"])
-    writer = aof.read_stream(spark, f"{logs}/app\\.log").select("value", "offset").writeStream
+    lines = aof.read_stream(spark, f"{logs}/app\\.log")
+    writer = lines.select("value", "offset", "timestamp").writeStream
+    before = datetime.now(UTC)
     query = (
         aof.foreach_json_lines(writer, str(out))
         .option("checkpointLocation", str(tmp_path / "checkpoint"))
@@ -103,7 +107,12 @@ def test_micro_batch_rows_are_appended_to_a_file_as_json_lines(
     )
     query.awaitTermination(120)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
+    times = [row.pop("timestamp") for row in rows]
     assert rows == [{"value": "a whole end", "offset": 0}, {"value": "b whole end", "offset": 12}]
+    # As to_json writes a time: ISO 8601 with milliseconds and its zone.
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", t) for t in times), times
+    first_planned = datetime.fromisoformat(times[0])
+    assert before - timedelta(seconds=1) <= first_planned <= datetime.now(UTC)
 
 
 @pytest.mark.both_lines

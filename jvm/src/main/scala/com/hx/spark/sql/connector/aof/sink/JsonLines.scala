@@ -10,7 +10,8 @@ import org.apache.spark.sql.{ForeachWriter, Row}
 
 /**
  * A sink for the milliseconds of real-time mode, usable without writing Scala: each row as one
- * JSON line (`Row.json`: the query's columns by name), written and flushed as it comes, to a TCP
+ * JSON line (the query's columns by name, as `to_json` writes them: [[RowJson]]), written and
+ * flushed as it comes, to a TCP
  * socket (`tcp://host:port`, one connection per task) or appended to a file on the task's host.
  *
  * Real-time mode hands rows only to the sinks Spark allows (`foreach`, Kafka, the console), and
@@ -35,7 +36,7 @@ final class JsonLines(target: String) extends ForeachWriter[Row] {
 
   override def process(row: Row): Unit = {
     // One write per line: lines of tasks appending to one file do not interleave.
-    out.write((row.json + "\n").getBytes(UTF_8))
+    out.write((RowJson.of(row) + "\n").getBytes(UTF_8))
     out.flush()
   }
 

@@ -95,6 +95,8 @@ class MetricsPluginSuite extends AnyFunSuite with SparkTestKit {
     val s = scrape()
     val bytes = Files.size(dir.resolve("app.log")).toDouble
     assert(gauge(s, "query_weblogs_bytesRead_Value").contains(bytes))
+    // Each gauge twice, as docs/operating.md's excerpt shows.
+    assert(gauge(s, "query_weblogs_bytesRead_Number").contains(bytes))
     assert(gauge(s, "query_weblogs_filesTracked_Value").contains(1.0))
     assert(s.keys.exists(_.matches(".*_query_weblogs_bytesBehindLatest_.+_Value")), s.keys)
     // In local mode the endpoint runs in the driver's JVM: its gauges are the driver's.
