@@ -54,10 +54,14 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
 
   /**
    * Removes the file, unless its stamp changed since it was judged (a write, a rename): true
-   * when it is gone from where it was. An archived file never replaces one archived before: a
-   * name taken gets the time, `nowMs` ([[ArchivedFile]]).
+   * when it is gone from where it was; `failed` is told why when it cannot be. An archived file
+   * never replaces one archived before: a name taken gets the time, `nowMs` ([[ArchivedFile]]).
    */
-  def remove(c: Cleanup.Candidate, stat: Path => FileStamp, nowMs: Long): Boolean = {
+  def remove(
+      c: Cleanup.Candidate,
+      stat: Path => FileStamp,
+      nowMs: Long,
+      failed: (Path, String) => Unit): Boolean = {
     val path = Paths.get(c.meta.path)
     try {
       if (stat(path) != c.stamp) false
@@ -76,7 +80,7 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
     } catch {
       case _: NoSuchFileException => false
       case e: IOException =>
-        log.warn(s"aof: cannot ${archive.fold("delete")(d => s"archive into $d")} $path: $e")
+        failed(path, s"cannot ${archive.fold("delete")(d => s"archive into $d")} $path: $e")
         false
     }
   }

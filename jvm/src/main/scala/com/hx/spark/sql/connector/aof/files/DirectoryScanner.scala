@@ -66,6 +66,7 @@ final class DirectoryScanner(
   private val keptDirs = new KeptDirectories
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
+  private val notRemoved = new RemovalWarnings(clock)
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
   @volatile private var settlesIn: Option[Long] = None
@@ -180,13 +181,15 @@ final class DirectoryScanner(
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
       val (now, due) = c.removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
-      val gone = now.filter(c.remove(_, stat, nowMs))
+      notRemoved.keepOnly(candidates.map(c => Paths.get(c.meta.path)).toSet)
+      val gone = now.filter(c.remove(_, stat, nowMs, notRemoved.failed))
       gone.foreach(g => looked.forget(Paths.get(g.meta.path).getParent))
       val removed = gone.map(_.meta.key).toSet
       removedLast = removed.toSeq
       removed -> due
     case _ =>
       removedLast = Nil
+      notRemoved.keepOnly(Set.empty)
       Set.empty[FileKey] -> None
   }
 

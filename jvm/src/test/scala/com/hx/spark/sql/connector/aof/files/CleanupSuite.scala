@@ -8,7 +8,7 @@ import java.util.zip.{GZIPInputStream, GZIPOutputStream}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.MovingClock
+import com.hx.spark.sql.connector.aof.testkit.{Logged, MovingClock}
 
 /**
  * `cleanup` on a node: real files, a clock moved instead of waiting. A file goes only when the
@@ -154,6 +154,35 @@ class CleanupSuite extends AnyFunSuite {
       scan.scan(known, remove = all)
       assert(!Files.exists(gz))
       assert(Files.exists(Paths.get(archive.toString, gz.toString)))
+    }
+  }
+
+  test("a file that cannot be removed is warned about once, then at most once a minute") {
+    withDir { dir =>
+      val logs = Files.createDirectories(dir.resolve("logs"))
+      write(logs.resolve("app.log.1"), "a\n", ageMinutes = 2)
+      write(logs.resolve("app.log"), "b\n", ageMinutes = 1)
+      // An archive directory under a regular file: no user, root either, can make it.
+      val archive = write(dir.resolve("not-a-directory"), "x\n").resolve("archive")
+      val clock = new MovingClock
+      val scan = scanner(logs, clock, Some(archive))
+      val (known, all) = readToEnd(scan.scan(Nil))
+      clock.advance(after + 1000L)
+      Logged.during(classOf[Cleanup].getName) { said =>
+        def warned = said().count(_.startsWith(s"aof: cannot archive into $archive"))
+        (1 to 5).foreach { _ =>
+          assert(scan.scan(known, remove = all).size === 2) // a trigger's look: nothing removed
+          clock.advance(1000L)
+        }
+        assert(warned === 1)
+        clock.advance(RemovalWarnings.AgainMs)
+        scan.scan(known, remove = all)
+        assert(warned === 2)
+        // No longer to be removed, then again: said at once.
+        scan.scan(known)
+        scan.scan(known, remove = all)
+        assert(warned === 3)
+      }
     }
   }
 

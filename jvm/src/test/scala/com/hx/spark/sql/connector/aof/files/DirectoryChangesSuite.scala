@@ -123,7 +123,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
       node.scan(known)
       assert(node.scanner.takenByLastScan === 3)
       // The driver's question of b's live file changes (here: its floor); a's bytes change.
-      val Seq(a, b, _) = node.dirs
+      val (a, b) = (node.dirs(0), node.dirs(1))
       val bLog = FileKey.of(b.resolve("app.log"))
       val asked = known.map(k => if (k.key == bLog) k.copy(floor = 0L) else k)
       write(a.resolve("app.log"), "more\n")
@@ -172,7 +172,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
     withNode { (_, node) =>
       node.settle()
       val first = node.tracked()
-      val Seq(a, b, c) = node.dirs
+      val (a, b, c) = (node.dirs(0), node.dirs(1), node.dirs(2))
       write(a.resolve("app.log.2"), "new\n")
       Files.move(b.resolve("app.log.1"), b.resolve("app.log.3"))
       write(c.resolve("app.log"), "not heard yet\n")
@@ -189,7 +189,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
     withNode { (_, node) =>
       node.settle()
       val first = node.tracked()
-      val Seq(a, b, _) = node.dirs
+      val (a, b) = (node.dirs(0), node.dirs(1))
       Files.move(a.resolve("app.log.1"), b.resolve("app.log.2"))
       node.changes.heard(a, layout = false) // b's event still on its way
       val metas = node.scan(first)
@@ -202,7 +202,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
   test("a directory listed in the tick it changed is listed again: its stamp cannot tell") {
     withNode { (_, node) =>
       val first = node.tracked()
-      val Seq(a, b, c) = node.dirs
+      val (a, b, c) = (node.dirs(0), node.dirs(1), node.dirs(2))
       // Made a moment ago, the directories' times are those of the looks' listings: each look
       // that must see every name lists b and c again, as it lists a, where a tracked file went.
       Files.delete(a.resolve("app.log.1"))
@@ -224,7 +224,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
     withNode { (_, node) =>
       node.settle()
       val first = node.tracked()
-      val Seq(a, b, _) = node.dirs
+      val (a, b) = (node.dirs(0), node.dirs(1))
       val gone = a.resolve("app.log.1")
       val id = first.find(_.key == FileKey.of(gone)).get
       // Copied into b (its event on its way, b not heard), then deleted: retired by the driver.
