@@ -376,6 +376,12 @@ def test_help_says_which_versions_work() -> None:
     assert python and f"Python {python[1]} or newer" in readme
 
 
+def test_tails_help_shows_the_one_path_it_takes() -> None:
+    result = subprocess.run([*CLI, "tail", "--help"], capture_output=True, text=True, timeout=60)
+    usage = result.stdout.split("\n\n")[0]
+    assert usage.rstrip().endswith(" path") and "[path ...]" not in usage, usage
+
+
 def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("pyspark-aof")
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)
@@ -432,6 +438,18 @@ def _one_line_error(result: subprocess.CompletedProcess[str], status: int, *word
             ["tail", "/tmp/x/a.log", "/tmp/x/b.log"],
             ["tail: error:", "2 paths", "Quote it", r"'/tmp/x/.*\.log'"],
             id="expanded",
+        ),
+        # The shell's expansion of /var/log/pods/*/*/0.log: its directories kept, as a glob.
+        pytest.param(
+            ["tail", "/var/log/pods/a_1/web/0.log", "/var/log/pods/b_2/db/0.log"],
+            ["2 paths", "takes one path", r"'/var/log/pods/*/*/0\.log'"],
+            id="expanded-directories",
+        ),
+        # Of app.log*: what the names share at the start.
+        pytest.param(
+            ["tail", "/var/log/app.log", "/var/log/app.log.1", "/var/log/app.log.2.gz"],
+            ["3 paths", r"'/var/log/app\.log.*'"],
+            id="expanded-rotations",
         ),
         pytest.param(["tail", "/x", "--meta-store", "aof"], ["--meta-store"], id="store"),
         pytest.param(["tail", "/x", "--auth", ""], ["--auth", "a user name"], id="auth"),

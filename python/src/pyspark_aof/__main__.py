@@ -22,6 +22,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class _OnePathUsage(argparse.HelpFormatter):
+    """Help that shows ``tail``'s one ``path``: more are taken only to say what went wrong."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        if action.dest == "path":
+            return str(self._metavar_formatter(action, default_metavar)(1)[0])
+        return super()._format_args(action, default_metavar)
+
+
 def _tail(args: argparse.Namespace) -> int:
     from pyspark_aof import tail
 
@@ -160,7 +169,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     verbose = "show Spark's own warnings and progress bars too"
     run_demo.add_argument("--verbose", action="store_true", help=verbose)
 
-    tail = commands.add_parser("tail", help="print lines appended to matching files, like tail -F")
+    tail = commands.add_parser(
+        "tail",
+        help="print lines appended to matching files, like tail -F",
+        formatter_class=_OnePathUsage,
+    )
     tail.add_argument(
         "path",
         nargs="+",

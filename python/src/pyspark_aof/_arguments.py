@@ -96,17 +96,43 @@ def one_path(paths: list[str]) -> str:
     """Return the one path of ``tail``; several are a pattern the shell expanded: refused."""
     if len(paths) == 1:
         return paths[0]
-    directory = os.path.commonpath(paths)
-    first, shared = paths[0], 0
-    while shared < len(first) and all(p.endswith(first[-shared - 1 :]) for p in paths):
-        shared += 1
-    suffix = first[len(first) - shared :]
-    dot = suffix.rfind(".")
-    regex = ".*" + (re.escape(suffix[dot:]) if dot >= 0 and "/" not in suffix[dot:] else "")
     raise UsageError(
         f"argument path: {len(paths)} paths given ({paths[0]}, {paths[1]}, ...): the shell "
-        f"expanded a pattern. Quote it, its last component a regex: '{directory}/{regex}'"
+        "expanded a pattern, and tail takes one path. Quote it, its directories a glob and its "
+        f"last component a regex: '{_pattern_of(paths)}'"
     )
+
+
+def _pattern_of(paths: list[str]) -> str:
+    r"""Return the path that matches ``paths``: its directories a glob, its file names a regex.
+
+    A directory component the paths differ in is ``*``; the names keep what they share at
+    either end: ``/var/log/pods/a/x/0.log`` and ``/var/log/pods/b/y/0.log`` give
+    ``/var/log/pods/*/*/0\.log``, ``app.log`` and ``app.log.1`` give ``app\.log.*``.
+    """
+    split = [p.split("/") for p in paths]
+    if len({len(parts) for parts in split}) > 1:  # at several depths: the common directory
+        return f"{os.path.commonpath(paths)}/.*"
+    components = zip(*(s[:-1] for s in split), strict=True)
+    directories = [parts[0] if len(set(parts)) == 1 else "*" for parts in components]
+    names = [s[-1] for s in split]
+    if len(set(names)) == 1:
+        return "/".join([*directories, _regex_escape(names[0])])
+    prefix = _shared_start(names)
+    suffix = _shared_start([n[len(prefix) :][::-1] for n in names])[::-1]
+    return "/".join([*directories, f"{_regex_escape(prefix)}.*{_regex_escape(suffix)}"])
+
+
+def _shared_start(texts: list[str]) -> str:
+    """Return the characters all of ``texts`` begin with."""
+    first, last = min(texts), max(texts)
+    differs = (i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b)
+    return first[: next(differs, min(len(first), len(last)))]
+
+
+def _regex_escape(text: str) -> str:
+    r"""Escape what a Java regex gives a meaning to, and nothing else: ``app\.log``."""
+    return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", text)
 
 
 def source_value(field: str) -> Callable[[str], str]:
