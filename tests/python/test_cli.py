@@ -382,6 +382,21 @@ def test_tails_help_shows_the_one_path_it_takes() -> None:
     assert usage.rstrip().endswith(" path") and "[path ...]" not in usage, usage
 
 
+def test_tail_says_what_a_glob_read_as_a_regex_leaves_out(tmp_path: Path) -> None:
+    from pyspark_aof._arguments import read_as_regex
+
+    for name in ("app.log", "app-1.log", "app.log.1"):
+        (tmp_path / name).write_text("a line\n")
+    said = read_as_regex(f"{tmp_path}/app*.log")
+    assert said is not None
+    assert "matches 1 (app.log) here" in said and "would match 2 (app-1.log, app.log)" in said
+    assert said.endswith(f"use '{tmp_path}/app.*\\.log'")
+    assert f"use '{tmp_path}/app\\.log.*'" in (read_as_regex(f"{tmp_path}/app.log*") or "")
+    # A regex that reads as none, and one whose files are the glob's: nothing to say.
+    assert read_as_regex(f"{tmp_path}/app.*\\.log") is None
+    assert read_as_regex(f"{tmp_path}/app-1*.log") is None
+
+
 def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("pyspark-aof")
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)

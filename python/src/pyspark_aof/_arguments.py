@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import math
 import os
 import re
@@ -57,6 +58,39 @@ def tail_path(text: str) -> str:
                 f"use '{directory}/{glob_as_regex(name)}'"
             ) from None
     return text
+
+
+def read_as_regex(path: str) -> str | None:
+    r"""Say what the last component of ``path`` (absolute) matches as a regex and as a glob.
+
+    Only where it reads as a shell glob (a ``*`` or ``?`` after a plain character:
+    ``app*.log``) and its directory, without wildcards, holds files the two tell apart: then
+    ``"/logs/app*.log is read as a regex, which matches 1 (app.log) here; as a shell glob it
+    would match 2 (app-1.log, app.log): for those, use '/logs/app.*\.log'"``, else ``None``.
+    """
+    directory, _, name = path.rpartition("/")
+    reads_as_glob = any(
+        c in "*?" and i > 0 and name[i - 1] not in ".)]}*?+\\" for i, c in enumerate(name)
+    )
+    if not reads_as_glob or any(c in directory for c in "*?[{"):
+        return None
+    try:
+        regex = re.compile(name)
+        names = sorted(e.name for e in os.scandir(directory or "/") if e.is_file())
+    except (re.error, OSError):
+        return None
+    as_regex = [n for n in names if regex.fullmatch(n)]
+    as_glob = [n for n in names if fnmatch.fnmatchcase(n, name)]
+    if as_regex == as_glob:
+        return None
+
+    def some(found: list[str]) -> str:
+        return f"{len(found)} ({', '.join(found[:3])})"
+
+    return (
+        f"{path} is read as a regex, which matches {some(as_regex)} here; as a shell glob it "
+        f"would match {some(as_glob)}: for those, use '{directory}/{glob_as_regex(name)}'"
+    )
 
 
 def glob_as_regex(glob: str) -> str:

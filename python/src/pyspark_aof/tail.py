@@ -17,6 +17,7 @@ from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
+from pyspark_aof._arguments import read_as_regex
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
 from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._option_fields import AofOptions
@@ -128,6 +129,10 @@ def run(
     missing = missing_directory(path) if path.startswith("/") else None
     if missing:
         err.write(f"pyspark-aof tail: warning: {missing}; watching for it\n")
+        err.flush()
+    otherwise = read_as_regex(path) if path.startswith("/") else None
+    if otherwise:
+        err.write(f"pyspark-aof tail: warning: {otherwise}\n")
         err.flush()
     # Ctrl-C only asks to stop, from here to the end: see interrupts_deferred.
     with interrupts_deferred() as stop:

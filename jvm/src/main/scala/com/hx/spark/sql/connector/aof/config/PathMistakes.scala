@@ -2,9 +2,12 @@ package com.hx.spark.sql.connector.aof.config
 
 import java.io.IOException
 import java.nio.file.{Files, Path}
+import java.util.concurrent.ConcurrentHashMap
 import java.util.regex.Pattern
 
 import scala.collection.JavaConverters._
+
+import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.FileListing
 
@@ -12,9 +15,13 @@ import com.hx.spark.sql.connector.aof.files.FileListing
  * The first mistakes made with `path`, whose last component is a regex on file names: a
  * directory named as if it were read whole (`/var/log/app`), and a shell glob (`*.log`). Both
  * would read nothing and say nothing, so they are refused when the query is defined, with the
- * path that was probably meant.
+ * path that was probably meant. A glob that is a regex too (`app*.log`) and matches other files
+ * as one is warned about, once.
  */
 object PathMistakes {
+  private val log = LoggerFactory.getLogger(getClass)
+  // The paths warned about, once a JVM: a notebook defines the same query again and again.
+  private val warned = ConcurrentHashMap.newKeySet[String]()
 
   /**
    * The regex a shell glob means: `*` any run of characters, `?` one, `[...]` a class, `{a,b}`
@@ -77,15 +84,34 @@ object PathMistakes {
           s"files in $example, use '$example/.*' (or a narrower regex such as " +
           s"'$example/.*\\.log').")
     }
-    if (matched.isEmpty && (regex.contains("*") || regex.contains("?"))) {
+    if (readsAsGlob(regex)) {
       val asGlob = directory.getFileSystem.getPathMatcher("glob:" + regex)
       val globbed = names.filter(p => asGlob.matches(p.getFileName))
-      if (globbed.nonEmpty) {
+      val meant = s"$directory/${globAsRegex(regex)}"
+      def some(files: Seq[Path]) =
+        s"${files.size} (${files.take(3).map(_.getFileName).mkString(", ")})"
+      if (matched.isEmpty && globbed.nonEmpty) {
         throw new IllegalArgumentException(
           s"Option 'path' ($named) matches no file, but as a shell glob it matches " +
-            s"${globbed.size} (${globbed.take(3).map(_.getFileName).mkString(", ")}): its last " +
-            s"component is a Java regex on file names: use '$directory/${globAsRegex(regex)}'.")
+            s"${some(globbed)}: its last component is a Java regex on file names: use " +
+            s"'$meant'.")
+      }
+      if (globbed.toSet != matched.toSet && warned.add(named.toString)) {
+        log.warn(
+          s"aof: 'path' ($named) is read as a Java regex on file names, which matches " +
+            s"${some(matched)} here; as a shell glob it would match ${some(globbed)}. For the " +
+            s"files of the glob, use '$meant'.")
       }
     }
   }
+
+  /**
+   * Whether a file-name regex reads as a shell glob: a `*` or `?` after a plain character
+   * (`app*.log`, `app.log*`), which a regex rarely means (`.*`, `[0-9]*` and `(a|b)?` do not).
+   */
+  private def readsAsGlob(regex: String): Boolean =
+    regex.indices.exists { i =>
+      val c = regex(i)
+      (c == '*' || c == '?') && i > 0 && ".)]}*?+\\".indexOf(regex(i - 1)) < 0
+    }
 }

@@ -67,6 +67,26 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     assert(spark.readStream.format("aof").load(s"$dir/other-?.log").isStreaming)
   }
 
+  test("a glob that is a regex too, matching other files as one, is warned about once") {
+    val dir = newDir("logs")
+    Seq("app.log", "app-1.log", "app.log.1").foreach { name =>
+      Files.write(dir.resolve(name), "a line\n".getBytes(UTF_8))
+    }
+    val logged = Logged.during(PathMistakes.getClass.getName) { seen =>
+      (1 to 2).foreach(_ => spark.readStream.format("aof").load(s"$dir/app*.log"))
+      spark.readStream.format("aof").load(s"$dir/app.log*")
+      // Regexes that do not read as globs, or whose files are the glob's: nothing to say.
+      spark.readStream.format("aof").load(s"$dir/app.*\\.log")
+      spark.readStream.format("aof").load(s"$dir/app-1*.log")
+      seen()
+    }
+    assert(logged.size === 2, logged)
+    assert(logged.head.contains(s"'path' ($dir/app*.log) is read as a Java regex"), logged)
+    assert(logged.head.contains("matches 1 (app.log)"), logged)
+    assert(logged.head.contains(s"use '$dir/app.*\\.log'"), logged)
+    assert(logged(1).contains(s"use '$dir/app\\.log.*'"), logged)
+  }
+
   test("an unknown option is warned about once, naming the closest known one") {
     val logged = Logged.during(UnknownOptions.getClass.getName) { seen =>
       (1 to 2).foreach { _ =>
