@@ -84,7 +84,7 @@ object PathMistakes {
           s"files in $example, use '$example/.*' (or a narrower regex such as " +
           s"'$example/.*\\.log').")
     }
-    if (readsAsGlob(regex)) {
+    if (regex.contains("*") || regex.contains("?")) {
       val asGlob = directory.getFileSystem.getPathMatcher("glob:" + regex)
       val globbed = names.filter(p => asGlob.matches(p.getFileName))
       val meant = s"$directory/${globAsRegex(regex)}"
@@ -96,7 +96,7 @@ object PathMistakes {
             s"${some(globbed)}: its last component is a Java regex on file names: use " +
             s"'$meant'.")
       }
-      if (globbed.toSet != matched.toSet && warned.add(named.toString)) {
+      if (readsAsGlob(regex) && globbed.toSet != matched.toSet && warned.add(named.toString)) {
         log.warn(
           s"aof: 'path' ($named) is read as a Java regex on file names, which matches " +
             s"${some(matched)} here; as a shell glob it would match ${some(globbed)}. For the " +
