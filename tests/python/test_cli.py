@@ -397,6 +397,24 @@ def test_tail_says_what_a_glob_read_as_a_regex_leaves_out(tmp_path: Path) -> Non
     assert read_as_regex(f"{tmp_path}/app-1*.log") is None
 
 
+@pytest.mark.both_lines
+def test_a_commands_session_drops_sparks_falling_behind_warnings(spark: SparkSession) -> None:
+    """``tail --verbose`` shows Spark's log, but not that a batch outlasted tail's own trigger."""
+    from pyspark_aof.demo import quiet_zookeeper
+
+    quiet_zookeeper(spark)
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    executor = jvm.org.apache.spark.sql.execution.streaming
+    this_line = (
+        executor.runtime.ProcessingTimeExecutor
+        if spark.version >= "4"
+        else executor.ProcessingTimeExecutor
+    )
+    name = this_line._java_lang_class.getName()  # fails when Spark moves the class again
+    assert str(jvm.org.apache.logging.log4j.LogManager.getLogger(name).getLevel()) == "ERROR"
+
+
 def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("pyspark-aof")
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=True)

@@ -57,12 +57,24 @@ class RotatingWriter(threading.Thread):
         print(f"demo: rotated service.log after {self.written} lines", flush=True)
 
 
+# Spark's "Current batch is falling behind" warnings, by Spark line: a command's trigger is its
+# own choice, not the user's, and a batch longer than it is no news to them.
+_TRIGGER_LOGGERS = (
+    "org.apache.spark.sql.execution.streaming.ProcessingTimeExecutor",
+    "org.apache.spark.sql.execution.streaming.runtime.ProcessingTimeExecutor",
+)
+
+
 def quiet_zookeeper(spark: SparkSession) -> None:
-    """Silence the ZooKeeper client's warnings about sessions closing normally at the end."""
+    """Silence what a command's user need not read, even with ``--verbose``.
+
+    The ZooKeeper client's warnings about sessions closing normally at the end, and Spark's
+    that a batch took longer than the command's trigger.
+    """
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     level = jvm.org.apache.logging.log4j.Level.ERROR
-    for name in ("org.apache.zookeeper", "org.apache.curator"):
+    for name in ("org.apache.zookeeper", "org.apache.curator", *_TRIGGER_LOGGERS):
         jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, level)
 
 
