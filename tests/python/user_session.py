@@ -21,6 +21,7 @@ from pyspark.sql import DataFrame, SparkSession
 from test_docs import blocks
 
 import pyspark_aof as aof
+from pyspark_aof.testing._process import wait_until
 
 
 def run_pages(spark: SparkSession, pages: list[Path]) -> int:
@@ -83,11 +84,16 @@ def stop_in_python_batch(spark: SparkSession) -> None:
     """
     work = Path(tempfile.mkdtemp())
     (work / "app.log").write_text("first\n")
+    stopped = str(work / "stopped")
     in_batch = threading.Event()
+
+    def until_stopped(_: object) -> None:
+        """A task that runs until the stop cancels it (or, at worst, the query has stopped)."""
+        wait_until(lambda: os.path.exists(stopped), 120, "the query's stop")
 
     def each(batch: DataFrame, batch_id: int) -> None:
         in_batch.set()
-        batch.rdd.foreach(lambda _: time.sleep(5))
+        batch.rdd.foreach(until_stopped)
 
     lines = aof.read_stream(spark, f"{work}/app\\.log")
     checkpoint = str(work / "checkpoint")
@@ -95,6 +101,7 @@ def stop_in_python_batch(spark: SparkSession) -> None:
     if not in_batch.wait(120):
         print(f"FAILED no batch began: {query.exception()}")
     query.stop()
+    Path(stopped).touch()
 
 
 def main() -> None:

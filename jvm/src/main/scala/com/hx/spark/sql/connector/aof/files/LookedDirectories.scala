@@ -52,7 +52,7 @@ private[files] final class LookedDirectories(
         val dirs = files.directories()
         directories = Some(dirs)
         (known.get -- dirs.map(_.path)).foreach(forget)
-        (dirs, heard ++ unstamped(dirs))
+        (dirs, heard ++ unstamped(dirs.filterNot(d => heard(d.path))))
       case _ => (everyDirectory(), Set.empty[Path])
     }
     dirs.map { d =>

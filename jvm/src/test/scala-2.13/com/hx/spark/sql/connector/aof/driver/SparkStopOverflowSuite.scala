@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.driver
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Files
-import java.util.concurrent.CountDownLatch
+import java.util.concurrent.{CountDownLatch, TimeUnit}
 
 import org.apache.spark.sql.DataFrame
 import org.scalatest.funsuite.AnyFunSuite
@@ -18,14 +18,15 @@ class SparkStopOverflowSuite extends AnyFunSuite with SparkTestKit {
   test("a stop amid a Python batch: Spark's stack overflow is said in one line, not printed") {
     val dir = newDir("stop")
     Files.write(dir.resolve("app.log"), "one\ntwo\n".getBytes(UTF_8))
-    val inBatch = new CountDownLatch(1)
+    val (inBatch, stopped) = (new CountDownLatch(1), new CountDownLatch(1))
     // What PySpark's batch function raises when the stop interrupts it: Python's traceback, a
     // few thousand characters of it, after the line Py4J begins with.
     val traceback = "py4j.protocol.Py4JJavaError: An error occurred while calling o42.count.\n" +
       Seq.fill(200)("  File \"/app/batch.py\", line 12, in each\n    df.count()\n").mkString
     val each: (DataFrame, Long) => Unit = (_, _) => {
       inBatch.countDown()
-      try Thread.sleep(60000L)
+      // Until the stop interrupts it (or, at worst, the query has stopped).
+      try stopped.await(60, TimeUnit.SECONDS)
       catch { case _: InterruptedException => throw new py4j.Py4JException(traceback) }
     }
     SparkStopOverflow.quiet
@@ -37,8 +38,9 @@ class SparkStopOverflowSuite extends AnyFunSuite with SparkTestKit {
       .option("checkpointLocation", newDir("checkpoint").toString)
       .foreachBatch(each)
       .start()
-    assert(inBatch.await(60, java.util.concurrent.TimeUnit.SECONDS), "no batch began")
-    query.stop()
+    assert(inBatch.await(60, TimeUnit.SECONDS), "no batch began")
+    try query.stop()
+    finally stopped.countDown()
     eventually("Spark's error said in one line", 30000)(SparkStopOverflow.quieted > before)
   }
 
