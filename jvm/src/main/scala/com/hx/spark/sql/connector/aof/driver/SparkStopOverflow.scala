@@ -29,11 +29,13 @@ private[aof] object SparkStopOverflow {
 
   /**
    * Whether `thread` died of Spark's error: a stream execution thread's stack overflow in a regex
-   * (its stack cut at the JVM's depth holds no other frame), or in Spark's match itself.
+   * (its stack cut at the JVM's depth holds no other frame), or in Spark's match itself. The
+   * deepest frames may be what the regex calls (`Character.codePointAt`, any JDK class).
    */
   def isSparks(thread: Thread, error: Throwable): Boolean = {
-    val frames = error.getStackTrace
     def inRegex(f: StackTraceElement) = f.getClassName.startsWith("java.util.regex.")
+    def inJdk(f: StackTraceElement) = Seq("java.", "jdk.").exists(f.getClassName.startsWith)
+    val frames = error.getStackTrace.dropWhile(f => !inRegex(f) && inJdk(f))
     error.isInstanceOf[StackOverflowError] &&
     thread.getName.startsWith("stream execution thread for ") &&
     frames.headOption.exists(inRegex) &&

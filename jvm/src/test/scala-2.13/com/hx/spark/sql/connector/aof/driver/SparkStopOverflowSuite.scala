@@ -44,6 +44,38 @@ class SparkStopOverflowSuite extends AnyFunSuite with SparkTestKit {
     eventually("Spark's error said in one line", 30000)(SparkStopOverflow.quieted > before)
   }
 
+  test("Spark's overflow is known by its frames, whichever call of the regex it ends in") {
+    val stream = new Thread("stream execution thread for [id = 1, runId = 2]")
+    def overflow(frames: (String, String)*): StackOverflowError = {
+      val error = new StackOverflowError()
+      error.setStackTrace(frames.map { case (c, m) => new StackTraceElement(c, m, "", 1) }.toArray)
+      error
+    }
+    val regex = Seq.fill(50)("java.util.regex.Pattern$Branch" -> "match")
+    val table = Seq(
+      "in the regex" -> (overflow(regex: _*), true),
+      // As a CI run printed it: the deepest frame the regex's call of Character.
+      "in what the regex calls" ->
+        (overflow(("java.lang.Character" -> "codePointAt") +: regex: _*), true),
+      "in Spark's match" -> (
+        overflow(
+          regex ++ Seq(
+            "org.apache.spark.sql.execution.streaming.StreamExecution$" -> "isInterruptionException",
+            "org.apache.spark.sql.execution.streaming.StreamExecution" -> "runStream"
+          ): _*),
+        true),
+      "in a String, no regex" -> (
+        overflow("java.lang.String" -> "charAt", "app.Batch" -> "run"),
+        false),
+      "in the regex, called by other code" ->
+        (overflow(regex :+ ("app.Parser" -> "parse"): _*), false)
+    )
+    for ((name, (error, sparks)) <- table) {
+      assert(SparkStopOverflow.isSparks(stream, error) === sparks, name)
+    }
+    assert(!SparkStopOverflow.isSparks(new Thread("worker"), overflow(regex: _*)))
+  }
+
   test("any other thread's death is printed as the JVM prints it") {
     SparkStopOverflow.quiet
     val handler = Thread.getDefaultUncaughtExceptionHandler
@@ -59,8 +91,8 @@ class SparkStopOverflowSuite extends AnyFunSuite with SparkTestKit {
     val lines = printed.toString("UTF-8").linesIterator.toSeq
     assert(lines.head === "Exception in thread \"worker\" java.lang.IllegalStateException: boom")
     assert(lines.exists(_.startsWith("\tat ")))
-    assert(lines.contains(
-      "Exception in thread \"stream execution thread for [id = 1, runId = 2]\" " +
+    assert(
+      lines.contains("Exception in thread \"stream execution thread for [id = 1, runId = 2]\" " +
         "java.lang.StackOverflowError"))
   }
 }
