@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import logging
+import logging.handlers
 import re
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,9 +20,6 @@ from test_read_stream import assert_exactly_once
 import pyspark_aof as aof
 from pyspark_aof.testing._process import wait_until
 from writers import append
-
-# When Spark tells a source that a batch is committed is Spark's: each line may differ.
-pytestmark = pytest.mark.both_lines
 
 
 def _rotate(config: Path, state: Path) -> None:
@@ -34,6 +34,8 @@ def _quiet_for(directory: Path, seconds: float) -> bool:
     )
 
 
+# When Spark tells a source that a batch is committed is Spark's: each line may differ.
+@pytest.mark.both_lines
 def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -91,6 +93,7 @@ def test_rotations_go_once_committed_not_after_a_failed_batch_and_none_is_lost(
     assert_exactly_once(spark, out, written)
     assert metrics["bytesLost"] == "0"
     assert int(metrics["filesRemoved"]) == 2
+    assert metrics["filesNotRemoved"] == "0"
     assert log.exists(), "the live file is never removed"
 
 
@@ -104,6 +107,7 @@ def _ids(directory: Path) -> list[str]:
     return ids
 
 
+@pytest.mark.both_lines
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "compressed"])
 def test_archive_keeps_each_file_logrotate_gave_the_same_name(
     spark: SparkSession, tmp_path: Path, compress: bool
@@ -164,3 +168,76 @@ def test_archive_keeps_each_file_logrotate_gave_the_same_name(
     assert all(re.fullmatch(later, n) for n in names if n != first), names
     # Every line written: those of the rotations in the archive, once, the others in the log.
     assert sorted(_ids(archived) + _ids(logs)) == sorted(written)
+
+
+class _NumberedRotation(threading.Thread):
+    """A busy log rotated to numbered names about twice a second, each rotation renaming every
+    backup (``.1`` to ``.2``, ...): by Python's ``RotatingFileHandler``, or by ``logrotate``'s
+    ``rotate N`` with a writer that opens the file for each write."""
+
+    def __init__(self, log: Path, by: str, seconds: float) -> None:
+        super().__init__(name=f"rotation-{by}", daemon=True)
+        self.log, self.by, self.seconds = log, by, seconds
+        self.ids: list[str] = []
+
+    def run(self) -> None:
+        write: Callable[[str], None]
+        if self.by == "RotatingFileHandler":
+            handler = logging.handlers.RotatingFileHandler(
+                self.log, maxBytes=14_000, backupCount=1000
+            )
+            logger = logging.getLogger(f"numbered-{id(self)}")
+            logger.propagate = False
+            logger.addHandler(handler)
+            write = logger.warning
+        else:
+            config = self.log.parent.parent / "logrotate.conf"
+            config.write_text(f"{self.log} {{\n  rotate 1000\n  create\n}}\n")
+            state = config.with_suffix(".state")
+
+            def write(line: str) -> None:
+                append(self.log, [line])
+
+        began = time.monotonic()
+        rotated = began
+        while time.monotonic() - began < self.seconds:
+            for _ in range(20):
+                self.ids.append(f"numbered-{len(self.ids)}")
+                write(f"{self.ids[-1]} {'x' * 50} end")
+            time.sleep(0.05)
+            if self.by == "logrotate" and time.monotonic() - rotated > 0.5:
+                _rotate(config, state)
+                rotated = time.monotonic()
+        if self.by == "RotatingFileHandler":
+            logger.removeHandler(handler)
+            handler.close()
+
+
+@pytest.mark.parametrize("by", ["RotatingFileHandler", "logrotate"])
+def test_a_busy_logs_numbered_backups_go_while_it_is_written(
+    spark: SparkSession, tmp_path: Path, by: str
+) -> None:
+    """Each rotation renames every backup; a rename is not a write, so each goes
+    ``cleanup.after`` after it was rotated away, not once the log falls quiet."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    out = tmp_path / "out"
+    writer = _NumberedRotation(logs / "service.log", by, seconds=15)
+    query = (
+        aof.read_stream(spark, f"{logs}/service\\.log.*", cleanup="delete", cleanup_after="2s")
+        .writeStream.format("parquet")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start(str(out))
+    )
+    writer.start()
+    writer.join(timeout=120)
+    while_written = [p.name for p in logs.iterdir()]
+    progress = query.lastProgress
+    removed = int(progress["sources"][0]["metrics"]["filesRemoved"]) if progress else 0
+    query.processAllAvailable()
+    query.stop()
+
+    assert_exactly_once(spark, out, writer.ids)
+    # About 30 rotations in 15 s; a backup goes 2 s after it was rotated away, once committed,
+    # not once the log is quiet (none would have gone by now).
+    assert removed >= 10, (removed, sorted(while_written))

@@ -191,9 +191,10 @@ class AofOptions(OptionValues):
         ``app.log.2.2026-12-03T16-40-00.123Z.gz``). Refused where a ``path`` would read what is
         moved there.
     cleanup_after : str or datetime.timedelta, optional
-        How long a file must have gone unmodified (its name unchanged too: a rotation restarts it)
-        before ``cleanup`` removes it: longer than a writer may go quiet, or keep writing a file it
-        was rotated away from.
+        How long a file must have gone unmodified before ``cleanup`` removes it, counted from its
+        last write or its rotation away from the live name, whichever is later (later renames along
+        a rotation chain do not restart it): longer than a writer may go quiet, or keep writing a
+        file it was rotated away from.
     fail_on_data_loss : bool, optional
         Fail the query when bytes go unread (deleted, truncated, replaced first); else log, count.
 

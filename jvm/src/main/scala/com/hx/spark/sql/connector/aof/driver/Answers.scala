@@ -8,8 +8,8 @@ import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
  * What the hosts answered: the files of those that listed their directory (`absent` those
  * without one), why the others could not (their files are unknown this time, not gone), and the
  * retired files each looked for copies of, and how many files each left unread for
- * `ignore.older`, and how many files they removed for `cleanup`; and every host that
- * answered in the call, its news or not.
+ * `ignore.older`, and how many files they removed for `cleanup`, and how many each could not;
+ * and every host that answered in the call, its news or not.
  */
 final case class Answers(
     files: Map[String, Seq[FileMeta]],
@@ -18,6 +18,7 @@ final case class Answers(
     looked: Map[String, CopiesLookedFor] = Map.empty,
     ignored: Map[String, Int] = Map.empty,
     removed: Long = 0L,
+    notRemoved: Map[String, Int] = Map.empty,
     heard: Set[String] = Set.empty)
 
 object Answers {
@@ -35,7 +36,8 @@ object Answers {
         host -> CopiesLookedFor(response.answerId, response.retired.toSet)
       },
       ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored },
-      removed = replies.values.map(_._2.removed.size.toLong).sum
+      removed = replies.values.map(_._2.removed.size.toLong).sum,
+      notRemoved = listed.map { case (host, (_, response, _)) => host -> response.notRemoved }
     )
   }
 }

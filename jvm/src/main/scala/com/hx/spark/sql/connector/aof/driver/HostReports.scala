@@ -49,12 +49,17 @@ final class HostReports(
   private val questions = new QuestionChanges
   // How many files each host left unread for `ignore.older`, as its last answer said.
   private var ignored = Map.empty[String, Int]
+  // How many files each host could not remove for `cleanup`, as its last answer said.
+  @volatile private var notRemoved = Map.empty[String, Int]
 
   /** Spark committed the batch that ends at `end`: its files read to their end may go. */
   def commit(end: AofOffset): Unit = committed = Some(end)
 
   /** Files the hosts removed for `cleanup` since the run began. */
   def filesRemoved: Long = removed
+
+  /** Files the hosts could not remove for `cleanup` at their last answers. */
+  def filesNotRemoved: Long = notRemoved.values.sum.toLong
 
   /** From now on every trigger plans against the reports of the next one. */
   def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
@@ -186,6 +191,7 @@ final class HostReports(
     }
     removed += answers.removed
     ignored = ignored ++ answers.ignored -- answers.unlisted.keySet
+    notRemoved = notRemoved ++ answers.notRemoved -- answers.unlisted.keySet
     val latest = coordinator.latest
     // AvailableNow plans every host that answered, its news or not: a plan is a fixed point.
     val files = if (everyHost) latest.filter(h => current(h._1)) ++ answers.files else answers.files

@@ -38,6 +38,9 @@ trait QueryRun {
   /** Files `cleanup` removed since the run began. */
   def filesRemoved: Long = 0L
 
+  /** Files `cleanup` could not remove at the last tries. */
+  def filesNotRemoved: Long = 0L
+
   /** What the last trigger planned with. */
   def lastReports: Reports
 

@@ -121,6 +121,8 @@ final class ZooKeeperRun(
 
   override def filesRemoved: Long = hosts.filesRemoved
 
+  override def filesNotRemoved: Long = hosts.filesNotRemoved
+
   override def hostsWithoutEndpoint: Set[String] = hosts.hostsWithoutEndpoint
 
   override def nodesRead: Option[NodesRead] = hosts.nodesRead

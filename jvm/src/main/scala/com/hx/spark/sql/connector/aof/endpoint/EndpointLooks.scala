@@ -72,7 +72,8 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
       absent = found.isEmpty && listed && !scanner.directoryExists,
       retired = if (listed) request.retired.keys.toSeq.sorted else Nil,
       ignored = if (listed) scanner.ignored else 0,
-      removed = if (listed) scanner.removedByLastScan else Nil
+      removed = if (listed) scanner.removedByLastScan else Nil,
+      notRemoved = if (listed) scanner.notRemovedByLastScan else 0
     )
     val answer = answered(full, if (listed) scanner.nextSettlingMs else None)
     lastMs = (System.nanoTime() - began) / 1000000L

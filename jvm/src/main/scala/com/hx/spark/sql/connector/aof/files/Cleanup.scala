@@ -11,12 +11,16 @@ import org.slf4j.LoggerFactory
  * them.
  *
  * The driver names the candidates, from the committed offsets only: files whose position is their
- * whole size as planned. The node removes one only if it is still that file, at that size, has
- * gone `afterMs` without a write or a rename (its change time: a rotation starts the wait again,
- * as a writer may go on writing the file it was rotated away from until it reopens its name), and
- * is not the newest file the source reads in its directory, the one a writer appends to. Nor one
+ * whole size as planned. The node removes one only if it is still that file, at that size, and is
+ * not the newest file the source reads in its directory, the one a writer appends to; nor one
  * another file of the look is a copy of: a compressor may be writing it, and would go on once its
- * input is removed, to a copy the driver could no longer tell from a new file.
+ * input is removed, to a copy the driver could no longer tell from a new file. And only once it
+ * went `afterMs` without a write since it was rotated away: counted from the later of its last
+ * write and its change time when the node first saw it waiting (not the newest), which is when
+ * it was renamed away from the name a writer appends to. A writer may go on writing the file it
+ * was rotated away from until it reopens its name, so that rename starts the wait; the renames
+ * that follow along a rotation chain (`app.log.1` to `app.log.2`, at each rotation) are not
+ * writes, and do not start it again, or a busy log's backups would never go.
  *
  * @param archive the directory files are moved into; None deletes them
  */
@@ -26,21 +30,27 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
   /**
    * The candidates the node may remove now, from one look: each with its description and
    * stamp as the look found them, and the floor the driver gave; `copied` are the files the
-   * look's others are copies of. And how long until the first that only waits for `afterMs` may
-   * go, if none is written or renamed again: a look then removes it.
+   * look's others are copies of; `waitingSince`, the change time of each file that waited at the
+   * last look, when the node first saw it waiting. And how long until the first that only waits
+   * for `afterMs` may go, if none is written again: a look then removes it.
    */
   def removable(
       candidates: Seq[Cleanup.Candidate],
       newestInDirectory: Path => Option[FileKey],
       copied: Set[FileKey],
-      nowMs: Long): (Seq[Cleanup.Candidate], Option[Long]) = {
-    val (now, later) = waiting(candidates, newestInDirectory, copied)
-      .partition(_.stamp.quietMs(nowMs) >= afterMs)
-    val waits = later.map(afterMs - _.stamp.quietMs(nowMs))
-    now -> (if (waits.isEmpty) None else Some(waits.min))
+      waitingSince: Map[FileKey, Long],
+      nowMs: Long): Cleanup.Judged = {
+    val waits = waiting(candidates, newestInDirectory, copied)
+    val since = waits.map { c =>
+      c.meta.key -> waitingSince.getOrElse(c.meta.key, c.stamp.changedNanos / 1000000L)
+    }.toMap
+    def quietMs(c: Cleanup.Candidate) = nowMs - math.max(c.stamp.modifiedMs, since(c.meta.key))
+    val (now, later) = waits.partition(quietMs(_) >= afterMs)
+    val due = later.map(afterMs - quietMs(_))
+    Cleanup.Judged(now, if (due.isEmpty) None else Some(due.min), since)
   }
 
-  /** The candidates that may be removed once they went `afterMs` without a write or rename. */
+  /** The candidates that may be removed once they went `afterMs` without a write. */
   private def waiting(
       candidates: Seq[Cleanup.Candidate],
       newestInDirectory: Path => Option[FileKey],
@@ -93,4 +103,10 @@ object Cleanup {
    * read to `floor` (its head and the bytes before `floor` unchanged).
    */
   final case class Candidate(meta: FileMeta, stamp: FileStamp, floor: Long, same: Boolean)
+
+  /**
+   * What one look may remove now; how long until the next that waits may go; and when each that
+   * waits began to (its change time when first seen waiting), for the next look.
+   */
+  final case class Judged(now: Seq[Candidate], dueInMs: Option[Long], since: Map[FileKey, Long])
 }

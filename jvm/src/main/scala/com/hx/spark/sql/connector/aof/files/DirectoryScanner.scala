@@ -69,6 +69,7 @@ final class DirectoryScanner(
   private val notRemoved = new RemovalWarnings(clock)
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
+  private var waitingSince = Map.empty[FileKey, Long]
   @volatile private var settlesIn: Option[Long] = None
   @volatile private var takenLast = 0
   // The files the last scan looked at, whose keys the tracker keeps.
@@ -79,6 +80,9 @@ final class DirectoryScanner(
 
   /** The files `cleanup` removed in the last scan. */
   def removedByLastScan: Seq[FileKey] = removedLast
+
+  /** How many files `cleanup` tried to remove in the last scan and could not. */
+  def notRemovedByLastScan: Int = notRemoved.failing
 
   /**
    * How long until the soonest file of the last scan is quiet enough that a look would say more
@@ -180,15 +184,18 @@ final class DirectoryScanner(
         .groupBy(_._1)
         .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
-      val (now, due) = c.removable(candidates, newest.get, metas.flatMap(_.copyOf).toSet, nowMs)
+      val copied = metas.flatMap(_.copyOf).toSet
+      val judged = c.removable(candidates, newest.get, copied, waitingSince, nowMs)
+      waitingSince = judged.since
       notRemoved.keepOnly(candidates.map(c => Paths.get(c.meta.path)).toSet)
-      val gone = now.filter(c.remove(_, stat, nowMs, notRemoved.failed))
+      val gone = judged.now.filter(c.remove(_, stat, nowMs, notRemoved.failed))
       gone.foreach(g => looked.forget(Paths.get(g.meta.path).getParent))
       val removed = gone.map(_.meta.key).toSet
       removedLast = removed.toSeq
-      removed -> due
+      removed -> judged.dueInMs
     case _ =>
       removedLast = Nil
+      waitingSince = Map.empty
       notRemoved.keepOnly(Set.empty)
       Set.empty[FileKey] -> None
   }

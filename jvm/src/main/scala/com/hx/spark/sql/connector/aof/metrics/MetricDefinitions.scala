@@ -132,6 +132,13 @@ object MetricDefinitions {
       "batches, since the query last started ([Removing files once read]" +
       "(rotation.md#removing-files-once-read))."
   )
+  val FilesNotRemoved: MetricDefinition = m(
+    "filesNotRemoved",
+    Query,
+    "With `cleanup`: files read and due to go that their nodes could not remove at the last " +
+      "try (a permission, a missing archive directory). Each is tried again at every trigger " +
+      "and warned about on its executor, at most once a minute."
+  )
   val PlanningMs: MetricDefinition = m(
     "planningMs",
     Query,
@@ -195,6 +202,7 @@ object MetricDefinitions {
     LinesMalformed,
     LinesInvalidEncoding,
     FilesRemoved,
+    FilesNotRemoved,
     PlanningMs,
     FilesRead,
     RecordsJoined,

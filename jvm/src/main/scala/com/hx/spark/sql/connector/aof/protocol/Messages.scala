@@ -46,7 +46,8 @@ final case class Request(
  * request that this answer looked for copies of (every one, unless `unlisted` or `needsFull`).
  * `ignored`: how many files the node left unread for `ignore.older` (see `FileMeta.ignored`),
  * counting compressed ones, which it does not report. `removed`: the files of the request's
- * `remove` that this answer removed (`cleanup`); they are not in `files`.
+ * `remove` that this answer removed (`cleanup`); they are not in `files`. `notRemoved`: how many
+ * of them it tried to remove and could not (a permission, a missing archive directory).
  *
  * A node answers a request again at each look called after its files changed, until the next
  * request: `answer` names each answer (empty: the request's id), and the driver plans from the
@@ -66,6 +67,7 @@ final case class Response(
     retired: Seq[String] = Nil,
     ignored: Int = 0,
     removed: Seq[FileKey] = Nil,
+    notRemoved: Int = 0,
     answer: String = "",
     look: Long = 0L,
     seq: Long = 0L,
@@ -149,6 +151,7 @@ object Messages {
       response.unlisted.foreach(g.writeStringField("unlisted", _))
       if (response.absent) g.writeBooleanField("absent", true)
       if (response.ignored > 0) g.writeNumberField("ignored", response.ignored)
+      if (response.notRemoved > 0) g.writeNumberField("notRemoved", response.notRemoved)
       if (response.retired.nonEmpty) {
         g.writeArrayFieldStart("retired")
         response.retired.foreach(g.writeString)
@@ -232,6 +235,7 @@ object Messages {
       root.path("retired").elements().asScala.map(_.asText).toVector,
       root.path("ignored").asInt(0),
       keys(root, "removed"),
+      root.path("notRemoved").asInt(0),
       text(root, "answer").getOrElse(""),
       root.path("look").asLong(0L),
       root.path("seq").asLong(0L),

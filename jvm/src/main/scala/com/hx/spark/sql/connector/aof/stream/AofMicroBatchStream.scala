@@ -256,6 +256,7 @@ class AofMicroBatchStream(
         M.LinesMalformed.name -> counters.linesMalformed.value,
         M.LinesInvalidEncoding.name -> counters.linesInvalidEncoding.value,
         M.FilesRemoved.name -> run.filesRemoved,
+        M.FilesNotRemoved.name -> run.filesNotRemoved,
         M.PlanningMs.name -> planningMs
       )
 

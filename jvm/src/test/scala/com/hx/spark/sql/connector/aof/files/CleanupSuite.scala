@@ -157,7 +157,7 @@ class CleanupSuite extends AnyFunSuite {
     }
   }
 
-  test("a file that cannot be removed is warned about once, then at most once a minute") {
+  test("a file that cannot be removed is counted, warned about once, then at most once a minute") {
     withDir { dir =>
       val logs = Files.createDirectories(dir.resolve("logs"))
       write(logs.resolve("app.log.1"), "a\n", ageMinutes = 2)
@@ -172,6 +172,7 @@ class CleanupSuite extends AnyFunSuite {
         def warned = said().count(_.startsWith(s"aof: cannot archive into $archive"))
         (1 to 5).foreach { _ =>
           assert(scan.scan(known, remove = all).size === 2) // a trigger's look: nothing removed
+          assert(scan.notRemovedByLastScan === 1) // each look: the driver's `filesNotRemoved`
           clock.advance(1000L)
         }
         assert(warned === 1)
@@ -180,6 +181,7 @@ class CleanupSuite extends AnyFunSuite {
         assert(warned === 2)
         // No longer to be removed, then again: said at once.
         scan.scan(known)
+        assert(scan.notRemovedByLastScan === 0)
         scan.scan(known, remove = all)
         assert(warned === 3)
       }

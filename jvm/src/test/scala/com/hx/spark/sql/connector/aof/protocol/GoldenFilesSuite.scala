@@ -187,6 +187,11 @@ class GoldenFilesSuite extends AnyFunSuite {
     assert(payload(Messages.encode(response, key)) === tree(json))
   }
 
+  test("a response's clean-up fields, absent from the golden one, are read back") {
+    val cleaned = response.copy(removed = Seq(FileKey(2049, 9)), notRemoved = 2, ignored = 1)
+    assert(Messages.decodeResponse(Messages.encode(cleaned, key), key) === cleaned)
+  }
+
   test("the offset backup: the checkpoint's JSON, compressed") {
     val backup = golden("offsets.bin", OffsetBackup.encode(offsets.json()))
     assert(AofOffset.fromJson(OffsetBackup.decode(backup)) === offsets)
