@@ -8,10 +8,13 @@ import os
 import sys
 from typing import NoReturn
 
-from pyspark_aof import _arguments, demo
+from pyspark_aof import _arguments
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError
 from pyspark_aof._option_fields import AofOptions
+from pyspark_aof._since_start import note_start
 from pyspark_aof._versions import SUPPORTED_TEXT
+
+# Nothing above loads PySpark, which takes half a second: `tail` notes the files' sizes first.
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,8 +35,6 @@ class _OnePathUsage(argparse.HelpFormatter):
 
 
 def _tail(args: argparse.Namespace) -> int:
-    from pyspark_aof import tail
-
     given: dict[str, str | None] = dict(args.option)
     if args.auth is not None:
         given["zookeeper.auth.user"] = args.auth
@@ -50,7 +51,11 @@ def _tail(args: argparse.Namespace) -> int:
         if not message.startswith("argument"):
             message = f"argument --option: {message}"
         raise UsageError(message) from None
-    return tail.run(_arguments.one_path(args.path), options, verbose=args.verbose)
+    path = _arguments.one_path(args.path)
+    start = note_start(path, options)  # before anything slow: see _since_start
+    from pyspark_aof import tail
+
+    return tail.run(path, options, verbose=args.verbose, start=start)
 
 
 # The login arguments of ``status``: each the source option ``zookeeper.<name>``. Passwords are
@@ -277,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
+            from pyspark_aof import demo
+
             return demo.run(seconds=args.seconds, rate=args.rate, verbose=args.verbose)
         return _tail(args) if args.command == "tail" else _status(args)
     except UsageError as e:

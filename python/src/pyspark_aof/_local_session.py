@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
+import socketserver
+import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+from py4j.protocol import Py4JError
 from pyspark.errors import PySparkException
 from pyspark.sql import SparkSession
 
 from pyspark_aof._errors import CommandError, spark_message
 from pyspark_aof._jar import configure
+
+# What a call into a JVM that is gone raises: Py4J's errors, PySpark's, a refused connection.
+_JVM_GONE = (Py4JError, PySparkException, ConnectionError)
 
 
 @contextlib.contextmanager
@@ -48,7 +56,9 @@ def interrupts_deferred() -> Iterator[threading.Event]:
 
 
 @contextlib.contextmanager
-def local_session(command: str, verbose: bool = False) -> Iterator[SparkSession]:
+def local_session(
+    command: str, verbose: bool = False, stopping: threading.Event | None = None
+) -> Iterator[SparkSession]:
     """Run the ``with`` block in a local session for ``command``, stopped at its end.
 
     Spark's JVM writes its start-up notes (a loopback host name, native libraries, log level
@@ -66,6 +76,10 @@ def local_session(command: str, verbose: bool = False) -> Iterator[SparkSession]
         The command's name, for the application's name and the log's.
     verbose : bool
         Show Spark's warnings and progress bars on standard error.
+    stopping : threading.Event, optional
+        Set when the command was asked to stop (see :func:`interrupts_deferred`). A signal to
+        the whole process group (a terminal's, ``timeout``'s, systemd's) stops the JVM too, and
+        the block's calls into it then fail: once this is set, that is a clean stop.
 
     Yields
     ------
@@ -93,11 +107,53 @@ def local_session(command: str, verbose: bool = False) -> Iterator[SparkSession]
         spark.stop()
         log.unlink(missing_ok=True)
         raise KeyboardInterrupt
+    asked = stopping or threading.Event()
     try:
-        yield spark
+        with _connections_end_quietly(asked):
+            yield spark
+    except _JVM_GONE:
+        if not asked.is_set():
+            raise
     finally:
-        spark.stop()
+        _stop(spark, asked)
     log.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _connections_end_quietly(asked: threading.Event) -> Iterator[None]:
+    """Drop what this process says of its connections to a JVM gone, once asked to stop.
+
+    A JVM stopped by the same signal closes them mid-read. PySpark's accumulator server, a
+    ``socketserver`` in this process (the command's only one), prints the ``EOFError``'s
+    traceback (``BaseServer.handle_error``); Py4J logs its failed call on the root logger.
+    """
+    said = socketserver.BaseServer.handle_error
+
+    def handle_error(server: socketserver.BaseServer, request: object, address: object) -> None:
+        if not (asked.is_set() and isinstance(sys.exc_info()[1], (EOFError, ConnectionError))):
+            said(server, request, address)  # type: ignore[arg-type]
+
+    def py4j_at_a_stop(record: logging.LogRecord) -> bool:
+        return not (asked.is_set() and f"{os.sep}py4j{os.sep}" in record.pathname)
+
+    socketserver.BaseServer.handle_error = handle_error  # type: ignore[method-assign,assignment]
+    logging.getLogger().addFilter(py4j_at_a_stop)
+    try:
+        yield
+    finally:
+        if not asked.is_set():  # else the JVM may end a connection after the session's end
+            socketserver.BaseServer.handle_error = said  # type: ignore[method-assign]
+            logging.getLogger().removeFilter(py4j_at_a_stop)
+
+
+def _stop(spark: SparkSession, asked: threading.Event) -> None:
+    """Stop the session; when asked to stop, its JVM may be gone already, stopped with us."""
+    if not asked.is_set():
+        spark.stop()
+        return
+    with warnings.catch_warnings(), contextlib.suppress(*_JVM_GONE):
+        warnings.simplefilter("ignore")  # PySpark's "Unable to cleanly shutdown Spark JVM"
+        spark.stop()
 
 
 def _start(command: str, log: Path | None) -> SparkSession:

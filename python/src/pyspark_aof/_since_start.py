@@ -4,6 +4,11 @@ Spark takes seconds to start, and ``starting.offsets=latest`` is where each file
 query's first plan: lines written meanwhile would be skipped. So ``tail`` notes each matching
 file's size as it starts, reads from the start of the files written since (``ignore.older``
 leaves the others at their end), and drops from its first batch the bytes each file held then.
+
+The sizes are noted before PySpark is loaded, some tens of milliseconds after the process began
+(Python's own start). A file written since the process began is taken back by what it grew in
+that time, estimated at twice its growth rate over the next half second, and at least to its
+last line: a line written as the command began is printed rather than missed.
 """
 
 from __future__ import annotations
@@ -12,18 +17,90 @@ import glob
 import os
 import re
 import stat
+import time
+from dataclasses import dataclass
 from datetime import timedelta
-
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as sf
+from typing import TYPE_CHECKING
 
 from pyspark_aof._option_fields import AofOptions
+
+if TYPE_CHECKING:  # PySpark is loaded only once the sizes are noted
+    from pyspark.sql import DataFrame, SparkSession
 
 # A directory component with one of these is a glob; ``{a,b}`` is not matched here. Java's glob
 # matches names with a leading dot too.
 _GLOB = "*?["
 _GZIP = b"\x1f\x8b\x08"  # the magic number the source reads a gzip file by
 _ALL = 1 << 62
+_LAST_LINE_MAX = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Start:
+    """The start of ``tail``: what it noted before loading PySpark.
+
+    ``at`` is when (``time.monotonic()``), ``sizes`` each file's size then (``None``: not
+    noted), ``lag`` how long after its process began, ``written`` the path of each file
+    (``dev:ino``) written since it began.
+    """
+
+    at: float
+    sizes: dict[str, int] | None
+    lag: float = 0.0
+    written: dict[str, str] | None = None
+
+    def as_it_began(self) -> dict[str, int] | None:
+        """Return the sizes, each file written since the process began taken back to then."""
+        if not self.sizes or not self.written:
+            return self.sizes
+        growth = time.monotonic() - self.at
+        sizes = dict(self.sizes)
+        for key, path in self.written.items():
+            try:
+                grown = max(0, os.stat(path).st_size - sizes[key]) if growth > 0 else 0
+            except OSError:  # gone since: the source says what became of it
+                grown = 0
+            back = int(2 * grown * self.lag / growth) if growth > 0 else 0
+            sizes[key] = max(0, min(sizes[key] - back, _last_line(path, sizes[key])))
+        return sizes
+
+
+def note_start(path: str, options: AofOptions, process: bool = True) -> Start:
+    """Note the start: each matching file's size, where :func:`noted_at_start` says to.
+
+    The start is the process's, unless not ``process``: then it is now.
+    """
+    at = time.monotonic()
+    if not noted_at_start(options):
+        return Start(at, None)
+    lag = _process_age() if process else 0.0
+    began = time.time() - lag
+    written: dict[str, str] = {}
+    return Start(at, sizes_now(path, began, written), lag, written)
+
+
+def _process_age() -> float:
+    """Return the seconds since this process began, from Linux's ``/proc``; 0 elsewhere."""
+    try:
+        with open("/proc/self/stat") as f:
+            began_ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # its 22nd field
+        with open("/proc/uptime") as f:
+            up = float(f.read().split()[0])
+        return max(0.0, up - began_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _last_line(path: str, size: int) -> int:
+    """Return where the last line before ``size`` begins (``size`` itself if none is found)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, size - _LAST_LINE_MAX))
+            before = f.read(min(size, _LAST_LINE_MAX))
+    except OSError:
+        return size
+    end = before.rfind(b"\n", 0, len(before) - 1)
+    return size - len(before) + end + 1 if end >= 0 or size <= _LAST_LINE_MAX else size
 
 
 def noted_at_start(options: AofOptions) -> bool:
@@ -36,13 +113,19 @@ def noted_at_start(options: AofOptions) -> bool:
     return all(v is None for v in (*bounds, options.bytes_max, options.batch_bytes_max))
 
 
-def sizes_now(path: str) -> dict[str, int] | None:
+def sizes_now(
+    path: str, since: float = float("inf"), written: dict[str, str] | None = None
+) -> dict[str, int] | None:
     """Return the size of each regular file ``path`` matches now, by its ``dev:ino``.
 
     Parameters
     ----------
     path : str
         As for :func:`pyspark_aof.read_stream`: directories (globs allowed), then a regex on names.
+    since : float, optional
+        A time (``time.time()``): the plain files modified since go into ``written``.
+    written : dict, optional
+        Given the path of each such file, by its ``dev:ino``.
 
     Returns
     -------
@@ -78,7 +161,10 @@ def sizes_now(path: str) -> dict[str, int] | None:
             except OSError:  # gone since it was listed
                 continue
             if stat.S_ISREG(found.st_mode):
-                sizes[f"{found.st_dev}:{found.st_ino}"] = _held(entry.path, found.st_size)
+                key = f"{found.st_dev}:{found.st_ino}"
+                sizes[key] = _held(entry.path, found.st_size)
+                if written is not None and found.st_mtime >= since and sizes[key] < _ALL:
+                    written[key] = entry.path
     return sizes
 
 
@@ -113,6 +199,8 @@ def written_since(batch: DataFrame, sizes: dict[str, int], spark: SparkSession) 
     noted on. Only the first batch holds bytes from before the start: later, a file given a
     noted file's freed inode would lose its first lines.
     """
+    from pyspark.sql import functions as sf
+
     if not sizes:
         return batch
     noted = spark.createDataFrame(list(sizes.items()), "start_key string, start_size long")

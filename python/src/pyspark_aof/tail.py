@@ -22,7 +22,7 @@ from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_mes
 from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._option_fields import AofOptions
 from pyspark_aof._output import discard, reader_gone
-from pyspark_aof._since_start import not_older_than, noted_at_start, sizes_now, written_since
+from pyspark_aof._since_start import Start, not_older_than, note_start, written_since
 from pyspark_aof._stream import read_stream
 from pyspark_aof._zk_client import connected
 from pyspark_aof.demo import quiet_zookeeper
@@ -83,6 +83,7 @@ def run(
     out: TextIO = sys.stdout,
     err: TextIO = sys.stderr,
     verbose: bool = False,
+    start: Start | None = None,
 ) -> int:
     """Print every complete line appended to the files matching ``path`` until interrupted.
 
@@ -102,6 +103,9 @@ def run(
     verbose : bool
         Show Spark's own warnings and progress bars too, and the ``status`` command that shows
         the tail's files.
+    start : Start, optional
+        The command's start, noted before PySpark was loaded; now when omitted (a call of a
+        process that began long ago).
 
     Returns
     -------
@@ -116,12 +120,12 @@ def run(
         When Spark does not start, or the query fails (with the JVM's message on one line).
 
     """
-    started = time.monotonic()
+    # New lines only, including those written while Spark starts: see _since_start.
+    start = start or note_start(path, options, process=False)
+    sizes = start.as_it_began()  # PySpark is loaded: no need to hurry now
     own_store = options.meta_store is None
     if own_store:
         options = options.with_changes(meta_store=f"/aof-tail/{uuid.uuid4()}")
-    # New lines only, including those written while Spark starts: see _since_start.
-    sizes = sizes_now(path) if noted_at_start(options) else None
     if sizes is not None:  # and ignore.older once Spark has started
         options = options.with_changes(starting_offsets="earliest")
     elif options.starting_offsets is None:
@@ -135,13 +139,14 @@ def run(
         err.write(f"pyspark-aof tail: warning: {otherwise}\n")
         err.flush()
     # Ctrl-C only asks to stop, from here to the end: see interrupts_deferred.
+    status = 0  # a stop with the JVM stopped by the same signal (its process group's) ends here
     with interrupts_deferred() as stop:
         try:
-            with local_session("tail", verbose) as spark:
+            with local_session("tail", verbose, stop) as spark:
                 if stop.is_set():
                     return INTERRUPTED
                 if sizes is not None:
-                    since = not_older_than(time.monotonic() - started)
+                    since = not_older_than(time.monotonic() - start.at)
                     options = options.with_changes(ignore_older=since)
                 status = _tail(spark, path, options, sizes, out, err, stop, verbose)
         except KeyboardInterrupt:  # pressed while Spark started, which it has then stopped
@@ -285,7 +290,7 @@ def _follow(
     finally:
         if show_progress:
             err.write("\n")
-    if failure is not None:
+    if failure is not None and not stop.is_set():  # the stop asked for, the JVM's too
         raise CommandError(f"the query failed: {spark_message(failure)}")
 
 

@@ -29,6 +29,11 @@ final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
   private val factory = EmbeddedZooKeeper.keepingDefaultHandler(
     ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000))
   factory.startup(server)
+  // A JVM ended by a signal (SIGTERM to a command's process group) stops no query, so no lease is
+  // released: the server's files go all the same.
+  private val atExit = new Thread(new Runnable { override def run(): Unit = stop() }, "aof-exit")
+  private var stopped = false
+  Runtime.getRuntime.addShutdownHook(atExit)
 
   val connectString: String = s"$bindHost:${factory.getLocalPort}"
 
@@ -53,13 +58,22 @@ final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
     } finally EmbeddedZooKeeper.awaitingClients = false
   }
 
-  private def stop(): Unit = {
-    factory.shutdown()
-    server.shutdown()
-    server.getZKDatabase.close() // its log files, which shutdown leaves open
-    val walk = Files.walk(dataDir)
-    try walk.sorted(Comparator.reverseOrder[Path]()).forEach(p => p.toFile.delete())
-    finally walk.close()
+  private def release(): Unit = {
+    try Runtime.getRuntime.removeShutdownHook(atExit)
+    catch { case _: IllegalStateException => () } // the JVM is exiting: the hook stops it
+    stop()
+  }
+
+  private def stop(): Unit = synchronized {
+    if (!stopped) {
+      stopped = true
+      factory.shutdown()
+      server.shutdown()
+      server.getZKDatabase.close() // its log files, which shutdown leaves open
+      val walk = Files.walk(dataDir)
+      try walk.sorted(Comparator.reverseOrder[Path]()).forEach(p => p.toFile.delete())
+      finally walk.close()
+    }
   }
 }
 
@@ -110,7 +124,7 @@ object EmbeddedZooKeeper {
       last.foreach(_.awaitClientsGone())
       EmbeddedZooKeeper.synchronized {
         if (last.nonEmpty && refs == 0 && current == last) {
-          current.foreach(_.stop())
+          current.foreach(_.release())
           current = None
         }
       }
