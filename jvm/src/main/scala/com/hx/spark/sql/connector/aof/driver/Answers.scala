@@ -9,7 +9,8 @@ import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
  * without one), why the others could not (their files are unknown this time, not gone), and the
  * retired files each looked for copies of, and how many files each left unread for
  * `ignore.older`, and how many files they removed for `cleanup`, and how many each could not;
- * and every host that answered in the call, its news or not.
+ * the files closest to `path` on the hosts with none ([[Response]]'s `closest`); and every host
+ * that answered in the call, its news or not.
  */
 final case class Answers(
     files: Map[String, Seq[FileMeta]],
@@ -19,6 +20,7 @@ final case class Answers(
     ignored: Map[String, Int] = Map.empty,
     removed: Long = 0L,
     notRemoved: Map[String, Int] = Map.empty,
+    closest: Map[String, Seq[String]] = Map.empty,
     heard: Set[String] = Set.empty)
 
 object Answers {
@@ -37,7 +39,10 @@ object Answers {
       },
       ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored },
       removed = replies.values.map(_._2.removed.size.toLong).sum,
-      notRemoved = listed.map { case (host, (_, response, _)) => host -> response.notRemoved }
+      notRemoved = listed.map { case (host, (_, response, _)) => host -> response.notRemoved },
+      closest = listed.collect {
+        case (host, (_, response, _)) if response.closest.nonEmpty => host -> response.closest
+      }
     )
   }
 }

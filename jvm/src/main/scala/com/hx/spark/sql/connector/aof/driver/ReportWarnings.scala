@@ -4,9 +4,10 @@ import com.hx.spark.sql.connector.aof.files.FileMeta
 
 /**
  * Says each problem the nodes report when it starts, and when it ends: a directory that does not
- * exist (at start, a typo in `path` is the likely cause) or cannot be listed, a file that cannot
- * be read; and, once for each pair, two hosts that see the same files. Said at every trigger they
- * would bury the rest of the log. A host that did not answer changes nothing.
+ * exist (at start, a typo in `path` is the likely cause) or cannot be listed, directories whose
+ * files `path` matches none of, a file that cannot be read; and, once for each pair, two hosts
+ * that see the same files. Said at every trigger they would bury the rest of the log. A host
+ * that did not answer changes nothing.
  */
 final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: String => Unit) {
   private val missing = roots match {
@@ -16,9 +17,11 @@ final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: Strin
   private var problems = Map.empty[String, String]
   private var unreadable = Map.empty[String, Map[String, String]]
   private var sharing = Set.empty[Seq[String]]
+  private var unmatched = Set.empty[String]
 
   def update(answers: Answers): Unit = {
     warnShared(answers.files)
+    warnUnmatched(answers)
     val now = answers.unlisted.map { case (host, why) =>
       host -> s"on $host, $why; its files are read once it can be listed"
     } ++ answers.absent.map { host =>
@@ -44,6 +47,18 @@ final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: Strin
       before.keys.filterNot(found.contains).foreach(p => info(s"aof: $host:$p can be read again"))
       unreadable += host -> found
     }
+  }
+
+  /** Hosts whose directories hold files, none of which `path` matches: said once, until it does. */
+  private def warnUnmatched(answers: Answers): Unit = {
+    answers.closest.filter(h => !unmatched(h._1)).foreach { case (host, names) =>
+      warn(
+        s"aof: ${roots.mkString(", ")} on $host holds files, but 'path' matches none of them; " +
+          s"the closest: ${names.mkString(", ")}. The last part of 'path' is a regex on whole " +
+          "file names, case-sensitive ('app\\.log.*' reads app.log and its rotations). Files " +
+          "that come to match are read.")
+    }
+    unmatched = unmatched -- answers.files.keySet ++ answers.closest.keySet
   }
 
   /**

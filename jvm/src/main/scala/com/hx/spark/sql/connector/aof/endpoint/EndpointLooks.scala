@@ -1,8 +1,10 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
 import com.hx.spark.sql.connector.aof.files.{
+  ClosestNames,
   DirectoryChanges,
   DirectoryScanner,
+  FileListing,
   FileMeta,
   KnownFile,
   UnlistedDirectory
@@ -65,15 +67,19 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
     files = found.size.toLong
     count += 1
     val listed = unlisted.isEmpty
+    val absent = found.isEmpty && listed && !scanner.directoryExists
     val full = Response(
       request.id,
       found,
       unlisted = unlisted,
-      absent = found.isEmpty && listed && !scanner.directoryExists,
+      absent = absent,
       retired = if (listed) request.retired.keys.toSeq.sorted else Nil,
       ignored = if (listed) scanner.ignored else 0,
       removed = if (listed) scanner.removedByLastScan else Nil,
-      notRemoved = if (listed) scanner.notRemovedByLastScan else 0
+      notRemoved = if (listed) scanner.notRemovedByLastScan else 0,
+      closest = if (found.isEmpty && listed && !absent) {
+        ClosestNames.of(spec.files, new FileListing(spec.files))
+      } else Nil
     )
     val answer = answered(full, if (listed) scanner.nextSettlingMs else None)
     lastMs = (System.nanoTime() - began) / 1000000L

@@ -48,6 +48,8 @@ final case class Request(
  * counting compressed ones, which it does not report. `removed`: the files of the request's
  * `remove` that this answer removed (`cleanup`); they are not in `files`. `notRemoved`: how many
  * of them it tried to remove and could not (a permission, a missing archive directory).
+ * `closest`: when the node has no file, the paths of those in its directories closest to the
+ * file-name regex ([[com.hx.spark.sql.connector.aof.files.ClosestNames]]).
  *
  * A node answers a request again at each look called after its files changed, until the next
  * request: `answer` names each answer (empty: the request's id), and the driver plans from the
@@ -68,6 +70,7 @@ final case class Response(
     ignored: Int = 0,
     removed: Seq[FileKey] = Nil,
     notRemoved: Int = 0,
+    closest: Seq[String] = Nil,
     answer: String = "",
     look: Long = 0L,
     seq: Long = 0L,
@@ -152,6 +155,11 @@ object Messages {
       if (response.absent) g.writeBooleanField("absent", true)
       if (response.ignored > 0) g.writeNumberField("ignored", response.ignored)
       if (response.notRemoved > 0) g.writeNumberField("notRemoved", response.notRemoved)
+      if (response.closest.nonEmpty) {
+        g.writeArrayFieldStart("closest")
+        response.closest.foreach(g.writeString)
+        g.writeEndArray()
+      }
       if (response.retired.nonEmpty) {
         g.writeArrayFieldStart("retired")
         response.retired.foreach(g.writeString)
@@ -236,6 +244,7 @@ object Messages {
       root.path("ignored").asInt(0),
       keys(root, "removed"),
       root.path("notRemoved").asInt(0),
+      root.path("closest").elements().asScala.map(_.asText).toVector,
       text(root, "answer").getOrElse(""),
       root.path("look").asLong(0L),
       root.path("seq").asLong(0L),

@@ -46,6 +46,20 @@ class ReportWarningsSuite extends AnyFunSuite {
         "INFO aof: h1:/logs/a.log can be read again"))
   }
 
+  test("files none of which 'path' matches are said once a host, until it matches one") {
+    val closest = Answers(Map("h1" -> Nil), closest = Map("h1" -> Seq("/logs/App.log")))
+    val warned = said(closest, closest)
+    assert(warned.size === 1, warned)
+    assert(
+      warned.head.startsWith(
+        "WARN aof: /logs on h1 holds files, but 'path' matches none of them; the closest: " +
+          "/logs/App.log."),
+      warned)
+    assert(said(Answers(Map("h2" -> Nil)), closest) === Nil) // another host: h1 still unmatched
+    assert(said(Answers(Map("h1" -> Seq(unreadable("/logs/a.log"))))).size === 1) // unreadable
+    assert(said(closest).head === warned.head) // matched one, then none again: said again
+  }
+
   test("two hosts reporting the same file are said once, naming node.name.env") {
     def file(ino: Long, head: String, size: Long = 10) =
       FileMeta("/logs/a.log", FileKey(1, ino), size, size, Fingerprint(size, head), None)

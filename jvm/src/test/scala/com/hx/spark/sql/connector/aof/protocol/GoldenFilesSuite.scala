@@ -187,8 +187,12 @@ class GoldenFilesSuite extends AnyFunSuite {
     assert(payload(Messages.encode(response, key)) === tree(json))
   }
 
-  test("a response's clean-up fields, absent from the golden one, are read back") {
-    val cleaned = response.copy(removed = Seq(FileKey(2049, 9)), notRemoved = 2, ignored = 1)
+  test("a response's newer fields, absent from the golden one, are read back") {
+    val cleaned = response.copy(
+      removed = Seq(FileKey(2049, 9)),
+      notRemoved = 2,
+      ignored = 1,
+      closest = Seq("/var/log/app/App.log"))
     assert(Messages.decodeResponse(Messages.encode(cleaned, key), key) === cleaned)
   }
 
