@@ -31,20 +31,24 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
    * The candidates the node may remove now, from one look: each with its description and
    * stamp as the look found them, and the floor the driver gave; `copied` are the files the
    * look's others are copies of; `waitingSince`, the change time of each file that waited at the
-   * last look, when the node first saw it waiting. And how long until the first that only waits
-   * for `afterMs` may go, if none is written again: a look then removes it.
+   * last look, when the node first saw it waiting (with its head: a key reused is another file).
+   * And how long until the first that only waits for `afterMs` may go, if none is written again:
+   * a look then removes it.
    */
   def removable(
       candidates: Seq[Cleanup.Candidate],
       newestInDirectory: Path => Option[FileKey],
       copied: Set[FileKey],
-      waitingSince: Map[FileKey, Long],
+      waitingSince: Map[FileKey, Cleanup.Since],
       nowMs: Long): Cleanup.Judged = {
     val waits = waiting(candidates, newestInDirectory, copied)
     val since = waits.map { c =>
-      c.meta.key -> waitingSince.getOrElse(c.meta.key, c.stamp.changedNanos / 1000000L)
+      val head = c.meta.fingerprint
+      val before = waitingSince.get(c.meta.key).filter(_.head == head)
+      c.meta.key -> before.getOrElse(Cleanup.Since(head, c.stamp.changedNanos / 1000000L))
     }.toMap
-    def quietMs(c: Cleanup.Candidate) = nowMs - math.max(c.stamp.modifiedMs, since(c.meta.key))
+    def quietMs(c: Cleanup.Candidate) =
+      nowMs - math.max(c.stamp.modifiedMs, since(c.meta.key).changedMs)
     val (now, later) = waits.partition(quietMs(_) >= afterMs)
     val due = later.map(afterMs - quietMs(_))
     Cleanup.Judged(now, if (due.isEmpty) None else Some(due.min), since)
@@ -108,5 +112,8 @@ object Cleanup {
    * What one look may remove now; how long until the next that waits may go; and when each that
    * waits began to (its change time when first seen waiting), for the next look.
    */
-  final case class Judged(now: Seq[Candidate], dueInMs: Option[Long], since: Map[FileKey, Long])
+  final case class Judged(now: Seq[Candidate], dueInMs: Option[Long], since: Map[FileKey, Since])
+
+  /** A file's change time when the node first saw it waiting, and its head then. */
+  final case class Since(head: Fingerprint, changedMs: Long)
 }

@@ -69,7 +69,7 @@ final class DirectoryScanner(
   private val notRemoved = new RemovalWarnings(clock)
   @volatile private var ignoredByLastScan = 0
   @volatile private var removedLast = Seq.empty[FileKey]
-  private var waitingSince = Map.empty[FileKey, Long]
+  private var waitingSince = Map.empty[FileKey, Cleanup.Since]
   @volatile private var settlesIn: Option[Long] = None
   @volatile private var takenLast = 0
   // The files the last scan looked at, whose keys the tracker keeps.

@@ -23,7 +23,8 @@ class CleanupAfterSuite extends AnyFunSuite {
       val backup = metas.find(_.path.endsWith(".1")).getOrElse(fail("no backup"))
       val live = metas.find(_.path.endsWith("app.log")).map(_.key)
       val stamp = FileStamp.of(Paths.get(backup.path))
-      def judge(modified: Long, changed: Long, since: Map[FileKey, Long], now: Long, key: FileKey) =
+      type Since = Map[FileKey, Cleanup.Since]
+      def judge(modified: Long, changed: Long, since: Since, now: Long, key: FileKey) =
         Cleanup(None, after).removable(
           Seq(
             Cleanup.Candidate(
@@ -38,9 +39,9 @@ class CleanupAfterSuite extends AnyFunSuite {
         )
       val first = judge(t0 - 5000L, t0, Map.empty, t0 + 1000L, live.get)
       assert(first.now.isEmpty && first.dueInMs === Some(after - 1000L))
-      assert(first.since === Map(backup.key -> t0))
+      assert(first.since === Map(backup.key -> Cleanup.Since(backup.fingerprint, t0)))
       // (name, last write, change time, as the node saw it before, now, due in: None if removed)
-      val table: Seq[(String, Long, Long, Map[FileKey, Long], Long, Option[Long])] = Seq(
+      val table: Seq[(String, Long, Long, Since, Long, Option[Long])] = Seq(
         (
           "renamed along the chain halfway",
           t0 - 5000L,
@@ -62,7 +63,15 @@ class CleanupAfterSuite extends AnyFunSuite {
           Map.empty,
           t0 + after,
           Some(after / 2)),
-        ("quiet long enough", t0 - 5000L, t0, first.since, t0 + after, None)
+        ("quiet long enough", t0 - 5000L, t0, first.since, t0 + after, None),
+        // Its key given to another file since (another head): that one's wait is its own.
+        (
+          "another file, the same key",
+          t0 - 5000L,
+          t0 + after / 2,
+          first.since.map { case (k, s) => k -> s.copy(head = Fingerprint(1, "other")) },
+          t0 + after,
+          Some(after / 2))
       )
       for ((name, modified, changed, since, now, due) <- table) {
         val judged = judge(modified, changed, since, now, live.get)
