@@ -423,15 +423,15 @@ def test_the_console_script_is_installed() -> None:
 
 
 def test_the_progress_line_shows_batch_lines_and_lag() -> None:
-    from pyspark_aof.tail import _lag
+    from pyspark_aof._output import progress_line
 
     progress = {
         "batchId": 7,
         "numInputRows": 120,
         "sources": [{"metrics": {"bytesBehindLatest": "4096"}}],
     }
-    assert _lag(progress) == "aof tail: batch 7, 120 lines, 4096 bytes behind"
-    assert _lag(None) == "aof tail: starting"
+    assert progress_line(progress) == "aof tail: batch 7, 120 lines, 4096 bytes behind"
+    assert progress_line(None) == "aof tail: starting"
 
 
 def test_the_status_command_of_a_query_with_acls_names_its_user_and_no_password() -> None:

@@ -1,4 +1,4 @@
-"""``tail``'s standard output: whether its reader is still there, and where it goes when not."""
+"""``tail``'s output: whether its reader is there, where it goes when not; its progress line."""
 
 from __future__ import annotations
 
@@ -28,3 +28,16 @@ def reader_gone(out: TextIO) -> bool:
     poller = select.poll()
     poller.register(fd, 0)  # errors and hang-ups are always reported
     return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def progress_line(progress: dict[str, object] | None) -> str:
+    """One status line from a query progress: batch, rows and bytes still to read."""
+    if not progress:
+        return "aof tail: starting"
+    sources = progress.get("sources")
+    metrics = sources[0].get("metrics", {}) if isinstance(sources, list) and sources else {}
+    behind = metrics.get("bytesBehindLatest", "?")
+    return (
+        f"aof tail: batch {progress.get('batchId')}, {progress.get('numInputRows')} lines, "
+        f"{behind} bytes behind"
+    )

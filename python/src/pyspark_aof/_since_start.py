@@ -53,14 +53,14 @@ class Start:
         """Return the sizes, each file written since the process began taken back to then."""
         if not self.sizes or not self.written:
             return self.sizes
-        growth = time.monotonic() - self.at
+        growth = max(time.monotonic() - self.at, 1e-3)
         sizes = dict(self.sizes)
         for key, path in self.written.items():
             try:
-                grown = max(0, os.stat(path).st_size - sizes[key]) if growth > 0 else 0
+                grown = max(0, os.stat(path).st_size - sizes[key])
             except OSError:  # gone since: the source says what became of it
                 grown = 0
-            back = int(2 * grown * self.lag / growth) if growth > 0 else 0
+            back = int(2 * grown * self.lag / growth)
             sizes[key] = max(0, min(sizes[key] - back, _last_line(path, sizes[key])))
         return sizes
 

@@ -21,7 +21,7 @@ from pyspark_aof._arguments import read_as_regex
 from pyspark_aof._errors import INTERRUPTED, CommandError, UsageError, spark_message
 from pyspark_aof._local_session import interrupts_deferred, local_session
 from pyspark_aof._option_fields import AofOptions
-from pyspark_aof._output import discard, reader_gone
+from pyspark_aof._output import discard, progress_line, reader_gone
 from pyspark_aof._since_start import Start, not_older_than, note_start, written_since
 from pyspark_aof._stream import read_stream
 from pyspark_aof._zk_client import connected
@@ -34,19 +34,6 @@ _SPARK_ERRORS = (PySparkException, Py4JJavaError)
 
 WILDCARDS = "*?[{"
 """The characters that make a directory component of a path a glob, as the JVM side takes them."""
-
-
-def _lag(progress: dict[str, object] | None) -> str:
-    """One status line from a query progress: batch, rows and bytes still to read."""
-    if not progress:
-        return "aof tail: starting"
-    sources = progress.get("sources")
-    metrics = sources[0].get("metrics", {}) if isinstance(sources, list) and sources else {}
-    behind = metrics.get("bytesBehindLatest", "?")
-    return (
-        f"aof tail: batch {progress.get('batchId')}, {progress.get('numInputRows')} lines, "
-        f"{behind} bytes behind"
-    )
 
 
 def missing_directory(path: str) -> str | None:
@@ -281,7 +268,7 @@ def _follow(
                 discard(out)
                 stop.set()
             elif show_progress:
-                err.write("\r\033[K" + _lag(query.lastProgress))
+                err.write("\r\033[K" + progress_line(query.lastProgress))
                 err.flush()
         if not stop.is_set():  # it failed between two waits, which then did not raise
             failure = query.exception()

@@ -102,6 +102,14 @@ final case class Cleanup(archive: Option[String], afterMs: Long) {
 
 object Cleanup {
 
+  /** The newest file the source reads in each directory, by its last write: a writer's. */
+  def newestIn(metas: Seq[FileMeta], stamp: FileKey => Option[FileStamp]): Path => Option[FileKey] =
+    metas
+      .flatMap(m => stamp(m.key).map(s => (Paths.get(m.path).getParent, m.key, s)))
+      .groupBy(_._1)
+      .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
+      .get
+
   /**
    * A file the driver named, as a look found it: `same` when it is still the file the driver
    * read to `floor` (its head and the bytes before `floor` unchanged).

@@ -178,14 +178,10 @@ final class DirectoryScanner(
       } yield {
         Cleanup.Candidate(m, stamp, k.floor, identity.ofKey(k, m) == FileIdentity.Same)
       }
-      // The newest file the source reads in each directory: the one a writer appends to.
-      val newest = metas
-        .flatMap(m => look.stamps.get(m.key).map(s => (Paths.get(m.path).getParent, m.key, s)))
-        .groupBy(_._1)
-        .map { case (dir, files) => dir -> files.maxBy(_._3.modifiedNanos)._2 }
       val nowMs = clock.millis()
-      val copied = metas.flatMap(_.copyOf).toSet
-      val judged = c.removable(candidates, newest.get, copied, waitingSince, nowMs)
+      val newest = Cleanup.newestIn(metas, look.stamps.get)
+      val judged =
+        c.removable(candidates, newest, metas.flatMap(_.copyOf).toSet, waitingSince, nowMs)
       waitingSince = judged.since
       notRemoved.keepOnly(candidates.map(c => Paths.get(c.meta.path)).toSet)
       val gone = judged.now.filter(c.remove(_, stat, nowMs, notRemoved.failed))
