@@ -35,7 +35,7 @@ object Answers {
       unlisted = replies.collect { case (host, (_, _, Reply.Unlisted(why))) => host -> why },
       absent = listed.collect { case (host, (_, response, _)) if response.absent => host }.toSet,
       looked = listed.map { case (host, (sent, response, _)) =>
-        host -> CopiesLookedFor(response.answerId, response.retired.toSet)
+        host -> CopiesLookedFor(response.answerId, response.retired.toSet, response.unmatchedCopies)
       },
       ignored = listed.map { case (host, (_, response, _)) => host -> response.ignored },
       removed = replies.values.map(_._2.removed.size.toLong).sum,

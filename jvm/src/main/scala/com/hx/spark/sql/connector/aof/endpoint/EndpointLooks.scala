@@ -7,7 +7,8 @@ import com.hx.spark.sql.connector.aof.files.{
   FileListing,
   FileMeta,
   KnownFile,
-  UnlistedDirectory
+  UnlistedDirectory,
+  UnmatchedCopies
 }
 import com.hx.spark.sql.connector.aof.protocol.{Request, Response}
 
@@ -32,6 +33,7 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
     cleanup = spec.cleanup,
     changes = Some(changedDirs)
   )
+  private val copies = new UnmatchedCopies(spec.files, spec.md5SampleLength)
   @volatile private var files = 0L
   @volatile private var lastMs = 0L
   @volatile private var count = 0L
@@ -79,7 +81,8 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
       notRemoved = if (listed) scanner.notRemovedByLastScan else 0,
       closest = if (found.isEmpty && listed && !absent) {
         ClosestNames.of(spec.files, new FileListing(spec.files))
-      } else Nil
+      } else Nil,
+      unmatchedCopies = if (listed) copies.of(request.retired, found) else Map.empty
     )
     val answer = answered(full, if (listed) scanner.nextSettlingMs else None)
     lastMs = (System.nanoTime() - began) / 1000000L

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta}
+import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnmatchedCopies}
 import com.hx.spark.sql.connector.aof.metrics.{Gauges, MetricDefinitions}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{
@@ -67,6 +67,7 @@ final class HostFollower(
     ending = endpoint.ending,
     changes = looks.changes
   )
+  private val copies = new UnmatchedCopies(endpoint.files, endpoint.md5SampleLength)
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
   private var reading: Option[Reading] = None
   private var lookCount = 0L
@@ -130,11 +131,12 @@ final class HostFollower(
     looks.looking()
     val files = scanner.scan(Planner.known(done, host), retired)
     val (settlesIn, whole) = (scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
-    val looked = Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet))
+    val looked =
+      Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet, copies.of(retired, files)))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (Gauges.enabled) noteBehind(files)
     if (plan.losses.nonEmpty) {
-      DataLoss.handle(plan.losses.mkString("; "), failOnDataLoss, log.warn(_))
+      DataLoss.handle(DataLoss.of(plan.losses, endpoint.files), failOnDataLoss, log.warn(_))
       counters.bytesLost.add(plan.losses.map(_.bytes).sum)
     }
     val ranges = Ranges.between(done, plan.end)

@@ -3,7 +3,13 @@ package com.hx.spark.sql.connector.aof.plan
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileIdentity, FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.{
+  FileIdentity,
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  UnmatchedCopy
+}
 import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
 import com.hx.spark.sql.connector.aof.offset.{FileOffset, HostOffsets, OpenTail, RetiredFile}
 
@@ -44,8 +50,10 @@ private[plan] final class HostPlanner(
     val (retiring, lostNow) = ended.partition(f => FileIdentity.copyable(f.fingerprint))
     val (stillRetired, dropped) = retiredAfter()
     val nowRetired = stillRetired ++ retiring.map(f => f.fileId -> RetiredFile(f))
-    val losses = (lostNow ++ dropped).collect {
-      case f if f.seen > f.pos => Loss(host, f.path, f.fileId, f.pos, f.seen)
+    val losses = (lostNow.map(_ -> None) ++ dropped).flatMap { case (f, copy) =>
+      // A copy the source does not read holds what it copied: more than seen, if written since.
+      val until = math.max(f.seen, copy.fold(0L)(_.size))
+      Some(Loss(host, f.path, f.fileId, f.pos, until, copy.map(_.path))).filter(_ => until > f.pos)
     }
     val kept = previous.filter { p =>
       p.nextSerial == nextSerial && p.files.size == planned.size && p.retired == nowRetired &&
@@ -93,11 +101,13 @@ private[plan] final class HostPlanner(
   }
 
   /**
-   * The files retired before that stay retired, and those given up: an answer that looked for
-   * copies of one found none, or found only files shorter than its position too many times.
-   * One this answer did not look for (planned again against an earlier answer) stays as it is.
+   * The files retired before that stay retired, and those given up, each with the copy the source
+   * does not read that the answer found of it: an answer that looked for copies of one found none,
+   * or found only files shorter than its position too many times. One this answer did not look
+   * for (planned again against an earlier answer) stays as it is.
    */
-  private def retiredAfter(): (Map[String, RetiredFile], Seq[FileOffset]) = {
+  private def retiredAfter()
+      : (Map[String, RetiredFile], Seq[(FileOffset, Option[UnmatchedCopy])]) = {
     val after = retired.toSeq.filterNot { case (id, _) => continued(id) }.map { case (id, r) =>
       looked.filter(l => l.ids.contains(id) && l.answer != r.lastAsk) match {
         case None => id -> Some(r)
@@ -110,7 +120,9 @@ private[plan] final class HostPlanner(
     }
     (
       after.collect { case (id, Some(r)) => id -> r }.toMap,
-      after.collect { case (id, None) => retired(id).file })
+      after.collect { case (id, None) =>
+        retired(id).file -> looked.flatMap(_.unmatched.get(id))
+      })
   }
 
   /**

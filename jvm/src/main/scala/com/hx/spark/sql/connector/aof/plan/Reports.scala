@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.files.{FileMeta, UnmatchedCopy}
 
 /**
  * What the hosts told one trigger: the files of each host to plan (those with news), which of
@@ -25,6 +25,10 @@ final case class Reports(
 
 /**
  * The retired files (by file id) that a host's answer to the request `answer` looked for copies
- * of: only such an answer can say that no copy of one is there.
+ * of: only such an answer can say that no copy of one is there. `unmatched`: of those, the ones
+ * whose bytes past their position a file the source does not read holds ([[UnmatchedCopy]]).
  */
-final case class CopiesLookedFor(answer: String, ids: Set[String])
+final case class CopiesLookedFor(
+    answer: String,
+    ids: Set[String],
+    unmatched: Map[String, UnmatchedCopy] = Map.empty)

@@ -8,7 +8,7 @@ import scala.collection.JavaConverters._
 import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile, UnmatchedCopy}
 import com.hx.spark.sql.connector.aof.files.FileJson.{
   key,
   optionalPrint,
@@ -49,7 +49,9 @@ final case class Request(
  * `remove` that this answer removed (`cleanup`); they are not in `files`. `notRemoved`: how many
  * of them it tried to remove and could not (a permission, a missing archive directory).
  * `closest`: when the node has no file, the paths of those in its directories closest to the
- * file-name regex ([[com.hx.spark.sql.connector.aof.files.ClosestNames]]).
+ * file-name regex ([[com.hx.spark.sql.connector.aof.files.ClosestNames]]). `unmatchedCopies`: by
+ * retired file id, the file no `path` reads that holds its bytes past its position, for those of
+ * `retired` with no copy in `files` ([[com.hx.spark.sql.connector.aof.files.UnmatchedCopies]]).
  *
  * A node answers a request again at each look called after its files changed, until the next
  * request: `answer` names each answer (empty: the request's id), and the driver plans from the
@@ -71,6 +73,7 @@ final case class Response(
     removed: Seq[FileKey] = Nil,
     notRemoved: Int = 0,
     closest: Seq[String] = Nil,
+    unmatchedCopies: Map[String, UnmatchedCopy] = Map.empty,
     answer: String = "",
     look: Long = 0L,
     seq: Long = 0L,
@@ -103,15 +106,11 @@ object Messages {
         g.writeEndObject()
       }
       g.writeEndArray()
-      if (request.retired.nonEmpty) {
-        g.writeArrayFieldStart("retired")
-        request.retired.toSeq.sortBy(_._1).foreach { case (id, k) =>
-          g.writeStartObject()
-          g.writeStringField("id", id)
-          writeKnown(g, k)
-          g.writeEndObject()
-        }
-        g.writeEndArray()
+      array(g, "retired", request.retired.toSeq.sortBy(_._1)) { case (id, k) =>
+        g.writeStartObject()
+        g.writeStringField("id", id)
+        writeKnown(g, k)
+        g.writeEndObject()
       }
     },
     runKey
@@ -155,16 +154,15 @@ object Messages {
       if (response.absent) g.writeBooleanField("absent", true)
       if (response.ignored > 0) g.writeNumberField("ignored", response.ignored)
       if (response.notRemoved > 0) g.writeNumberField("notRemoved", response.notRemoved)
-      if (response.closest.nonEmpty) {
-        g.writeArrayFieldStart("closest")
-        response.closest.foreach(g.writeString)
-        g.writeEndArray()
+      array(g, "closest", response.closest)(g.writeString)
+      array(g, "unmatchedCopies", response.unmatchedCopies.toSeq.sortBy(_._1)) { case (id, c) =>
+        g.writeStartObject()
+        g.writeStringField("id", id)
+        g.writeStringField("path", c.path)
+        g.writeNumberField("size", c.size)
+        g.writeEndObject()
       }
-      if (response.retired.nonEmpty) {
-        g.writeArrayFieldStart("retired")
-        response.retired.foreach(g.writeString)
-        g.writeEndArray()
-      }
+      array(g, "retired", response.retired)(g.writeString)
       g.writeArrayFieldStart("files")
       response.files.foreach { f =>
         g.writeStartObject()
@@ -189,11 +187,7 @@ object Messages {
         f.unreadable.foreach(g.writeStringField("unreadable", _))
         if (f.ignored) g.writeBooleanField("ignored", true)
         if (f.modifiedMs > 0) g.writeNumberField("modified", f.modifiedMs)
-        if (f.cuts.nonEmpty) {
-          g.writeArrayFieldStart("cuts")
-          f.cuts.foreach(g.writeNumber)
-          g.writeEndArray()
-        }
+        array(g, "cuts", f.cuts)(g.writeNumber)
         g.writeEndObject()
       }
       g.writeEndArray()
@@ -245,6 +239,14 @@ object Messages {
       keys(root, "removed"),
       root.path("notRemoved").asInt(0),
       root.path("closest").elements().asScala.map(_.asText).toVector,
+      root
+        .path("unmatchedCopies")
+        .elements()
+        .asScala
+        .map { n =>
+          n.path("id").asText -> UnmatchedCopy(n.path("path").asText, n.path("size").asLong)
+        }
+        .toMap,
       text(root, "answer").getOrElse(""),
       root.path("look").asLong(0L),
       root.path("seq").asLong(0L),
@@ -253,13 +255,17 @@ object Messages {
   }
 
   private def writeKeys(g: JsonGenerator, name: String, keys: Seq[FileKey]): Unit =
-    if (keys.nonEmpty) {
+    array(g, name, keys) { k =>
+      g.writeStartObject()
+      writeKey(g, k)
+      g.writeEndObject()
+    }
+
+  /** The field `name`, an array of `items` each written by `write`; none when there are none. */
+  private def array[T](g: JsonGenerator, name: String, items: Seq[T])(write: T => Unit): Unit =
+    if (items.nonEmpty) {
       g.writeArrayFieldStart(name)
-      keys.foreach { k =>
-        g.writeStartObject()
-        writeKey(g, k)
-        g.writeEndObject()
-      }
+      items.foreach(write)
       g.writeEndArray()
     }
   private def keys(root: JsonNode, name: String): Seq[FileKey] =

@@ -159,7 +159,10 @@ class AofMicroBatchStream(
       held.clear()
       PlanChanges.between(start, plan.end).foreach(c => log.info(s"aof: $c"))
       if (plan.losses.nonEmpty) {
-        DataLoss.handle(plan.losses.mkString("; "), options.failOnDataLoss, log.warn(_))
+        DataLoss.handle(
+          DataLoss.of(plan.losses, options.files),
+          options.failOnDataLoss,
+          log.warn(_))
         plannedLoss += plan.losses.map(_.bytes).sum
       }
       // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.

@@ -1,5 +1,10 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.file.Paths
+
+import com.hx.spark.sql.connector.aof.files.{SourceFiles, UnmatchedCopies}
+import com.hx.spark.sql.connector.aof.plan.Loss
+
 /** Bytes that went before they were read: the query fails (`fail.on.data.loss`), or says so. */
 object DataLoss {
 
@@ -10,4 +15,14 @@ object DataLoss {
         s"aof: bytes went before they were read: $what. Set fail.on.data.loss=false to log " +
           "and count such losses instead.")
     } else warn(s"aof: bytes went before they were read (deleted, truncated or replaced): $what")
+
+  /** `losses` said, each in a copy the source does not read with what would make it read. */
+  def of(losses: Seq[Loss], files: SourceFiles): String =
+    losses
+      .map { loss =>
+        loss.toString + loss.copy.fold("") { c =>
+          s" but the source does not read: ${UnmatchedCopies.advice(files, Paths.get(c))}"
+        }
+      }
+      .mkString("; ")
 }

@@ -8,7 +8,8 @@ import com.hx.spark.sql.connector.aof.files.{
   FileKey,
   FileMeta,
   Fingerprint,
-  KnownFile
+  KnownFile,
+  UnmatchedCopy
 }
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
@@ -273,6 +274,30 @@ class PlannerSuite extends AnyFunSuite {
     assert(result.losses.map(l => (l.from, l.until)) === Seq((100L, 180L)))
     val read = plan(tracked(file(180, seen = 180)), meta(50, 50, other))
     assert(lookedFor(read.end, Set(firstId), "a1", meta(60, 60, other)).losses.isEmpty)
+  }
+
+  test("a file given up with a copy the source does not read: the copy's bytes past it are lost") {
+    val cut = plan(tracked(file(100, seen = 180)), meta(50, 50, other))
+    def given(copy: UnmatchedCopy) = Planner
+      .plan(
+        cut.end,
+        Map(host -> Seq(meta(60, 60, other))),
+        limits(),
+        Map(host -> CopiesLookedFor("a1", Set(firstId), Map(firstId -> copy))))
+      .losses
+    // (the copy's size, the bytes lost): what it holds past the position, or what was seen
+    // past it when more than it holds
+    val table = Seq(250L -> (100L, 250L), 150L -> (100L, 180L))
+    table.foreach { case (size, (from, until)) =>
+      val lost = given(UnmatchedCopy("/logs/app.log.1", size))
+      assert(
+        lost === Seq(Loss(host, "/logs/app.log", firstId, from, until, Some("/logs/app.log.1"))))
+    }
+    val read = plan(tracked(file(180, seen = 180)), meta(50, 50, other))
+    val copy = UnmatchedCopy("/logs/app.log.1", 180)
+    val none = Map(host -> CopiesLookedFor("a1", Set(firstId), Map(firstId -> copy)))
+    assert(
+      Planner.plan(read.end, Map(host -> Seq(meta(60, 60, other))), limits(), none).losses.isEmpty)
   }
 
   test("a file with no complete line yet, copied and cut: its copy is read from 0, nothing lost") {

@@ -7,7 +7,13 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.{
+  FileKey,
+  FileMeta,
+  Fingerprint,
+  KnownFile,
+  UnmatchedCopy
+}
 import com.hx.spark.sql.connector.aof.offset.{
   AofOffset,
   FileOffset,
@@ -192,7 +198,9 @@ class GoldenFilesSuite extends AnyFunSuite {
       removed = Seq(FileKey(2049, 9)),
       notRemoved = 2,
       ignored = 1,
-      closest = Seq("/var/log/app/App.log"))
+      closest = Seq("/var/log/app/App.log"),
+      unmatchedCopies = Map("2049:8:0" -> UnmatchedCopy("/var/log/app/app.log.1", 4096))
+    )
     assert(Messages.decodeResponse(Messages.encode(cleaned, key), key) === cleaned)
   }
 

@@ -1,13 +1,16 @@
 package com.hx.spark.sql.connector.aof.stream
 
+import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
 import java.util.concurrent.locks.ReentrantLock
 
-import org.apache.spark.sql.streaming.StreamingQuery
+import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{
   AppLogWriter,
+  LogWriter,
+  Logged,
   Logrotate,
   Queries,
   Spark4Only,
@@ -124,22 +127,92 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
     assertExactlyOnce(spark, out, ids)
   }
 
+  /**
+   * `mode`'s writer and rotations, `whileStopped` of them with the query on `pattern` stopped after
+   * its first lines, then `after` more once it started again: the directory, the query's output,
+   * the ids written and the second run's `bytesLost`.
+   */
+  private def restarted(
+      mode: Mode,
+      pattern: String,
+      whileStopped: Int,
+      after: Int): (Path, Path, Seq[String], String) = {
+    val (dir, rotate, writer) = setUp(mode)
+    val (ckpt, out) = (newDir("ckpt"), newDir("out"))
+    def start() = Queries.start(spark, s"$dir/$pattern", ckpt, out)
+    val first = start()
+    eventually("lines read")(Option(first.lastProgress).exists(_.numInputRows > 0))
+    first.stop()
+    rotateTimes(rotate, pauseOf(mode, writer), whileStopped)
+    val again = start()
+    rotateTimes(rotate, pauseOf(mode, writer), after)
+    val ids = writer.stop()
+    drain(again)
+    val bytesLost = lost(again)
+    again.stop()
+    (dir, out, ids, bytesLost)
+  }
+
   Seq(create, copytruncate, compressAtOnce).foreach { mode =>
     test(s"logrotate ${mode.name}: two rotations while the query is stopped, then a restart") {
-      val (dir, rotate, writer) = setUp(mode)
-      val (ckpt, out) = (newDir("ckpt"), newDir("out"))
-      def start() = Queries.start(spark, s"$dir/${mode.pattern}", ckpt, out)
-      val first = start()
-      eventually("lines read")(Option(first.lastProgress).exists(_.numInputRows > 0))
-      first.stop()
-      rotateTimes(rotate, pauseOf(mode, writer), 2)
-      val again = start()
-      rotateTimes(rotate, pauseOf(mode, writer), 1)
-      val ids = writer.stop()
-      drain(again)
-      assert(lost(again) === "0")
-      again.stop()
+      val (_, out, ids, bytesLost) = restarted(mode, mode.pattern, whileStopped = 2, after = 1)
+      assert(bytesLost === "0")
       assertExactlyOnce(spark, out, ids)
     }
+  }
+
+  // Its copies named service.log.1, .2, ...: a path of the live file alone does not read them.
+  private val liveOnly = "service\\.log"
+
+  /** The ids in the copies, each with the bytes of its line. */
+  private def copied(dir: Path): Map[String, Long] =
+    Files
+      .list(dir)
+      .toArray
+      .toSeq
+      .map(_.asInstanceOf[Path])
+      .filter(_.getFileName.toString.matches("service\\.log\\.[0-9]+"))
+      .flatMap(f => new String(Files.readAllBytes(f), UTF_8).split("\n").toSeq)
+      .map(line => line.takeWhile(_ != ' ') -> (line.getBytes(UTF_8).length + 1L))
+      .toMap
+
+  test(
+    "logrotate copytruncate, a path of the live file only: what only a copy holds is said lost") {
+    // Rotated once while stopped: what was written since its last batch is in the copy alone.
+    val ((dir, out, ids, bytesLost), warned) =
+      Logged.during(classOf[AofMicroBatchStream].getName) { logged =>
+        val run = restarted(copytruncate, liveOnly, whileStopped = 1, after = 2)
+        (run, logged().filter(_.contains("went before they were read")))
+      }
+    val read = Queries.rows(spark, out).map(_.getString(0).takeWhile(_ != ' '))
+    assert(read.distinct.size === read.size, "a line read twice")
+    val unread = ids.filterNot(read.toSet)
+    val inCopies = copied(dir)
+    // The writer pauses while logrotate runs: no line is in no file.
+    assert(unread.nonEmpty && unread.forall(inCopies.contains))
+    assert(bytesLost.toLong === unread.map(inCopies).sum)
+    val advice = s"one that does: '$dir/service\\.log(\\.[0-9]+)?'"
+    assert(warned.nonEmpty)
+    warned.foreach(w => assert(w.contains(s"its copy $dir/service.log.") && w.contains(advice), w))
+  }
+
+  test("logrotate copytruncate, a path of the live file only, fail.on.data.loss: the query fails") {
+    val dir = newDir("fails")
+    val log = dir.resolve("service.log")
+    val (ckpt, out) = (newDir("ckpt"), newDir("out"))
+    def start() =
+      Queries.start(spark, s"$dir/$liveOnly", ckpt, out, Map("fail.on.data.loss" -> "true"))
+    LogWriter.append(log, (1 to 100).map(n => s"a-$n"))
+    val first = start()
+    drain(first)
+    first.stop()
+    LogWriter.append(log, (1 to 100).map(n => s"b-$n"))
+    new Logrotate(log, copytruncate.directives).rotate()
+    LogWriter.append(log, (1 to 100).map(n => s"c-$n"))
+    val e = intercept[StreamingQueryException](start().awaitTermination(60000))
+    val message =
+      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString
+    assert(message.contains(s"its copy $dir/service.log.1"), message)
+    assert(message.contains("fail.on.data.loss=false"), message)
   }
 }

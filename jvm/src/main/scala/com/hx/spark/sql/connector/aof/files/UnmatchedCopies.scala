@@ -1,0 +1,131 @@
+package com.hx.spark.sql.connector.aof.files
+
+import java.nio.channels.FileChannel
+import java.nio.file.{Files, LinkOption, Path, StandardOpenOption}
+import java.util.regex.Pattern
+
+import scala.util.Try
+
+/**
+ * A file in one of the source's directories that the source does not read (no `path` matches
+ * its name, or `exclude` leaves it out), holding a retired file's bytes past its position: the
+ * copy logrotate's `copytruncate` made, or the `.gz` a `compress` left, under a name `path` does
+ * not match. The source does not read it, since `path` and `exclude` say what is read (design
+ * §13): the bytes are counted lost, and the copy named.
+ *
+ * @param size the bytes it holds (decompressed, for a compressed copy)
+ */
+final case class UnmatchedCopy(path: String, size: Long)
+
+/**
+ * Finds the unmatched copies of the retired files a look found no copy of, in the source's
+ * directories. Only at a rotation (a file retired) and only by files longer than the position:
+ * a head and a tail read of each.
+ */
+final class UnmatchedCopies(files: SourceFiles, sampleLength: Int) {
+  import UnmatchedCopies.Compared
+
+  private val listing = new FileListing(files)
+
+  /** By retired file id, the unread copy of each of `retired` that none of `found` copies. */
+  def of(retired: Map[String, KnownFile], found: Seq[FileMeta]): Map[String, UnmatchedCopy] = {
+    val sought = retired.filter { case (id, k) =>
+      k.floor > 0 && FileIdentity.copyable(k.fingerprint) &&
+      !found.exists(_.copyOfRetired.contains(id))
+    }
+    if (sought.isEmpty) Map.empty
+    else {
+      lazy val unread = candidates(found.map(_.path).toSet)
+      sought.flatMap { case (id, k) =>
+        unread.iterator.map(holding(_, k)).collectFirst { case Some(copy) => id -> copy }
+      }
+    }
+  }
+
+  /** The regular files of the directories that no `path` reads, and not reported as tracked. */
+  private def candidates(reported: Set[String]): Vector[Path] =
+    Try(files.directories())
+      .getOrElse(Nil)
+      .iterator
+      .flatMap { dir =>
+        Try(listing.in(dir.path, fromPattern = true)).getOrElse(Nil).iterator.filter { file =>
+          dir.readBy(file, files).isEmpty && !reported(file.toString) &&
+          Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+        }
+      }
+      .take(Compared)
+      .toVector
+
+  /** `file` as a copy of all of `k` and more, or None (a file gone meanwhile is none). */
+  private def holding(file: Path, k: KnownFile): Option[UnmatchedCopy] =
+    Try {
+      val channel = FileChannel.open(file, StandardOpenOption.READ)
+      try {
+        Compression.of(channel).filter(Compression.decompresses) match {
+          case None => copyIn(channel, file, k)
+          // Decompressed whole only when its head is the retired file's.
+          case Some(format)
+              if Decompressed
+                .headMd5(channel, format, k.fingerprint.length)
+                .contains(k.fingerprint) =>
+            val bytes = Decompressed.open(channel, format)
+            try copyIn(bytes, file, k)
+            finally bytes.close()
+          case Some(_) => None
+        }
+      } finally channel.close()
+    }.toOption.flatten
+
+  private def copyIn(channel: FileChannel, file: Path, k: KnownFile): Option[UnmatchedCopy] = {
+    val size = channel.size()
+    val verdict = FileIdentity(checked = true).ofCopy(
+      k,
+      size,
+      Prefixes.md5(channel, k.fingerprint.length),
+      Some(Prefixes.tail(channel, k.floor, sampleLength.toLong)))
+    Some(UnmatchedCopy(file.toString, size)).filter(_ =>
+      size > k.floor && verdict == FileIdentity.Same)
+  }
+}
+
+object UnmatchedCopies {
+
+  // Files looked at, at most: a directory of thousands of unread files is looked into by a few.
+  private val Compared = 1000
+
+  /**
+   * What makes `copy` read: `exclude` leaves it out, or a `path` whose regex matches its name
+   * too (the file's name the regex matched, then the copy's suffix with its numbers as any).
+   */
+  def advice(files: SourceFiles, copy: Path): String = {
+    val name = copy.getFileName.toString
+    files.paths.find(p => Option(copy.getParent).exists(p.glob.names)) match {
+      case Some(p) if p.names.matcher(name).matches() =>
+        s"'exclude' leaves it out (${files.exclude.mkString(", ")})"
+      case Some(p) =>
+        val widened = PathPattern(p.directory, widen(p.fileNameRegex, name))
+        s"no 'path' matches it; one that does: '$widened'"
+      case None => "no 'path' names its directory"
+    }
+  }
+
+  /** `regex` widened to match `name`, a copy of a file whose name `regex` matches. */
+  private[files] def widen(regex: String, name: String): String = {
+    val group = if (regex.contains("|")) s"(?:$regex)" else regex
+    val named = Pattern.compile(regex)
+    (name.length - 1 to 1 by -1).find(i => named.matcher(name.substring(0, i)).matches()) match {
+      case Some(end) => s"$group(${asRegex(name.substring(end))})?"
+      case None => s"$regex|${asRegex(name)}"
+    }
+  }
+
+  // The text, its numbers as any number: `.1.gz` as `\.[0-9]+\.gz`.
+  private def asRegex(text: String): String =
+    text
+      .split("(?<=[0-9])(?![0-9])|(?<![0-9])(?=[0-9])")
+      .map { part =>
+        if (part.nonEmpty && part.forall(_.isDigit)) "[0-9]+"
+        else part.flatMap(c => if ("\\.[]{}()*+?^$|".contains(c)) s"\\$c" else c.toString)
+      }
+      .mkString
+}
