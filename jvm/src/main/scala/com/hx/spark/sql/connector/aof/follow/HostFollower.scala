@@ -68,6 +68,8 @@ final class HostFollower(
     changes = looks.changes
   )
   private val copies = new UnmatchedCopies(endpoint.files, endpoint.md5SampleLength)
+  // Every plan's lines, one plan at a time.
+  private val batch = LineBatch.of(endpoint, 0L)
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
   private var reading: Option[Reading] = None
   private var lookCount = 0L
@@ -159,7 +161,7 @@ final class HostFollower(
   /** The ranges of one plan, read in turn; `from` and `end` are the plan's two offsets. */
   private final class Reading(from: AofOffset, val end: AofOffset, ranges: Seq[FileRange], at: Long)
       extends Closeable {
-    private val batch = LineBatch.of(endpoint, at)
+    batch.renew(at)
     private var index = 0
     private var reader: Option[FileRangeReader] = None
     private var rowIndex = -1

@@ -39,6 +39,7 @@ final class LineBatch(
   private var fileId = UTF8String.EMPTY_UTF8
   private var pathValues = Array.fill[UTF8String](pathColumns)(null)
   private var headerValue: UTF8String = null
+  private var plannedMicros = timestampMicros
 
   private def runtimeColumns: Seq[ColumnVector] = if (!wrapped) Nil
   else {
@@ -88,11 +89,20 @@ final class LineBatch(
         override def getUTF8String(i: Int): UTF8String = fileId
       },
       new LineBatch.Column(TimestampType) {
-        override def getLong(i: Int): Long = timestampMicros
+        override def getLong(i: Int): Long = plannedMicros
       }
     ) ++ runtimeColumns ++ headerColumn ++ fromPath).toArray)
 
   def isFull: Boolean = columns.numRows == capacity
+
+  /**
+   * Empties the batch for the lines of another plan, made at `plannedAtMs`: a task following files
+   * reads a few lines a plan, and a batch made for each would be most of what it allocates.
+   */
+  def renew(plannedAtMs: Long): Unit = {
+    plannedMicros = plannedAtMs * 1000L
+    columns.setNumRows(0)
+  }
 
   /** Where the `i`th line starts in its file. */
   def offsetAt(i: Int): Long = offsets(i)

@@ -24,7 +24,15 @@ private[stream] final class RangeSource(
     pathColumns: Option[PathColumns],
     header: Option[FileHeader],
     ending: LineEnding) {
-  val lines = new LineReader(channel, from, until, lineLimit, ending = ending)
+  // A buffer no larger than the range needs: a follower's ranges are a few lines each, many a
+  // second, and a buffer of the largest size for each is most of what it allocates.
+  val lines = new LineReader(
+    channel,
+    from,
+    until,
+    lineLimit,
+    math.max(RangeSource.BufferMin, math.min(RangeSource.BufferMax, until - from)).toInt,
+    ending)
   val pathValue: UTF8String = UTF8String.fromString(path.toString)
   val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
     _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray
@@ -36,4 +44,10 @@ private[stream] final class RangeSource(
   val headerValue: UTF8String = found.flatMap(_.lines).map(UTF8String.fromString).orNull
 
   def close(): Unit = channel.close()
+}
+
+private[stream] object RangeSource {
+  // A read's buffer: a range's length, in these bounds.
+  val BufferMin: Long = 8 * 1024
+  val BufferMax: Long = 256 * 1024
 }

@@ -43,6 +43,15 @@ class LineBatchSuite extends AnyFunSuite {
     assert(b.columns.getRow(0).getUTF8String(2).toString === "/var/log/app.log.1")
   }
 
+  test("renewed for another plan: empty, its rows stamped with that plan's time") {
+    val b = batch()
+    b.renew(plannedAtMs = 1700000000123L)
+    assert(b.columns.numRows === 0)
+    b.reset(utf8("node-1"), utf8("/var/log/app.log"), utf8("1:2:0"))
+    b.add(buffer, 8, 5, 48L)
+    assert(b.columns.getRow(0).getLong(5) === 1700000000123000L)
+  }
+
   test("a column read as another type says so") {
     val e = intercept[UnsupportedOperationException](batch().columns.column(0).getLong(0))
     assert(e.getMessage.contains("StringType"))
