@@ -25,7 +25,8 @@ final class EmbeddedZooKeeper private (bindHost: String, secured: Boolean) {
   // or a notebook's query would take that much of /tmp. A few MB hold a fleet's trigger.
   FileTxnLog.setPreallocSize(EmbeddedZooKeeper.LogGrowthBytes)
   private[zookeeper] val dataDir: Path = Files.createTempDirectory("aof-zookeeper-")
-  private val server = new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000)
+  private val server =
+    EmbeddedZooKeeper.unsynced(new ZooKeeperServer(dataDir.toFile, dataDir.toFile, 2000))
   private val factory = EmbeddedZooKeeper.keepingDefaultHandler(
     ServerCnxnFactory.createFactory(new InetSocketAddress(bindHost, 0), 1000))
   factory.startup(server)
@@ -91,6 +92,21 @@ object EmbeddedZooKeeper {
     finally Thread.setDefaultUncaughtExceptionHandler(before)
   }
 
+  /**
+   * What `make` returns, with the transaction log it makes written without an fsync a write.
+   * This server's data lives in a temporary directory that goes with the driver and that no
+   * other server reads, so a forced write buys nothing, and it cost the driver a disk flush for
+   * every request, answer and real-time plan. ZooKeeper reads the documented
+   * `zookeeper.forceSync` as it makes a server's log; it is set meanwhile, then put back.
+   */
+  private[zookeeper] def unsynced[T](make: => T): T = System.getProperties.synchronized {
+    val before = Option(System.getProperty(ForceSync))
+    System.setProperty(ForceSync, "no")
+    try make
+    finally before.fold(System.clearProperty(ForceSync))(System.setProperty(ForceSync, _))
+  }
+
+  private val ForceSync = "zookeeper.forceSync"
   private[zookeeper] val LogGrowthBytes: Long = 4L << 20
   private val ClientsGoneNanos: Long = 5L * 1000 * 1000 * 1000
   private val User = "aof"
@@ -144,4 +160,6 @@ object EmbeddedZooKeeper {
   private[zookeeper] def running: Boolean = synchronized(current.nonEmpty)
 
   private[zookeeper] def dataDir: Option[Path] = synchronized(current.map(_.dataDir))
+
+  private[zookeeper] def server: Option[ZooKeeperServer] = synchronized(current.map(_.server))
 }

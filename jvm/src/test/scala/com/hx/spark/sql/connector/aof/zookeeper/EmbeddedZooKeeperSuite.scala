@@ -8,6 +8,7 @@ import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.state.{ConnectionState, ConnectionStateListener}
+import org.apache.zookeeper.server.persistence.{FileTxnLog, FileTxnSnapLog}
 import org.scalatest.funsuite.AnyFunSuite
 
 class EmbeddedZooKeeperSuite extends AnyFunSuite {
@@ -50,6 +51,21 @@ class EmbeddedZooKeeperSuite extends AnyFunSuite {
       try assert(Thread.getDefaultUncaughtExceptionHandler eq users)
       finally lease.release()
     } finally Thread.setDefaultUncaughtExceptionHandler(before)
+  }
+
+  test("the server's transaction log is written without an fsync each; the JVM's setting is kept") {
+    System.setProperty("zookeeper.forceSync", "yes")
+    try {
+      val lease = EmbeddedZooKeeper.acquire("127.0.0.1")
+      try {
+        // ZooKeeper's own log of the server's: its field, read as this test's only way in.
+        val field = classOf[FileTxnSnapLog].getDeclaredField("txnLog")
+        field.setAccessible(true)
+        val log = field.get(EmbeddedZooKeeper.server.get.getTxnLogFactory)
+        assert(!log.asInstanceOf[FileTxnLog].isForceSync)
+      } finally lease.release()
+      assert(System.getProperty("zookeeper.forceSync") === "yes")
+    } finally System.clearProperty("zookeeper.forceSync")
   }
 
   test("in local mode the server listens on loopback, open; else on the driver's, secured") {
