@@ -33,7 +33,7 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
     cleanup = spec.cleanup,
     changes = Some(changedDirs)
   )
-  private val copies = new UnmatchedCopies(spec.files, spec.md5SampleLength)
+  private val copies = new UnmatchedCopies(spec.md5SampleLength)
   @volatile private var files = 0L
   @volatile private var lastMs = 0L
   @volatile private var count = 0L
@@ -82,7 +82,8 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
       closest = if (found.isEmpty && listed && !absent) {
         ClosestNames.of(spec.files, new FileListing(spec.files))
       } else Nil,
-      unmatchedCopies = if (listed) copies.of(request.retired, found) else Map.empty
+      unmatchedCopies =
+        if (listed) copies.of(request.retired, found, scanner.unreadFiles) else Map.empty
     )
     val answer = answered(full, if (listed) scanner.nextSettlingMs else None)
     lastMs = (System.nanoTime() - began) / 1000000L

@@ -103,6 +103,9 @@ final class DirectoryScanner(
   // The files whose answers are kept: the suites see what is forgotten.
   private[files] def remembered: Int = tracker.remembered
 
+  /** The regular files the looks found that the source does not read ([[UnmatchedCopies]]). */
+  def unreadFiles: Iterator[Path] = looked.unread
+
   /**
    * Whether a path's directory is there (for a pattern, where its wildcards start): a node
    * without any has no files yet, not unknown ones.

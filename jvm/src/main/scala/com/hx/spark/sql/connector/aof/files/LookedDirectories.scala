@@ -79,6 +79,12 @@ private[files] final class LookedDirectories(
     before.exists(b => files(b) != files(stamped))
   }
 
+  /** The regular files found that no `path` reads, or that `exclude` leaves out. */
+  def unread: Iterator[Path] =
+    entries.valuesIterator.flatten.collect {
+      case Entry(path, None, Some(stamp)) if stamp.regular => path
+    }
+
   /** `dir` is listed again at the next look: its files were removed by the source itself. */
   def forget(dir: Path): Unit = {
     entries -= dir

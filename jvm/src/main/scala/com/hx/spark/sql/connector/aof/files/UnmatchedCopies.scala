@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.files
 
 import java.nio.channels.FileChannel
-import java.nio.file.{Files, LinkOption, Path, StandardOpenOption}
+import java.nio.file.{Path, StandardOpenOption}
 import java.util.regex.Pattern
 
 import scala.util.Try
@@ -18,43 +18,32 @@ import scala.util.Try
 final case class UnmatchedCopy(path: String, size: Long)
 
 /**
- * Finds the unmatched copies of the retired files a look found no copy of, in the source's
- * directories. Only at a rotation (a file retired) and only by files longer than the position:
- * a head and a tail read of each.
+ * Finds the unmatched copies of the retired files a look found no copy of, among the files its
+ * scan found that the source does not read ([[DirectoryScanner.unreadFiles]]): only at a
+ * rotation (a file retired), and by a head and a tail read of those longer than the position.
  */
-final class UnmatchedCopies(files: SourceFiles, sampleLength: Int) {
+final class UnmatchedCopies(sampleLength: Int) {
   import UnmatchedCopies.Compared
 
-  private val listing = new FileListing(files)
-
   /** By retired file id, the unread copy of each of `retired` that none of `found` copies. */
-  def of(retired: Map[String, KnownFile], found: Seq[FileMeta]): Map[String, UnmatchedCopy] = {
+  def of(
+      retired: Map[String, KnownFile],
+      found: Seq[FileMeta],
+      unread: => Iterator[Path]): Map[String, UnmatchedCopy] = {
     val sought = retired.filter { case (id, k) =>
       k.floor > 0 && FileIdentity.copyable(k.fingerprint) &&
       !found.exists(_.copyOfRetired.contains(id))
     }
     if (sought.isEmpty) Map.empty
     else {
-      lazy val unread = candidates(found.map(_.path).toSet)
+      // A tracked file renamed to a name no path matches is no copy: it is followed.
+      val tracked = found.map(_.path).toSet
+      val candidates = unread.filterNot(p => tracked(p.toString)).take(Compared).toVector
       sought.flatMap { case (id, k) =>
-        unread.iterator.map(holding(_, k)).collectFirst { case Some(copy) => id -> copy }
+        candidates.iterator.map(holding(_, k)).collectFirst { case Some(copy) => id -> copy }
       }
     }
   }
-
-  /** The regular files of the directories that no `path` reads, and not reported as tracked. */
-  private def candidates(reported: Set[String]): Vector[Path] =
-    Try(files.directories())
-      .getOrElse(Nil)
-      .iterator
-      .flatMap { dir =>
-        Try(listing.in(dir.path, fromPattern = true)).getOrElse(Nil).iterator.filter { file =>
-          dir.readBy(file, files).isEmpty && !reported(file.toString) &&
-          Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-        }
-      }
-      .take(Compared)
-      .toVector
 
   /** `file` as a copy of all of `k` and more, or None (a file gone meanwhile is none). */
   private def holding(file: Path, k: KnownFile): Option[UnmatchedCopy] =
@@ -78,13 +67,12 @@ final class UnmatchedCopies(files: SourceFiles, sampleLength: Int) {
 
   private def copyIn(channel: FileChannel, file: Path, k: KnownFile): Option[UnmatchedCopy] = {
     val size = channel.size()
-    val verdict = FileIdentity(checked = true).ofCopy(
+    def whole = FileIdentity(checked = true).ofCopy(
       k,
       size,
       Prefixes.md5(channel, k.fingerprint.length),
-      Some(Prefixes.tail(channel, k.floor, sampleLength.toLong)))
-    Some(UnmatchedCopy(file.toString, size)).filter(_ =>
-      size > k.floor && verdict == FileIdentity.Same)
+      Some(Prefixes.tail(channel, k.floor, sampleLength.toLong))) == FileIdentity.Same
+    Some(UnmatchedCopy(file.toString, size)).filter(_ => size > k.floor && whole)
   }
 }
 

@@ -67,7 +67,7 @@ final class HostFollower(
     ending = endpoint.ending,
     changes = looks.changes
   )
-  private val copies = new UnmatchedCopies(endpoint.files, endpoint.md5SampleLength)
+  private val copies = new UnmatchedCopies(endpoint.md5SampleLength)
   // Every plan's lines, one plan at a time.
   private val batch = LineBatch.of(endpoint, 0L)
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
@@ -133,8 +133,8 @@ final class HostFollower(
     looks.looking()
     val files = scanner.scan(Planner.known(done, host), retired)
     val (settlesIn, whole) = (scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
-    val looked =
-      Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet, copies.of(retired, files)))
+    val unmatched = copies.of(retired, files, scanner.unreadFiles)
+    val looked = Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet, unmatched))
     val plan = Planner.plan(done, Map(host -> files), limits, looked)
     if (Gauges.enabled) noteBehind(files)
     if (plan.losses.nonEmpty) {

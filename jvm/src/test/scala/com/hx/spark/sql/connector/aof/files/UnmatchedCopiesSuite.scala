@@ -31,6 +31,16 @@ class UnmatchedCopiesSuite extends AnyFunSuite {
   private def meta(path: String, size: Long, k: KnownFile): FileMeta =
     FileMeta(path, FileKey(1, size), size, size, k.fingerprint, None, None, None, None, None)
 
+  /** The copies `files`' scan finds of `known`, given the files it found (`found`, if given). */
+  private def copiesOf(
+      files: SourceFiles,
+      known: Map[String, KnownFile],
+      found: Seq[FileMeta] => Seq[FileMeta] = identity): Map[String, UnmatchedCopy] = {
+    val scanner = new DirectoryScanner(files, sample)
+    val scanned = scanner.scan(Nil)
+    new UnmatchedCopies(sample).of(known, found(scanned), scanner.unreadFiles)
+  }
+
   private def withDir(body: Path => Unit): Unit = {
     val root = Files.createTempDirectory("unmatched-")
     try body(Files.createDirectory(root.resolve("logs")))
@@ -54,8 +64,7 @@ class UnmatchedCopiesSuite extends AnyFunSuite {
         "third" -> retired(dir, third, 500),
         "matched" -> retired(dir, first, 400))
       val matched = meta(s"$dir/app.log", 110, known("first")).copy(copyOfRetired = Some("matched"))
-      val copies =
-        new UnmatchedCopies(SourceFiles(dir, "app\\.log"), sample).of(known, Seq(matched))
+      val copies = copiesOf(SourceFiles(dir, "app\\.log"), known, _ :+ matched)
       assert(
         copies === Map(
           "first" -> UnmatchedCopy(s"$dir/app.log.1", first.length.toLong),
@@ -70,11 +79,10 @@ class UnmatchedCopiesSuite extends AnyFunSuite {
       val known = Map("f" -> retired(dir, bytes, 500))
       val excluded = SourceFiles(Seq(PathPattern(dir.toString, "app\\.log.*")), Seq("\\.1$"))
       val copy = UnmatchedCopy(s"$dir/app.log.1", bytes.length.toLong)
-      assert(new UnmatchedCopies(excluded, sample).of(known, Nil) === Map("f" -> copy))
-      assert(new UnmatchedCopies(SourceFiles(dir, "app\\.log.*"), sample).of(known, Nil).isEmpty)
+      assert(copiesOf(excluded, known) === Map("f" -> copy))
+      assert(copiesOf(SourceFiles(dir, "app\\.log.*"), known).isEmpty)
       val tracked = meta(copy.path, copy.size, known("f"))
-      val live = new UnmatchedCopies(SourceFiles(dir, "app\\.log"), sample)
-      assert(live.of(known, Seq(tracked)).isEmpty)
+      assert(copiesOf(SourceFiles(dir, "app\\.log"), known, _ :+ tracked).isEmpty)
     }
   }
 
