@@ -113,7 +113,8 @@ private[files] final class FileDescriber(
         Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
     def copied(k: KnownFile) = k.key != key && isCopy(channel, size, head, k)
     val copyOf =
-      if (holdsAsked) None else known.filter(copied).sortBy(-_.floor).headOption.map(_.key)
+      if (holdsAsked) None
+      else known.filter(copied).sortBy(k => (-k.floor, k.key.dev, k.key.ino)).headOption.map(_.key)
     // A whole copy before one it may be the start of; of those, the one read furthest.
     val copyOfRetired =
       if (holdsAsked) None

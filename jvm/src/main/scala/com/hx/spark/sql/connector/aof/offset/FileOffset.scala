@@ -36,8 +36,11 @@ final case class FileOffset(
   // Kept, not rebuilt: planning sorts and looks up thousands of files by it on every trigger.
   val fileId: String = FileOffset.fileId(key, serial)
 
-  /** What a node is told of the file, and what its answer is compared with. */
-  def known: KnownFile = KnownFile(key, pos, fingerprint, tail)
+  /**
+   * What a node is told of the file, and what its answer is compared with: one object while the
+   * offset is, so that comparing an unchanged file's with the last request's ends there.
+   */
+  @transient lazy val known: KnownFile = KnownFile(key, pos, fingerprint, tail)
 }
 
 /** The bytes of file `fileId` from `from` to its position: messages another file completes. */

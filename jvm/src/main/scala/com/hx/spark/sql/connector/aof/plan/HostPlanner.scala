@@ -24,16 +24,19 @@ private[plan] final class HostPlanner(
     limits: PlanLimits,
     share: Option[FileKey => Long],
     looked: Option[CopiesLookedFor]) {
-  private val tracked = previous.toSeq.flatMap(_.files.values).map(f => f.key -> f).toMap
-  private val reported = files.map(m => m.key -> m).toMap
+  // Only for copies and reopened files: not made for the thousands of a host's other files.
+  private lazy val reported = files.map(m => m.key -> m).toMap
   private val retired = previous.fold(Map.empty[String, RetiredFile])(_.retired)
   private var nextSerial = previous.fold(0L)(_.nextSerial)
   // The files (tracked or retired, by file id) a copy continues in this plan.
   private val continued = mutable.Set.empty[String]
   private val identity = limits.identity
 
+  // The file the previous offsets track under `key`.
+  private def trackedAs(key: FileKey): Option[FileOffset] = previous.flatMap(_.ofKey(key))
+
   def plan(): (HostOffsets, Seq[Loss]) = {
-    val continuedByCopy = files.flatMap(_.copyOf).filter(k => !tracked.get(k).exists(holds))
+    val continuedByCopy = files.flatMap(_.copyOf).filter(k => !trackedAs(k).exists(holds))
     val (reopened, others) = files.partition(_.continues.nonEmpty)
     val planned =
       if (reopened.isEmpty) files.flatMap(planFile) // nearly every host, nearly always
@@ -42,11 +45,18 @@ private[plan] final class HostPlanner(
         reopened.foreach(continueTail(_, byKey))
         byKey.values.toSeq
       }
-    val plannedIds = planned.map(_.fileId).toSet
+    val before = previous.fold(Map.empty[String, FileOffset])(_.files)
+    // Most files keep their offsets, the same objects: only the others are gone over.
+    val changed = planned.filterNot(f => before.get(f.fileId).exists(_ eq f))
+    val carried = planned.size - changed.count(f => !before.contains(f.fileId))
+    val unplanned =
+      if (carried == before.size) Nil
+      else {
+        val ids = planned.iterator.map(_.fileId).toSet
+        before.values.filterNot(f => ids(f.fileId)).toSeq
+      }
     // Gone, or its key holds other content now, and no copy of it is in this answer.
-    val ended = tracked.values.toSeq.filter { f =>
-      !plannedIds.contains(f.fileId) && !continuedByCopy.contains(f.key)
-    }
+    val ended = unplanned.filterNot(f => continuedByCopy.contains(f.key))
     val (retiring, lostNow) = ended.partition(f => FileIdentity.copyable(f.fingerprint))
     val (stillRetired, dropped) = retiredAfter()
     val nowRetired = stillRetired ++ retiring.map(f => f.fileId -> RetiredFile(f))
@@ -56,16 +66,15 @@ private[plan] final class HostPlanner(
       Some(Loss(host, f.path, f.fileId, f.pos, until, copy.map(_.path))).filter(_ => until > f.pos)
     }
     val kept = previous.filter { p =>
-      p.nextSerial == nextSerial && p.files.size == planned.size && p.retired == nowRetired &&
-      planned.forall(f => p.files.get(f.fileId).exists(_ eq f))
+      p.nextSerial == nextSerial && changed.isEmpty && unplanned.isEmpty && p.retired == nowRetired
     }
-    val offsets =
-      kept.getOrElse(HostOffsets(nextSerial, planned.map(f => f.fileId -> f).toMap, nowRetired))
+    val nowFiles = before -- unplanned.map(_.fileId) ++ changed.map(f => f.fileId -> f)
+    val offsets = kept.getOrElse(HostOffsets(nextSerial, nowFiles, nowRetired))
     (offsets, losses)
   }
 
   private def planFile(meta: FileMeta): Option[FileOffset] =
-    tracked.get(meta.key) match {
+    trackedAs(meta.key) match {
       case Some(f) if meta.unreadable.nonEmpty => Some(f.copy(path = meta.path))
       case Some(f) => follow(f, meta)
       case None if meta.unreadable.nonEmpty || meta.size == 0 => None
@@ -89,9 +98,9 @@ private[plan] final class HostPlanner(
         r.pos == m.lineEnd && m.size > m.lineEnd && (m.continues.isEmpty || r.continues.nonEmpty)
       }
     }
-    val now = renamed.fold(tracked.get(meta.key))(_ => planFile(meta))
+    val now = renamed.fold(trackedAs(meta.key))(_ => planFile(meta))
     now.foreach { f =>
-      val from = tracked.get(meta.key).filter(_.fileId == f.fileId).fold(f.first)(_.pos)
+      val from = trackedAs(meta.key).filter(_.fileId == f.fileId).fold(f.first)(_.pos)
       planned(meta.key) = renamed.filter(_ => from == 0L && f.pos > 0L).fold(f) { r =>
         val size = reported(r.key).size
         planned(r.key) = r.copy(pos = size, tail = None, seen = size)
@@ -135,12 +144,12 @@ private[plan] final class HostPlanner(
     // A copy was read, before `from`, as its original was: skipped if that was.
     def continue(of: FileOffset, from: Long) =
       if (continued.add(of.fileId)) Some(fresh(meta, from, of.skipped)) else None
-    val ofTracked = meta.copyOf.filter(_ != meta.key).flatMap(tracked.get).map { original =>
+    val ofTracked = meta.copyOf.filter(_ != meta.key).flatMap(trackedAs).map { original =>
       if (holds(original)) None
       else continue(original, math.min(original.pos, meta.size))
     }
     // Of a file the answer shows first too (both new in one look): it waits, as above.
-    val ofNew = meta.copyOf.filter(k => !tracked.contains(k) && reported.contains(k))
+    val ofNew = meta.copyOf.filter(k => trackedAs(k).isEmpty && reported.contains(k))
     ofTracked
       .orElse(ofNew.map(_ => None))
       .orElse(meta.copyOfRetired.flatMap(retired.get).map { r =>

@@ -59,7 +59,7 @@ object Planner {
 
   /** What the driver tells a node about the files of it that `start` tracks. */
   def known(start: AofOffset, host: String): Seq[KnownFile] =
-    start.hosts.get(host).toSeq.flatMap(_.files.values).sortBy(_.fileId).map(_.known)
+    start.hosts.get(host).fold(Seq.empty[KnownFile])(_.known)
 
   /**
    * The files of `host` that `committed` read to their end (every byte they had when planned,

@@ -151,7 +151,7 @@ class AofMicroBatchStream(
       }
     consumedAtTrigger = start
     planningMs = (System.nanoTime() - began) / 1000000L
-    syncGauges(start)
+    syncGauges()
     if (waiting(reports, plan)) {
       held.hold(start, reports)
       start // so Spark runs no batch; the plan's losses are found again when one runs
@@ -248,29 +248,32 @@ class AofMicroBatchStream(
 
   /** The figures of [[M]] read from `consumed` on: the progress's, and the gauges'. */
   private def figures(consumed: AofOffset): Map[String, Long] =
-    SourceMetrics.of(consumed, run.lastReports, writeTimes, clock.millis()) ++
-      run.nodesRead.fold(Map.empty[String, Long])(_.figures) ++ Map[String, Long](
-        M.HostsWithoutEndpoint.name -> run.hostsWithoutEndpoint.size.toLong,
-        M.LinesRead.name -> counters.linesRead.value,
-        M.BytesRead.name -> counters.bytesRead.value,
-        M.BytesLost.name -> (plannedLoss + counters.bytesLost.value),
-        M.LinesTruncated.name -> counters.linesTruncated.value,
-        M.LinesFiltered.name -> counters.linesFiltered.value,
-        M.LinesMalformed.name -> counters.linesMalformed.value,
-        M.LinesInvalidEncoding.name -> counters.linesInvalidEncoding.value,
-        M.FilesRemoved.name -> run.filesRemoved,
-        M.FilesNotRemoved.name -> run.filesNotRemoved,
-        M.PlanningMs.name -> planningMs
-      )
+    SourceMetrics.of(consumed, run.lastReports, writeTimes, clock.millis()) ++ runFigures
+
+  // The figures of the run, not of the backlog: none is a pass over files.
+  private def runFigures: Map[String, Long] =
+    run.nodesRead.fold(Map.empty[String, Long])(_.figures) ++ Map[String, Long](
+      M.HostsWithoutEndpoint.name -> run.hostsWithoutEndpoint.size.toLong,
+      M.LinesRead.name -> counters.linesRead.value,
+      M.BytesRead.name -> counters.bytesRead.value,
+      M.BytesLost.name -> (plannedLoss + counters.bytesLost.value),
+      M.LinesTruncated.name -> counters.linesTruncated.value,
+      M.LinesFiltered.name -> counters.linesFiltered.value,
+      M.LinesMalformed.name -> counters.linesMalformed.value,
+      M.LinesInvalidEncoding.name -> counters.linesInvalidEncoding.value,
+      M.FilesRemoved.name -> run.filesRemoved,
+      M.FilesNotRemoved.name -> run.filesNotRemoved,
+      M.PlanningMs.name -> planningMs
+    )
 
   // Without the plugin, nothing: no gauge to name or keep up to date.
-  private def syncGauges(start: AofOffset): Unit = if (Gauges.enabled) {
+  private def syncGauges(): Unit = if (Gauges.enabled) {
     triggers += 1
     if (gauges.isEmpty) {
       val name = QueryName.of(spark).orElse(Some(QueryName.id(spark)).filter(_ => triggers > 10))
       gauges = name.map(n => Gauges.group(s"query.${Gauges.part(n)}", () => gaugeFigures()))
     }
-    gauges.foreach(_.sync(figures(start).keySet))
+    gauges.foreach(_.sync(SourceMetrics.names(run.lastReports) ++ runFigures.keySet))
   }
 
   // A scrape reads every gauge at once: the figures are worked out once for all of them.

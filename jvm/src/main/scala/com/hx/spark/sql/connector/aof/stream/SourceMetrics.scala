@@ -1,6 +1,5 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import com.hx.spark.sql.connector.aof.files.FileKey
 import com.hx.spark.sql.connector.aof.metrics.MetricDefinitions._
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.Reports
@@ -8,11 +7,12 @@ import com.hx.spark.sql.connector.aof.plan.Reports
 /** The backlog's figures, from the hosts' reports and the offsets read up to. */
 object SourceMetrics {
 
-  /** Where the offset is in each of the host's files, by key. */
-  def positions(offset: AofOffset, host: String): Map[FileKey, Long] =
-    offset.hosts
-      .get(host)
-      .fold(Map.empty[FileKey, Long])(_.files.values.map(f => f.key -> f.pos).toMap)
+  /** The names of [[of]]'s figures, without working them out: a host's for each host. */
+  def names(reports: Reports): Set[String] =
+    Set(BytesBehind.name, SecondsBehind.name, FilesTracked.name, FilesIgnored.name) ++
+      reports.everyHost.keysIterator.flatMap(h => PerHost.map(_.forHost(h)))
+
+  private val PerHost = Seq(BytesBehindHost, SecondsBehindHost)
 
   /** Bytes and seconds behind, per host and in all, and the files tracked and ignored. */
   def of(

@@ -91,4 +91,10 @@ class SourceMetricsSuite extends AnyFunSuite {
     assert(figures("secondsBehindLatest") === 300L)
     assert(figures("bytesBehindLatest") === 300L)
   }
+
+  test("the gauges' names are the figures' own, without working the figures out") {
+    val r = Reports(Map("h" -> Seq(meta(1, 100, minute))), latest = Map("g" -> Nil))
+    val figures = SourceMetrics.of(at(1L -> 0L), r, new WriteTimes, minute)
+    assert(SourceMetrics.names(r) === figures.keySet)
+  }
 }
