@@ -32,8 +32,15 @@ private[files] final class DirectoryLook(
   var leftOld = 0
   // Directories taken as the last look answered them.
   var taken = 0
+  // The tracked files found: fewer than the question's, one is missing.
+  var trackedFound = 0
+  // The files found other than as kept by the tracker ([[KeptDirectories]]): the others are
+  // tracked files that keep their heads, copies of none, whose stamps are settled.
+  private val afreshFound = mutable.ArrayBuffer.empty[FileMeta]
 
   def found: Seq[FileMeta] = metas
+
+  def afresh: Seq[FileMeta] = afreshFound.toList
 
   /**
    * Each directory's files described, or taken as the last look answered them where it is not
@@ -49,7 +56,8 @@ private[files] final class DirectoryLook(
       listing: Seq[LookedDirectories.Listed],
       wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
     listing.foldLeft(false) { (reshaped, listed) =>
-      lazy val asBefore = kept.of(listed).filter(_.forall(stillKept))
+      lazy val asBefore =
+        kept.of(listed).filter(fs => !kept.doubts(listed.dir) || fs.forall(stillKept))
       if (!listed.fresh && describedHere.get(listed.dir).exists(_ eq listed.entries)) {
         reshaped // as this look found it already
       } else if (asBefore.nonEmpty) {
@@ -58,6 +66,7 @@ private[files] final class DirectoryLook(
           question.keepsTrackedAsBefore(f.meta)
           found(f.key, f.stamp, f.meta)
         }
+        trackedFound += asBefore.get.size
         kept.found(listed.dir, listed.entries, asBefore)
         describedHere(listed.dir) = listed.entries
         taken += 1
@@ -104,7 +113,7 @@ private[files] final class DirectoryLook(
         lookedAt += key
         answered.map(_._2) match {
           case Some(meta) =>
-            found(key, stamp, meta)
+            foundAfresh(key, stamp, meta)
             noteKept(key, stamp, meta)
           case None =>
             allKept = false
@@ -136,16 +145,25 @@ private[files] final class DirectoryLook(
     metas :+= meta
   }
 
+  // A file found afresh: a directory kept that holds it too is not taken whole after it.
+  private def foundAfresh(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
+    kept.changed(key)
+    if (question.tracks(key)) trackedFound += 1
+    afreshFound += meta
+    found(key, stamp, meta)
+  }
+
   /** A file looked at that no answer kept holds for: described, or left out as old. */
   private def described(path: Path, stamp: FileStamp): Unit = {
     val key = stamp.key
     val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
     if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
       seen += key
+      kept.changed(key)
       leftOld += 1
     } else {
       // Seen only once described: one renamed away meanwhile is looked for again.
-      tracker.describe(path, stamp, question).foreach(found(key, stamp, _))
+      tracker.describe(path, stamp, question).foreach(foundAfresh(key, stamp, _))
     }
   }
 }

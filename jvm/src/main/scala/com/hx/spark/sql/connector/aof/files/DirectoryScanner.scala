@@ -59,11 +59,19 @@ final class DirectoryScanner(
     cleanup: Option[Cleanup] = None,
     changes: Option[DirectoryChanges] = None,
     fileTimeMs: () => Long = () => System.currentTimeMillis()) {
-  private val tracker =
-    new FileTracker(sampleLength, records, batchCuts, stat, clock, identity, ignoreOlderMs, ending)
+  private val keptDirs = new KeptDirectories
+  private val tracker = new FileTracker(
+    sampleLength,
+    records,
+    batchCuts,
+    stat,
+    clock,
+    identity,
+    ignoreOlderMs,
+    ending,
+    keptDirs.changed)
   private val listing = new FileListing(files, listed)
   private val looked = new LookedDirectories(files, listing, fileTimeMs)
-  private val keptDirs = new KeptDirectories
   private val shortHeads = new ShortHeadCopies(sampleLength, identity)
   private val newCopies = new NewFileCopies(identity)
   private val notRemoved = new RemovalWarnings(clock)
@@ -128,6 +136,7 @@ final class DirectoryScanner(
       remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
       val question = new NodeQuestion(known, retired, sampleLength, identity)
+      keptDirs.asked(question)
       // Forgotten until this scan ends: one that fails may have kept files no look reaches.
       val lookedBefore = lastLookedAt
       lastLookedAt = collection.Set.empty
@@ -140,7 +149,8 @@ final class DirectoryScanner(
         if (retired.isEmpty) taken.fold[Which](Every)(Heard) else renamedIn(taken),
         taken)
       // The first look's answer only when it is not looked at again.
-      val firstAnswer = Some(first).filterNot(l => question.mayMissCopies(l.found))
+      val firstAnswer =
+        Some(first).filterNot(l => question.mayMissCopies(l.afresh, l.trackedFound))
       val (last, metas) = firstAnswer.map(answer(_, question)) match {
         case Some((metas, false)) => (first, metas)
         case _ =>
@@ -156,7 +166,10 @@ final class DirectoryScanner(
       takenLast = first.taken + (if (first eq last) 0 else last.taken)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
       val nowMs = clock.millis()
-      val settling = last.stamps.valuesIterator.map(tracker.untilSettled(_, nowMs)).filter(_ > 0L)
+      val settling = last.afresh.iterator
+        .flatMap(m => last.stamps.get(m.key))
+        .map(tracker.untilSettled(_, nowMs))
+        .filter(_ > 0L)
       settlesIn = (settling ++ cleanupDue.iterator)
         .reduceOption[Long](math.min)
         .map(_ + DirectoryScanner.TickMs)
@@ -267,7 +280,7 @@ final class DirectoryScanner(
       this.look(question, renamedIn(taken), taken)
     } else {
       var listings = 1
-      while (listings < FileListing.Listings && question.missesTracked(look.found)) {
+      while (listings < FileListing.Listings && question.missesTracked(look.trackedFound)) {
         listings += 1
         look.describe(looked.listed(renamedIn(taken)), (_, key) => question.tracks(key))
       }

@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory
  * A compressed file is described as the bytes it decompresses to ([[Decompressed]]). A file that
  * cannot be read is described unreadable, with why, said once when it starts and once when it
  * ends.
+ *
+ * @param changed told of each file (by key) whose kept answer, format or unreadability changed,
+ *                as it changes: a directory kept as a whole ([[KeptDirectories]]) is doubted then
  */
 private[files] final class FileTracker(
     sampleLength: Int,
@@ -27,7 +30,8 @@ private[files] final class FileTracker(
     clock: Clock,
     identity: FileIdentity,
     ignoreOlderMs: Option[Long],
-    ending: LineEnding) {
+    ending: LineEnding,
+    changed: FileKey => Unit = _ => ()) {
   private val log = LoggerFactory.getLogger(getClass)
   private val describer =
     new FileDescriber(sampleLength, records, batchCuts, identity, clock, ending)
@@ -67,9 +71,14 @@ private[files] final class FileTracker(
   def keepOnly(kept: FileKey => Boolean): Unit = {
     describer.keepOnly(kept)
     // Through the keys, not a set of them: thousands of files are kept at every look.
-    described --= described.keysIterator.filterNot(kept).toList
-    unreadable --= unreadable.keysIterator.filterNot(kept).toList
-    formats --= formats.keysIterator.filterNot(kept).toList
+    def forget(m: mutable.Map[FileKey, _]): Unit = {
+      val forgotten = m.keysIterator.filterNot(kept).toList
+      forgotten.foreach(changed)
+      m --= forgotten
+    }
+    forget(described)
+    forget(unreadable)
+    forget(formats)
     old.keepOnly(kept)
   }
 
@@ -158,6 +167,7 @@ private[files] final class FileTracker(
           case _: IOException => None // `readable` says why it cannot be read
         }
       formats(stamp.key) = (stamp, found)
+      changed(stamp.key)
       found
     }
   }
@@ -196,9 +206,11 @@ private[files] final class FileTracker(
           // The driver says it where users look; said here too for the node's own log.
           log.info(s"aof: cannot read $path ($why); its position is kept until it can be read")
           unreadable(stamp.key) = why
+          changed(stamp.key)
         case None if meta.nonEmpty =>
           log.info(s"aof: $path can be read again")
           unreadable -= stamp.key
+          changed(stamp.key)
         case None => ()
       }
     }
@@ -225,6 +237,7 @@ private[files] final class FileTracker(
         val meta = named(d.meta, path)
         if (d.stamp != stamp && settled(stamp)) {
           described(stamp.key) = d.copy(stamp = stamp, meta = meta)
+          changed(stamp.key)
         }
         Some(meta)
       case None =>
@@ -232,6 +245,7 @@ private[files] final class FileTracker(
         for ((m, compressedTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
           described(stamp.key) = FileDescription(stamp, asked, m, compressedTail)
+          changed(stamp.key)
         }
         found.map(_._1)
     }
@@ -268,6 +282,7 @@ private[files] final class FileTracker(
         // The format known for a tracked key was an earlier file's: a deleted file's inode is
         // soon another's (a rotation's .gz). Looked at again in the listing's next pass.
         formats -= stamp.key
+        changed(stamp.key)
         None
       } else {
         format.filter(Compression.decompresses) match {

@@ -8,26 +8,56 @@ import scala.collection.mutable
  * The directories whose every file a look answered as kept ([[FileTracker.kept]]), each a tracked
  * file: the next look that does not list such a directory again takes its answers as they were
  * while the driver asks the same of each file and the tracker still keeps what it answered from.
- * So a look among 20,000 quiet files costs a few lookups a file, not a description each.
  *
  * "The same" is the same object: the endpoint's exchange gives an unchanged file's question as
  * the object it gave before, and a file whose question or description changed is described again,
- * as the whole directory is then.
+ * as the whole directory is then. Which those are is told as they change ([[changed]]): a
+ * directory none of whose files was told of is taken whole, without a question to each file; so
+ * a look among 20,000 quiet files costs a few steps a directory, not a description a file.
  */
 private[files] final class KeptDirectories {
   import KeptDirectories.{Dir, File}
 
   private var kept = Map.empty[Path, Dir]
   private val next = mutable.HashMap.empty[Path, Dir]
+  // The directory of each file kept, to doubt it when the file changes.
+  private val dirOf = mutable.HashMap.empty[FileKey, Path]
+  // Directories kept, one file of which changed since: each file is asked whether it still holds.
+  private val doubted = mutable.Set.empty[Path]
+  // Whether every directory is doubted: the driver's question changed in ways not told by file.
+  private var doubtAll = false
+  // The last scan's question.
+  private var lastQuestion = Option.empty[NodeQuestion]
 
   /** The files `listed` held at the last look, if it is not listed again and all were kept. */
   def of(listed: LookedDirectories.Listed): Option[Seq[File]] =
     kept.get(listed.dir).filter(d => !listed.fresh && (d.entries eq listed.entries)).map(_.files)
 
+  /** Whether a file of the directory changed since it was kept: its files are asked each. */
+  def doubts(dir: Path): Boolean = doubtAll || doubted(dir)
+
+  /** The file (by key) may no longer be answered as it was kept: its directory is doubted. */
+  def changed(key: FileKey): Unit = dirOf.get(key).foreach(doubted += _)
+
+  /**
+   * A scan asks `question`: a directory a file of which it asks otherwise than the last scan did
+   * is doubted; every directory, where the two cannot be compared file by file.
+   */
+  def asked(question: NodeQuestion): Unit = {
+    lastQuestion.flatMap(question.changedSince) match {
+      case Some(keys) => keys.foreach(changed)
+      case None => doubtAll = true
+    }
+    lastQuestion = Some(question)
+  }
+
   /** What a look found in a directory: its entries as the next look takes them, its files. */
   def found(dir: Path, entries: Seq[LookedDirectories.Entry], files: Option[Seq[File]]): Unit =
     files match {
-      case Some(f) => next(dir) = Dir(entries, f)
+      case Some(f) =>
+        if (!next.get(dir).orElse(kept.get(dir)).exists(_.files eq f)) index(dir, f)
+        next(dir) = Dir(entries, f)
+        doubted -= dir // its files were just found as kept
       case None => next -= dir // found again in the same look, not all kept now
     }
 
@@ -35,13 +65,29 @@ private[files] final class KeptDirectories {
   def looked(): Unit = {
     kept = next.toMap
     next.clear()
+    doubted --= doubted.filterNot(kept.contains).toList
+    doubtAll = false
+    // Keys of files no longer kept are left in the index until it is twice what is kept: one
+    // only doubts a directory for nothing.
+    val files = kept.valuesIterator.map(_.files.size).sum
+    if (dirOf.size > 2 * files + 1000) {
+      dirOf.clear()
+      kept.foreach { case (dir, d) => index(dir, d.files) }
+    }
   }
 
   /** Nothing is taken as it was: a look failed. */
   def clear(): Unit = {
     kept = Map.empty
     next.clear()
+    dirOf.clear()
+    doubted.clear()
+    doubtAll = false
   }
+
+  // A file kept in another directory before (renamed there) has that one doubted.
+  private def index(dir: Path, files: Seq[File]): Unit =
+    files.foreach(f => dirOf.put(f.key, dir).filter(_ != dir).foreach(doubted += _))
 }
 
 private[files] object KeptDirectories {

@@ -31,25 +31,45 @@ private[files] final class NodeQuestion(
 
   def tracks(key: FileKey): Boolean = knownByKey.contains(key)
 
-  /**
-   * Whether a tracked file is missing from `found` (each file once). A rotation renaming files
-   * while they are listed can hide one from a listing; taken as deleted, it would be read again
-   * from 0 when it shows up under its next name.
-   */
-  def missesTracked(found: Seq[FileMeta]): Boolean =
-    found.count(m => tracks(m.key)) < knownByKey.size
+  /** How many of `found` (each file once) are tracked: a look counts them as it finds them. */
+  def trackedIn(found: Seq[FileMeta]): Int = found.count(m => tracks(m.key))
 
   /**
-   * Whether `found` may have missed a copy. A tracked file gone, or its key now another file's, is
+   * Whether a tracked file is missing from a look that found `trackedFound` of them. A rotation
+   * renaming files while they are listed can hide one from a listing; taken as deleted, it would
+   * be read again from 0 when it shows up under its next name.
+   */
+  def missesTracked(trackedFound: Int): Boolean = trackedFound < knownByKey.size
+
+  /**
+   * The files (by key) asked otherwise than `before` asked them, when it asked of the same files
+   * in the same order, as the exchange gives them while none is added or dropped; else None.
+   * Objects are compared: the exchange gives an unchanged file's question as it gave it before.
+   */
+  def changedSince(before: NodeQuestion): Option[Seq[FileKey]] =
+    if (before.known.size != known.size) None
+    else {
+      val changed = mutable.ArrayBuffer.empty[FileKey]
+      val pairs = before.known.iterator.zip(known.iterator)
+      val sameOrder = pairs.forall { case (b, k) =>
+        (b eq k) || (b.key == k.key && { changed += k.key; true })
+      }
+      Some(changed.toSeq).filter(_ => sameOrder)
+    }
+
+  /**
+   * Whether a look may have missed a copy, given the files it found `afresh` (not taken as kept:
+   * the others are tracked files that keep their heads, copies of none) and how many of all it
+   * found are tracked. A tracked file gone, or its key now another file's, is
    * retired by the driver unless the answer names its copy; a look can miss that copy: described
    * half-written before the original was deleted later in the look, or renamed while listed
    * (untracked files are not looked for again). A rotation deletes a file only once its copy is
    * whole, and renames in a moment: a second look sees the copy. So does one for a retired file
    * without a copy, which the driver gives up once an answer finds none.
    */
-  def mayMissCopies(found: Seq[FileMeta]): Boolean =
-    missesTracked(found) || found.exists(replacedTracked) ||
-      retired.keys.exists(id => !found.exists(_.copyOfRetired.contains(id)))
+  def mayMissCopies(afresh: Seq[FileMeta], trackedFound: Int): Boolean =
+    missesTracked(trackedFound) || afresh.exists(replacedTracked) ||
+      retired.keys.exists(id => !afresh.exists(_.copyOfRetired.contains(id)))
 
   /** Whether `m` is a tracked file that still starts as it did: no other file under its key. */
   def keepsTracked(m: FileMeta): Boolean = {

@@ -36,6 +36,8 @@ class DirectoryChangesSuite extends AnyFunSuite {
     var failNext = false
     private var fileTimeAheadMs = 0L
     val clock = new MovingClock
+    // The directories in the order a look goes through them, as the first look listed them.
+    var order: Seq[Path] = Nil
     val scanner = new DirectoryScanner(
       SourceFiles(Seq(PathPattern(s"$root/*", "app\\.log.*"))),
       1024,
@@ -71,6 +73,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
       clock.advance(1000L)
       val first = scan()
       assert(first.size === 6 && listings.size === 3)
+      order = listings.toList
       val known = first.map(m => KnownFile(m.key, m.lineEnd, m.fingerprint, m.tailAtLineEnd))
       scan(known)
       known
@@ -140,6 +143,38 @@ class DirectoryChangesSuite extends AnyFunSuite {
       assert(node.scanner.takenByLastScan === 2)
       assert(node.scan(asked).find(_.key == bLog).flatMap(_.floor) === Some(0L))
       assert(node.scanner.takenByLastScan === 3)
+    }
+  }
+
+  test("a question of the same files in another order has each file of a kept directory asked") {
+    withNode { (_, node) =>
+      val known = node.tracked()
+      node.scan(known)
+      node.scan(known)
+      assert(node.scanner.takenByLastScan === 3)
+      // Which files changed is told by comparing the questions pair by pair: not in this order.
+      val bLog = FileKey.of(node.dirs(1).resolve("app.log"))
+      val asked = known.reverse.map(k => if (k.key == bLog) k.copy(floor = 0L) else k)
+      assert(node.scan(asked).find(_.key == bLog).flatMap(_.floor) === Some(0L))
+      assert(node.scanner.takenByLastScan === 2) // a and c, each file asked
+    }
+  }
+
+  test("a file of a kept directory found afresh in another (a hard link) is answered once") {
+    withNode { (_, node) =>
+      node.settle() // b and c are not listed again when a look must see every name
+      val known = node.tracked()
+      node.scan(known)
+      node.scan(known)
+      assert(node.scanner.takenByLastScan === 3)
+      // Linked from the directory a look reaches last into the one it reaches first.
+      val (first, last) = (node.order.head, node.order.last)
+      Files.createLink(first.resolve("app.log.2"), last.resolve("app.log.1"))
+      node.changes.heard(first, layout = false)
+      val metas = node.scan(known)
+      assert(metas.map(_.key).distinct.size === metas.size)
+      assert(metas.size === 6)
+      assert(node.scanner.takenByLastScan === 1) // the middle one
     }
   }
 

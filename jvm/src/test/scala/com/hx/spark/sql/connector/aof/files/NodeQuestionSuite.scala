@@ -43,8 +43,8 @@ class NodeQuestionSuite extends AnyFunSuite {
 
   cases.foreach { c =>
     test(c.name) {
-      assert(c.question.missesTracked(c.found) === c.missesTracked)
-      assert(c.question.mayMissCopies(c.found) === c.mayMissCopies)
+      assert(c.question.missesTracked(c.question.trackedIn(c.found)) === c.missesTracked)
+      assert(c.question.mayMissCopies(c.found, c.question.trackedIn(c.found)) === c.mayMissCopies)
     }
   }
 
