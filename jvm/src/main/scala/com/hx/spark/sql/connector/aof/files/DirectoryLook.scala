@@ -37,10 +37,15 @@ private[files] final class DirectoryLook(
   // The files found other than as kept by the tracker ([[KeptDirectories]]): the others are
   // tracked files that keep their heads, copies of none, whose stamps are settled.
   private val afreshFound = mutable.ArrayBuffer.empty[FileMeta]
+  // The files of the directories taken as kept.
+  private var keptFound = Vector.empty[FileMeta]
 
   def found: Seq[FileMeta] = metas
 
   def afresh: Seq[FileMeta] = afreshFound.toList
+
+  /** The files found as kept: tracked files that keep their heads, copies of none, as before. */
+  def asKept: Seq[FileMeta] = keptFound
 
   /**
    * Each directory's files described, or taken as the last look answered them where it is not
@@ -63,8 +68,8 @@ private[files] final class DirectoryLook(
       } else if (asBefore.nonEmpty) {
         asBefore.get.foreach { f =>
           lookedAt += f.key
-          question.keepsTrackedAsBefore(f.meta)
           found(f.key, f.stamp, f.meta)
+          keptFound :+= f.meta
         }
         trackedFound += asBefore.get.size
         kept.found(listed.dir, listed.entries, asBefore)

@@ -221,9 +221,9 @@ final class DirectoryScanner(
     // Each file's place found once: a sort asks at every comparison, 15 times a file at 20,000.
     val places = metas.map { m =>
       val written = look.stamps.get(m.key).fold(0L)(_.modifiedNanos)
-      (written, if (m.copyOf.isEmpty && m.copyOfRetired.isEmpty) 1 else 0, m)
+      DirectoryScanner.Place(written, m.copyOf.nonEmpty || m.copyOfRetired.nonEmpty, m)
     }
-    places.sorted(DirectoryScanner.WriteOrder).map(_._3)
+    places.sorted(DirectoryScanner.WriteOrder).map(_.meta)
   }
 
   /**
@@ -236,8 +236,9 @@ final class DirectoryScanner(
     lazy val byKey = look.found.map(m => m.key -> m).toMap
     val evidence = new IdentityEvidence(sampleLength, tracker.compressed)
     try {
-      // The same answer, the same object: comparing it with the last answer's ends there.
-      val metas = look.found.map { m =>
+      // The same answer, the same object: comparing it with the last answer's ends there. The
+      // files found as kept are tracked files that keep their heads: copies of none.
+      val metas = look.afresh.map { m =>
         val copyOf = shortHeads.copyOf(m, question, byKey, evidence)
         if (copyOf == m.copyOf) m else m.copy(copyOf = copyOf)
       }
@@ -246,7 +247,7 @@ final class DirectoryScanner(
       val withCopies = metas
         .filterNot(m => found.heldBack(m.key))
         .map(m => found.copyOf.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))
-      (withCopies, found.copyOf.nonEmpty || evidence.missed)
+      (look.asKept ++ withCopies, found.copyOf.nonEmpty || evidence.missed)
     } finally evidence.close()
   }
 
@@ -304,11 +305,14 @@ object DirectoryScanner {
   /** How much coarser than a millisecond file times may tick. */
   private val TickMs = 20L
 
+  /** A file's place in an answer: its last write, and whether it is a copy. */
+  private final case class Place(written: Long, copy: Boolean, meta: FileMeta)
+
   /** By the last write, then a copy before the file it was cut from (stable: the listing's). */
-  private val WriteOrder: Ordering[(Long, Int, FileMeta)] = new Ordering[(Long, Int, FileMeta)] {
-    override def compare(a: (Long, Int, FileMeta), b: (Long, Int, FileMeta)): Int = {
-      val byWrite = java.lang.Long.compare(a._1, b._1)
-      if (byWrite != 0) byWrite else Integer.compare(a._2, b._2)
+  private val WriteOrder: Ordering[Place] = new Ordering[Place] {
+    override def compare(a: Place, b: Place): Int = {
+      val byWrite = java.lang.Long.compare(a.written, b.written)
+      if (byWrite != 0) byWrite else java.lang.Boolean.compare(b.copy, a.copy)
     }
   }
 }

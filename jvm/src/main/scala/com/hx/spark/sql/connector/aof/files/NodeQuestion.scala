@@ -83,9 +83,6 @@ private[files] final class NodeQuestion(
     }
   }
 
-  /** `m` is a tracked file that keeps its head, as a look before found with the same question. */
-  def keepsTrackedAsBefore(m: FileMeta): Unit = kept.put(m, true)
-
   // A tracked key found holding content with another head (an inode reused).
   private def replacedTracked(m: FileMeta): Boolean =
     m.unreadable.isEmpty && tracks(m.key) && !keepsTracked(m)
