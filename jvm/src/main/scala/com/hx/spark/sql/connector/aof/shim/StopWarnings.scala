@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.shim
 
+import java.util.concurrent.RejectedExecutionException
+
 import scala.util.Try
 import scala.util.matching.Regex
 
@@ -16,6 +18,8 @@ import org.apache.spark.sql.SparkSession
  *  - Spark 4 warns twice at every stop: "Failed to cancel job group <run id>. Cannot find active
  *    jobs for it." (the query cancels its run's job group before and after interrupting its
  *    thread, and between batches the group has no job);
+ *  - a session stopped while a task ends: the scheduler's pool for the task's result is shut,
+ *    and the task's end is logged at ERROR with the pool's refusal;
  *  - a stop during a batch (always, in real-time mode, whose batch runs for minutes) kills its
  *    tasks: the sink's writer logs its abort at ERROR, with the interrupted thread's stack, and
  *    the driver the abort of the write and the task lost; a Python `foreach` warns that its
@@ -37,6 +41,7 @@ private[aof] object StopWarnings {
   private val WriteExec = "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec"
   private val WritingTask = "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask"
   private val TaskSetManager = "org.apache.spark.scheduler.TaskSetManager"
+  private[shim] val TaskScheduler = "org.apache.spark.scheduler.TaskSchedulerImpl"
   private[shim] val Utils = "org.apache.spark.util.Utils"
   private val PythonWorkers = "org.apache.spark.api.python.PythonWorkerFactory"
   private val HadoopShell = "org.apache.hadoop.util.Shell"
@@ -56,6 +61,8 @@ private[aof] object StopWarnings {
     Rule(Logger, NoJobs, _ => true),
     Rule(WriteExec, "Data source write support .* abort".r, e => runStopping(e.getThreadName)),
     Rule(TaskSetManager, "Lost task .*TaskKilled".r, e => runStopping(message(e))),
+    // A task's end reported as the session stops: the pool that takes it is shut already.
+    Rule(TaskScheduler, "Exception in statusUpdate".r, e => poolShut(e.getThrown)),
     Rule(Utils, "Aborting task".r, _ => taskKilled),
     Rule(WritingTask, "Abort".r, _ => taskKilled),
     // A killed task's Python `foreach`: its clean-up, in the task's thread or its writer's,
@@ -97,6 +104,11 @@ private[aof] object StopWarnings {
 
   private def causes(thrown: Throwable): Seq[Throwable] =
     Iterator.iterate(thrown)(_.getCause).takeWhile(_ != null).take(20).toSeq
+
+  private def poolShut(thrown: Throwable): Boolean = thrown match {
+    case e: RejectedExecutionException => Option(e.getMessage).exists(_.contains("[Terminated"))
+    case _ => false
+  }
 
   private def killedBy(thrown: Throwable): Boolean =
     causes(thrown).exists(_.isInstanceOf[TaskKilledException])

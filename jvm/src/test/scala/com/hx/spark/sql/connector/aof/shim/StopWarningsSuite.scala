@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.shim
 
+import java.util.concurrent.RejectedExecutionException
+
 import scala.collection.JavaConverters._
 
 import org.apache.logging.log4j.LogManager
@@ -73,6 +75,23 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
       seen().filter(_.logger == StopWarnings.NettySocket).map(_.message)
     }
     assert(printed === Seq("Unexpected throwable"))
+  }
+
+  test("a task's end as the session stops says nothing; the scheduler's other errors are kept") {
+    StopWarnings.quiet
+    val printed = Logged.printed { seen =>
+      val scheduler = LogManager.getLogger(StopWarnings.TaskScheduler)
+      // What Spark's local scheduler logs when a task ends as its context stops.
+      val shut = "Task TaskResultGetter rejected from java.util.concurrent.ThreadPoolExecutor@1" +
+        "[Terminated, pool size = 0, active threads = 0, queued tasks = 0, completed tasks = 31]"
+      scheduler.error("Exception in statusUpdate", new RejectedExecutionException(shut))
+      scheduler.error(
+        "Exception in statusUpdate",
+        new RejectedExecutionException("rejected from pool[Running, pool size = 4]"))
+      scheduler.error("Exception in statusUpdate", new IllegalStateException("[Terminated"))
+      seen().filter(_.logger == StopWarnings.TaskScheduler).map(_.message)
+    }
+    assert(printed === Seq.fill(2)("Exception in statusUpdate")) // the pool running, another error
   }
 
   test("a killed task's clean-up failing says nothing; a clean-up failing otherwise is kept") {
