@@ -42,6 +42,7 @@ class PublicSparkApiSuite extends AnyFunSuite {
     "StopWarnings.scala" -> Seq(
       "org.apache.spark.scheduler.DAGScheduler",
       "org.apache.spark.scheduler.TaskSetManager",
+      "org.apache.spark.scheduler.TaskSchedulerImpl",
       "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec",
       "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask",
       "org.apache.spark.util.Utils",
