@@ -60,7 +60,7 @@ final class FileRangeReader(
     header: Option[FileHeader] = None,
     ending: LineEnding = LineEnding.Default)
     extends Closeable {
-  private val log = LoggerFactory.getLogger(getClass)
+  import FileRangeReader.log
   // Asked of every line: a null, not an Option's closure, in the loop.
   private val filter = lineFilter.orNull
 
@@ -326,6 +326,9 @@ final class FileRangeReader(
 }
 
 object FileRangeReader {
+  // One a JVM: log4j finds a logger's context by walking the caller's stack, and a real-time
+  // task makes a reader at each look.
+  private val log = LoggerFactory.getLogger(classOf[FileRangeReader])
 
   /** A reader of `range` as a read task of the endpoint's source reads it. */
   def of(
