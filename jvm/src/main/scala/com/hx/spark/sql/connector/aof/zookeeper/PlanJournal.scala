@@ -139,14 +139,22 @@ object ZkPlanJournal {
   private[zookeeper] def childrenAfter(result: OpResult): Int =
     result.asInstanceOf[OpResult.SetDataResult].getStat.getNumChildren
 
-  /** ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client. */
-  private[zookeeper] def transaction(client: CuratorFramework, ops: Seq[Op]): Seq[OpResult] =
-    RetryLoop
-      .callWithRetry(
-        client.getZookeeperClient,
-        () => client.getZookeeperClient.getZooKeeper.multi(ops.asJava))
-      .asScala
-      .toSeq
+  /**
+   * ZooKeeper's own transaction: Curator 2's (Spark 3) fails against ZooKeeper 3.6's client. Sent
+   * once as it is, and through Curator's retry loop only when it failed for want of an answer (a
+   * refused op comes with the ops' results): the loop looks up a logger each time it is made (a
+   * walk of the stack), which a real-time task would pay at each look.
+   */
+  private[zookeeper] def transaction(client: CuratorFramework, ops: Seq[Op]): Seq[OpResult] = {
+    val zk = client.getZookeeperClient
+    val results =
+      try zk.getZooKeeper.multi(ops.asJava)
+      catch {
+        case e: KeeperException if e.getResults == null =>
+          RetryLoop.callWithRetry(zk, () => zk.getZooKeeper.multi(ops.asJava))
+      }
+    results.asScala.toSeq
+  }
 
   /** Stops every task that has the journal at `path` open from keeping another plan. */
   def fence(client: CuratorFramework, path: String): Unit = fenceAll(client, Seq(path))
