@@ -16,7 +16,30 @@ TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 
 def cpu_ticks(pid: int) -> int:
     """Return the user and system CPU ``pid`` has used so far, every thread's, in clock ticks."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
+    return _ticks(Path(f"/proc/{pid}/stat").read_text())
+
+
+def jit_ticks(pid: int) -> dict[int, int]:
+    """Return the CPU each of a JVM's JIT compiler threads has used so far, by thread id.
+
+    HotSpot names them ``C1 CompilerThread<n>`` and ``C2 CompilerThread<n>``; the kernel keeps
+    a thread's name to 15 bytes.
+    """
+    ticks = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except (FileNotFoundError, ProcessLookupError):  # the thread ended meanwhile
+            continue
+        if stat[stat.index("(") + 1 : stat.rindex(")")].startswith(_COMPILERS):
+            ticks[int(task.name)] = _ticks(stat)
+    return ticks
+
+
+_COMPILERS = ("C1 CompilerThre", "C2 CompilerThre")
+
+
+def _ticks(stat: str) -> int:
     # The fields after the command (in brackets, which may hold spaces): utime and stime are
     # the 14th and 15th of the whole line, the 12th and 13th after the bracket.
     fields = stat[stat.rindex(")") + 2 :].split()
@@ -42,6 +65,12 @@ class Usage:
 
     ticks: int
     seconds: float
+    jit_ticks: int = 0  # of ``ticks``, the JIT compiler threads'
+
+    @property
+    def compiled_cores(self) -> float:
+        """The cores it used but for its JIT compiling: what it uses once its code is compiled."""
+        return (self.ticks - self.jit_ticks) / TICKS_PER_SECOND / self.seconds
 
     @property
     def cores(self) -> float:
@@ -53,6 +82,7 @@ class Usage:
         return {
             "cores": round(self.cores, 5),
             "ticks": self.ticks,
+            "jit_ticks": self.jit_ticks,
             "seconds": round(self.seconds, 2),
         }
 
@@ -69,12 +99,25 @@ class Phase:
         self.pids = pids
         self._started = time.monotonic()
         self._ticks = {name: cpu_ticks(pid) for name, pid in pids.items()}
+        self._jit = {name: jit_ticks(pid) for name, pid in pids.items()}
 
     def end(self) -> dict[str, Usage]:
         """Each process's CPU since the phase began."""
         ticks = {name: cpu_ticks(pid) for name, pid in self.pids.items()}
+        jit = {name: jit_ticks(pid) for name, pid in self.pids.items()}
         seconds = time.monotonic() - self._started
-        return {name: Usage(ticks[name] - self._ticks[name], seconds) for name in self.pids}
+        return {
+            name: Usage(
+                ticks[name] - self._ticks[name], seconds, _since(self._jit[name], jit[name])
+            )
+            for name in self.pids
+        }
+
+
+def _since(before: dict[int, int], after: dict[int, int]) -> int:
+    # Per thread: HotSpot ends compiler threads it no longer needs, and starts them again. One
+    # that ended within the phase is not counted here, so its time stays in the rest's.
+    return sum(t - before.get(tid, 0) for tid, t in after.items())
 
 
 def snapshot(pid: int) -> dict[str, float]:
