@@ -45,11 +45,17 @@ private[endpoint] final class LookSchedule(
   }
 
   /**
-   * A look begins: the directories are watched again. A directory is heard once between two
+   * A look begins: the directories heard since the last one are watched again (every one, with
+   * the pattern matched again, when those may be others). A directory is heard once between two
    * looks (the first change is all a note needs), so a file written all the time costs one event
    * a look, not one a write. On the worker.
    */
-  def rearm(): Unit = if (watch.nonEmpty) watchAgain()
+  def rearm(): Unit = watch.foreach { w =>
+    w.again() match {
+      case Some(again) => watch = Some(again)
+      case None => watchAgain()
+    }
+  }
 
   /** Ends watching and noting; on the worker. */
   def stop(): Unit = {

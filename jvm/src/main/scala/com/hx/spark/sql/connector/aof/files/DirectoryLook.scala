@@ -17,17 +17,22 @@ private[files] final class DirectoryLook(
     kept: KeptDirectories,
     listing: FileListing,
     stat: Path => FileStamp) {
-  private var metas = Vector.empty[FileMeta]
+  // The files found but for those of the directories taken whole, by key.
+  private val metas = mutable.ArrayBuffer.empty[FileMeta]
   private val seen = mutable.Set.empty[FileKey]
+  // The directories taken as the last look answered them, whole: among thousands of quiet
+  // files, a look says nothing of each ([[KeptDirectories.Dir]]).
+  private val takenDirs = mutable.ArrayBuffer.empty[KeptDirectories.Dir]
+  private val takenByPath = mutable.HashMap.empty[Path, KeptDirectories.Dir]
   // The directory being described: its files answered as kept, while every one of them is.
   private val keptHere = mutable.ArrayBuffer.empty[KeptDirectories.File]
   private var allKept = false
   // Each directory's entries as this look described them: listed again as they were, nothing
   // more is said of them.
   private val describedHere = mutable.Map.empty[Path, Seq[LookedDirectories.Entry]]
-  // Each file's stamp as it was described.
-  val stamps: mutable.Map[FileKey, FileStamp] = mutable.Map.empty
-  val lookedAt: mutable.Set[FileKey] = mutable.Set.empty
+  // Each file's stamp as it was described, but for those of the directories taken whole.
+  private val stamps = mutable.Map.empty[FileKey, FileStamp]
+  private val lookedAtHere = mutable.Set.empty[FileKey]
   // Compressed files left unread for `ignore.older`: not reported.
   var leftOld = 0
   // Directories taken as the last look answered them.
@@ -37,15 +42,23 @@ private[files] final class DirectoryLook(
   // The files found other than as kept by the tracker ([[KeptDirectories]]): the others are
   // tracked files that keep their heads, copies of none, whose stamps are settled.
   private val afreshFound = mutable.ArrayBuffer.empty[FileMeta]
-  // The files of the directories taken as kept.
-  private var keptFound = Vector.empty[FileMeta]
 
-  def found: Seq[FileMeta] = metas
+  def found: Seq[FileMeta] = asKept ++ metas
 
   def afresh: Seq[FileMeta] = afreshFound.toList
 
-  /** The files found as kept: tracked files that keep their heads, copies of none, as before. */
-  def asKept: Seq[FileMeta] = keptFound
+  /**
+   * The files found as kept: tracked files that keep their heads, copies of none, as before.
+   * Asked once the look is done.
+   */
+  lazy val asKept: Seq[FileMeta] = takenDirs.flatMap(_.metas).toVector
+
+  /** The stamp a file (by key) was found at. */
+  def stampOf(key: FileKey): Option[FileStamp] =
+    stamps.get(key).orElse(takenFile(key).map(_.stamp))
+
+  /** Every file (by key) the look looked at. */
+  def lookedAt: LookedKeys = new LookedKeys(takenDirs.toVector, lookedAtHere)
 
   /**
    * Each directory's files described, or taken as the last look answered them where it is not
@@ -62,17 +75,15 @@ private[files] final class DirectoryLook(
       wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
     listing.foldLeft(false) { (reshaped, listed) =>
       lazy val asBefore =
-        kept.of(listed).filter(fs => !kept.doubts(listed.dir) || fs.forall(stillKept))
+        kept.of(listed).filter(d => !kept.doubts(listed.dir) || d.files.forall(stillKept))
       if (!listed.fresh && describedHere.get(listed.dir).exists(_ eq listed.entries)) {
         reshaped // as this look found it already
       } else if (asBefore.nonEmpty) {
-        asBefore.get.foreach { f =>
-          lookedAt += f.key
-          found(f.key, f.stamp, f.meta)
-          keptFound :+= f.meta
-        }
-        trackedFound += asBefore.get.size
-        kept.found(listed.dir, listed.entries, asBefore)
+        val dir = asBefore.get
+        takenDirs += dir
+        takenByPath(listed.dir) = dir
+        trackedFound += dir.files.size
+        kept.found(listed.dir, listed.entries, Some(dir.files))
         describedHere(listed.dir) = listed.entries
         taken += 1
         reshaped
@@ -91,8 +102,15 @@ private[files] final class DirectoryLook(
 
   // Whether a file the last look answered as kept is answered so again, as it was.
   private def stillKept(f: KeptDirectories.File): Boolean =
-    !seen.contains(f.key) && question.knownByKey.get(f.key).exists(_ eq f.asked) &&
+    !seenAlready(f.key) && question.knownByKey.get(f.key).exists(_ eq f.asked) &&
       tracker.keepsFrom(f.key, f.stamp, f.description)
+
+  // Whether the look found the file (by key) already: a file renamed while listed may be in two.
+  private def seenAlready(key: FileKey): Boolean = seen.contains(key) || takenFile(key).nonEmpty
+
+  // The file (by key) of a directory taken whole: the one kept that holds it, if taken.
+  private def takenFile(key: FileKey): Option[KeptDirectories.File] =
+    kept.dirOf(key).flatMap(takenByPath.get).flatMap(_.byKey.get(key))
 
   /** One entry described, if wanted: the entry with its stamp, unless it went meanwhile. */
   private def describe(
@@ -114,8 +132,8 @@ private[files] final class DirectoryLook(
       if (!stamp.regular) {
         allKept = false
         readBy.foreach(listing.warnIfNotRead(path, _))
-      } else if (!seen.contains(key) && wanted(readBy, key)) {
-        lookedAt += key
+      } else if (!seenAlready(key) && wanted(readBy, key)) {
+        lookedAtHere += key
         answered.map(_._2) match {
           case Some(meta) =>
             foundAfresh(key, stamp, meta)
@@ -147,7 +165,7 @@ private[files] final class DirectoryLook(
   private def found(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
     seen += key
     stamps(key) = stamp
-    metas :+= meta
+    metas += meta
   }
 
   // A file found afresh: a directory kept that holds it too is not taken whole after it.

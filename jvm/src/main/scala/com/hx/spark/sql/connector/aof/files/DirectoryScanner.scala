@@ -80,8 +80,8 @@ final class DirectoryScanner(
   private var waitingSince = Map.empty[FileKey, Cleanup.Since]
   @volatile private var settlesIn: Option[Long] = None
   @volatile private var takenLast = 0
-  // The files the last scan looked at, whose keys the tracker keeps.
-  private var lastLookedAt = collection.Set.empty[FileKey]
+  // The files the last scan looked at, whose keys the tracker keeps; none after one that failed.
+  private var lastLookedAt = Option.empty[LookedKeys]
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
@@ -139,7 +139,7 @@ final class DirectoryScanner(
       keptDirs.asked(question)
       // Forgotten until this scan ends: one that fails may have kept files no look reaches.
       val lookedBefore = lastLookedAt
-      lastLookedAt = collection.Set.empty
+      lastLookedAt = None
       val taken = changes.flatMap(_.take())
       // With retired files, every directory renamed in: the driver gives one up once an answer
       // found no copy of it, and a copy renamed into a directory whose event is still on its way
@@ -159,22 +159,25 @@ final class DirectoryScanner(
           (again, answer(again, question)._1)
       }
       val lookedAt = if (first eq last) first.lookedAt else first.lookedAt ++ last.lookedAt
-      // The same files as the last scan's: what it forgot is all there is to forget.
-      if (lookedAt != lookedBefore) tracker.keepOnly(lookedAt.contains)
-      lastLookedAt = lookedAt
+      // What the last scan looked at and this one did not: the tracker holds no other file.
+      lookedBefore.flatMap(_.goneBy(lookedAt)) match {
+        case Some(gone) => if (gone.nonEmpty) tracker.keepOnly(k => !gone(k))
+        case None => tracker.keepOnly(lookedAt.all.contains)
+      }
+      lastLookedAt = Some(lookedAt)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       takenLast = first.taken + (if (first eq last) 0 else last.taken)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
       val nowMs = clock.millis()
       val settling = last.afresh.iterator
-        .flatMap(m => last.stamps.get(m.key))
+        .flatMap(m => last.stampOf(m.key))
         .map(tracker.untilSettled(_, nowMs))
         .filter(_ > 0L)
       settlesIn = (settling ++ cleanupDue.iterator)
         .reduceOption[Long](math.min)
         .map(_ + DirectoryScanner.TickMs)
-      val answered =
-        WriteOrder.of(tracker.joined(metas, last.stamps.get, question), last.stamps.get)
+      val joined = tracker.joined(metas, last.stampOf, question)
+      val answered = WriteOrder.of(joined, last.stampOf, last.asKept.size)
       if (removed.isEmpty) answered else answered.filterNot(m => removed(m.key))
     }
 
@@ -191,12 +194,12 @@ final class DirectoryScanner(
       val candidates = for {
         m <- metas if remove(m.key)
         k <- question.knownByKey.get(m.key)
-        stamp <- look.stamps.get(m.key)
+        stamp <- look.stampOf(m.key)
       } yield {
         Cleanup.Candidate(m, stamp, k.floor, identity.ofKey(k, m) == FileIdentity.Same)
       }
       val nowMs = clock.millis()
-      val newest = Cleanup.newestIn(metas, look.stamps.get)
+      val newest = Cleanup.newestIn(metas, look.stampOf)
       val judged =
         c.removable(candidates, newest, metas.flatMap(_.copyOf).toSet, waitingSince, nowMs)
       waitingSince = judged.since
@@ -229,7 +232,7 @@ final class DirectoryScanner(
         val copyOf = shortHeads.copyOf(m, question, byKey, evidence)
         if (copyOf == m.copyOf) m else m.copy(copyOf = copyOf)
       }
-      val unsettled = (key: FileKey) => look.stamps.get(key).exists(!tracker.settled(_))
+      val unsettled = (key: FileKey) => look.stampOf(key).exists(!tracker.settled(_))
       val found = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
       val withCopies = metas
         .filterNot(m => found.heldBack(m.key))

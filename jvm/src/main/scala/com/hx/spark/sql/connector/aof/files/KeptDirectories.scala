@@ -21,7 +21,7 @@ private[files] final class KeptDirectories {
   private var kept = Map.empty[Path, Dir]
   private val next = mutable.HashMap.empty[Path, Dir]
   // The directory of each file kept, to doubt it when the file changes.
-  private val dirOf = mutable.HashMap.empty[FileKey, Path]
+  private val dirs = mutable.HashMap.empty[FileKey, Path]
   // Directories kept, one file of which changed since: each file is asked whether it still holds.
   private val doubted = mutable.Set.empty[Path]
   // Whether every directory is doubted: the driver's question changed in ways not told by file.
@@ -30,14 +30,20 @@ private[files] final class KeptDirectories {
   private var lastQuestion = Option.empty[NodeQuestion]
 
   /** The files `listed` held at the last look, if it is not listed again and all were kept. */
-  def of(listed: LookedDirectories.Listed): Option[Seq[File]] =
-    kept.get(listed.dir).filter(d => !listed.fresh && (d.entries eq listed.entries)).map(_.files)
+  def of(listed: LookedDirectories.Listed): Option[Dir] =
+    kept.get(listed.dir).filter(d => !listed.fresh && (d.entries eq listed.entries))
+
+  /**
+   * The directory kept that holds the file (by key), if any: one at most, as a look finds a file
+   * once. Its files may no longer hold it (the index keeps keys no longer kept for a while).
+   */
+  def dirOf(key: FileKey): Option[Path] = dirs.get(key)
 
   /** Whether a file of the directory changed since it was kept: its files are asked each. */
   def doubts(dir: Path): Boolean = doubtAll || doubted(dir)
 
   /** The file (by key) may no longer be answered as it was kept: its directory is doubted. */
-  def changed(key: FileKey): Unit = dirOf.get(key).foreach(doubted += _)
+  def changed(key: FileKey): Unit = dirOf(key).foreach(doubted += _)
 
   /**
    * A scan asks `question`: a directory a file of which it asks otherwise than the last scan did
@@ -55,8 +61,12 @@ private[files] final class KeptDirectories {
   def found(dir: Path, entries: Seq[LookedDirectories.Entry], files: Option[Seq[File]]): Unit =
     files match {
       case Some(f) =>
-        if (!next.get(dir).orElse(kept.get(dir)).exists(_.files eq f)) index(dir, f)
-        next(dir) = Dir(entries, f)
+        val before = next.get(dir).orElse(kept.get(dir))
+        if (!before.exists(_.files eq f)) index(dir, f)
+        // The same object while its entries and files are: what it makes once is made once.
+        next(dir) = before.filter(d => (d.entries eq entries) && (d.files eq f)).getOrElse {
+          new Dir(entries, f)
+        }
         doubted -= dir // its files were just found as kept
       case None => next -= dir // found again in the same look, not all kept now
     }
@@ -70,8 +80,8 @@ private[files] final class KeptDirectories {
     // Keys of files no longer kept are left in the index until it is twice what is kept: one
     // only doubts a directory for nothing.
     val files = kept.valuesIterator.map(_.files.size).sum
-    if (dirOf.size > 2 * files + 1000) {
-      dirOf.clear()
+    if (dirs.size > 2 * files + 1000) {
+      dirs.clear()
       kept.foreach { case (dir, d) => index(dir, d.files) }
     }
   }
@@ -80,14 +90,14 @@ private[files] final class KeptDirectories {
   def clear(): Unit = {
     kept = Map.empty
     next.clear()
-    dirOf.clear()
+    dirs.clear()
     doubted.clear()
     doubtAll = false
   }
 
   // A file kept in another directory before (renamed there) has that one doubted.
   private def index(dir: Path, files: Seq[File]): Unit =
-    files.foreach(f => dirOf.put(f.key, dir).filter(_ != dir).foreach(doubted += _))
+    files.foreach(f => dirs.put(f.key, dir).filter(_ != dir).foreach(doubted += _))
 }
 
 private[files] object KeptDirectories {
@@ -103,5 +113,12 @@ private[files] object KeptDirectories {
       asked: KnownFile,
       description: FileDescription)
 
-  private final case class Dir(entries: Seq[LookedDirectories.Entry], files: Seq[File])
+  /**
+   * A directory whose files were all answered as kept, as the next look may take it whole: its
+   * entries, its files, and what a look taking it asks of them, made once.
+   */
+  final class Dir(val entries: Seq[LookedDirectories.Entry], val files: Seq[File]) {
+    lazy val metas: Vector[FileMeta] = files.iterator.map(_.meta).toVector
+    lazy val byKey: Map[FileKey, File] = files.iterator.map(f => f.key -> f).toMap
+  }
 }

@@ -18,8 +18,9 @@ private[files] final class NodeQuestion(
     known.foreach(k => byKey(k.key) = k)
     byKey
   }
-  // What `keepsTracked` said of each answer: it is asked several times of every file at a look.
-  private val kept = new java.util.IdentityHashMap[FileMeta, java.lang.Boolean](known.size)
+  // What `keepsTracked` said of each answer: it is asked several times of a file at a look. Not
+  // sized for every file: a look among thousands of quiet ones asks it of the few it describes.
+  private val kept = new java.util.IdentityHashMap[FileMeta, java.lang.Boolean]()
 
   // Whether a file not tracked may be a copy of a tracked or retired one, by its head: it starts
   // with such a file's head, or with the shorter head of one read while shorter than the sample.

@@ -8,10 +8,13 @@ import java.util.stream.IntStream
  * calling thread; results in order.
  */
 object InParallel {
-  def map[A, B <: AnyRef](items: Seq[A])(f: A => B): Seq[B] = {
-    val in = items.toIndexedSeq
-    val out = new Array[AnyRef](in.size)
-    IntStream.range(0, in.size).parallel().forEach(i => out(i) = f(in(i)))
-    out.toSeq.map(_.asInstanceOf[B])
-  }
+  def map[A, B <: AnyRef](items: Seq[A])(f: A => B): Seq[B] =
+    // One host, as a real-time task's every look: handing it to the pool costs more than it.
+    if (items.lengthCompare(1) <= 0) items.map(f)
+    else {
+      val in = items.toIndexedSeq
+      val out = new Array[AnyRef](in.size)
+      IntStream.range(0, in.size).parallel().forEach(i => out(i) = f(in(i)))
+      out.toSeq.map(_.asInstanceOf[B])
+    }
 }

@@ -12,17 +12,25 @@ final case class Delta[K, V](changed: Seq[V], removed: Seq[K]) {
 
 object Delta {
 
-  /** The change from `before` to `after`; None when `after` repeats a key (send it in full). */
-  def between[K, V](before: Seq[V], after: Seq[V])(key: V => K): Option[Delta[K, V]] = {
+  /**
+   * The change from `before` to `after`; None when `after` repeats a key (send it in full).
+   *
+   * @param unique that `before` repeats no key (an `after` a delta was made to before): then an
+   *               `after` of the same keys in the same order is not checked again
+   */
+  def between[K, V](before: Seq[V], after: Seq[V], unique: Boolean = false)(
+      key: V => K): Option[Delta[K, V]] = {
+    // The same keys in the same order, as most triggers list them: compared pairwise, and the
+    // same object has the same key.
+    val sameKeys = before.size == after.size &&
+      before.iterator.zip(after.iterator).forall { case (b, a) =>
+        (b.asInstanceOf[AnyRef] eq a.asInstanceOf[AnyRef]) || key(b) == key(a)
+      }
     // A Java set: a look's answer of thousands of files makes one at every trigger.
-    val keys = new java.util.HashSet[K](after.size * 2)
-    if (!after.forall(v => keys.add(key(v)))) None
-    else if (before.size == after.size && before.iterator
-        .map(key)
-        .sameElements(after.iterator.map(key))) {
-      // The same keys in the same order, as most triggers list them: compared pairwise.
-      Some(Delta(before.zip(after).collect { case (b, a) if a != b => a }, Nil))
-    } else {
+    lazy val keys = new java.util.HashSet[K](after.size * 2)
+    if (!(sameKeys && unique) && !after.forall(v => keys.add(key(v)))) None
+    else if (sameKeys) Some(Delta(before.zip(after).collect { case (b, a) if a != b => a }, Nil))
+    else {
       val old = before.iterator.map(v => key(v) -> v).toMap
       Some(
         Delta(

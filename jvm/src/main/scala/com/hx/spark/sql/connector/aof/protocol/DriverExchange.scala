@@ -4,7 +4,7 @@ import java.util.UUID
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.KnownFile
+import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
 
 /**
  * An endpoint's side of the exchange with the driver: the files a request names (in full, or as
@@ -20,6 +20,8 @@ final class DriverExchange {
   private var current: Option[(Request, Seq[KnownFile], Option[Exchange], Response)] = None
   // The order of the newest request taken: an older one was written back by someone else.
   private var newest = 0L
+  // The last answer in full a change was made to: it repeats no file ([[Delta.between]]).
+  private var unique: Seq[FileMeta] = Nil
 
   /** Whether `request` is no older than every request taken before: then it is taken. */
   def takes(request: Request): Boolean =
@@ -71,7 +73,10 @@ final class DriverExchange {
       current = Some((request, known, before, full))
       kept(id) = Exchange(id, known, full.files)
       if (kept.size > DriverExchange.Kept) kept -= kept.head._1
-      val change = before.flatMap(e => Delta.between(e.files, full.files)(_.key).map(e.id -> _))
+      val change = before.flatMap { e =>
+        Delta.between(e.files, full.files, unique = e.files eq unique)(_.key).map(e.id -> _)
+      }
+      if (change.nonEmpty) unique = full.files
       val answer = change.fold(full) { case (b, d) =>
         full.copy(files = d.changed, base = Some(b), gone = d.removed)
       }

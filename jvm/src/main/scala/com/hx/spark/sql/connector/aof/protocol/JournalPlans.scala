@@ -81,10 +81,20 @@ object JournalPlans {
     /** Whether `plans` were written for this start (they may have no segment yet). */
     def names(plans: String): Boolean = plans.takeWhile(_ != '\n') == named
 
-    def write(segments: Seq[HostOffsets]): String =
-      (named +: segments.zip(base +: segments).map { case (end, previous) =>
-        OffsetJson.write(AofOffset(Map(host -> end), Some(snapshot(host, previous))))
-      }).mkString("\n")
+    // Each segment's line, with its end and the end before it (the same objects): a task
+    // writes the journal at each plan, where most often only the last segment changed.
+    private var lines = Vector.empty[(HostOffsets, HostOffsets, String)]
+
+    def write(segments: Seq[HostOffsets]): String = {
+      val ends = segments.zip(base +: segments).zipWithIndex.map { case ((end, previous), i) =>
+        lines.lift(i).filter(l => (l._1 eq end) && (l._2 eq previous)).getOrElse {
+          val line = OffsetJson.write(AofOffset(Map(host -> end), Some(snapshot(host, previous))))
+          (end, previous, line)
+        }
+      }
+      lines = ends.toVector
+      (named +: ends.map(_._3)).mkString("\n")
+    }
 
     /** The segments of a journal written for this start; none when it was written for another. */
     def read(text: String): Seq[HostOffsets] =

@@ -57,6 +57,30 @@ class DirectoryWatchSuite extends AnyFunSuite with TempDirectories {
     everyWatch.close()
   }
 
+  test("watched again: a directory heard once is heard again, one made since is watched too") {
+    val (a, b) = (root.resolve("again/a"), root.resolve("again/b"))
+    Seq(a, b).foreach(Files.createDirectories(_))
+    val events = new LinkedBlockingQueue[Path]()
+    val files = SourceFiles(Seq(PathPattern(s"${root.resolve("again")}/*", "app\\.log")))
+    val first = DirectoryWatch.registerFor(files, (dir, _) => events.put(dir), once = true)
+    append(a, "one")
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === a)
+    append(a, "two")
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === null, "a write after the first")
+    val again = first.again().get
+    append(a, "three")
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === a)
+    append(b, "one")
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === b)
+    // A directory made where the pattern looks, heard where it was made.
+    val c = Files.createDirectories(root.resolve("again/c"))
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === root.resolve("again"))
+    val third = again.again().get
+    append(c, "one")
+    assert(events.poll(eventMs, TimeUnit.MILLISECONDS) === c)
+    third.close()
+  }
+
   test("a directory that cannot be watched is heard through the nearest one above it") {
     val missing = root.resolve("above").resolve("not-yet")
     Files.createDirectories(missing.getParent)
@@ -66,6 +90,7 @@ class DirectoryWatchSuite extends AnyFunSuite with TempDirectories {
     assert(!watch.complete)
     Files.createDirectories(missing)
     assert(heard(events), "its making was not heard")
+    assert(watch.again().isEmpty, "renewed by parts, where one is watched in another's stead")
     watch.close()
   }
 }

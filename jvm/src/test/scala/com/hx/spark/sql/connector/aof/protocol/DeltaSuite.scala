@@ -49,5 +49,11 @@ class DeltaSuite extends AnyFunSuite {
   test("a list that repeats a key is not taken as a change: it is sent in full") {
     assert(delta(Seq(1 -> "a"), Seq(1 -> "a", 1 -> "b")) === None)
     assert(delta(Seq(1 -> "a", 1 -> "b"), Seq(1 -> "a", 1 -> "c")) === None)
+    // Said of a list without repeats: the same keys are not checked again, others are.
+    val unique = (before: Seq[(Int, String)], after: Seq[(Int, String)]) =>
+      Delta.between(before, after, unique = true)(_._1)
+    assert(
+      unique(Seq(1 -> "a", 2 -> "b"), Seq(1 -> "a", 2 -> "B")) === Some(Delta(Seq(2 -> "B"), Nil)))
+    assert(unique(Seq(1 -> "a"), Seq(1 -> "a", 1 -> "b")) === None)
   }
 }
