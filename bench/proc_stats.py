@@ -68,11 +68,6 @@ class Usage:
     jit_ticks: int = 0  # of ``ticks``, the JIT compiler threads'
 
     @property
-    def compiled_cores(self) -> float:
-        """The cores it used but for its JIT compiling: what it uses once its code is compiled."""
-        return (self.ticks - self.jit_ticks) / TICKS_PER_SECOND / self.seconds
-
-    @property
     def cores(self) -> float:
         """The cores it used on average: CPU seconds over wall seconds."""
         return self.ticks / TICKS_PER_SECOND / self.seconds

@@ -49,16 +49,21 @@ object DirectoryWatch {
     // Among 20,000 files in 200 directories a file written all the time is heard in one: that
     // one is registered again, and one made since, not the 200 (a syscall each, through the
     // watch's thread).
-    override def again(): Option[Registration] = DirectoryWatch.synchronized {
+    override def again(): Option[Registration] = {
+      // Listed before the lock, as `registerFor` lists: the watch's thread does not wait for it.
+      val wanted = files.filter(_ => complete).flatMap(f => Try(directoriesFor(f)).toOption)
+      DirectoryWatch.synchronized(watchedAgain(wanted))
+    }
+
+    private def watchedAgain(wanted: Option[Seq[Path]]): Option[Registration] = {
       val heard = listener.heard
       listener.heard = Nil
       val kept = keys.filterNot(heard.contains).filter(_.isValid)
       val watching = kept.map(_.watchable.asInstanceOf[Path]).toSet
       for {
-        f <- files if complete
+        dirs <- wanted
         s <- service
-        wanted <- Try(directoriesFor(f)).toOption
-        renewed = wanted.filterNot(watching).map(watched(s, _))
+        renewed = dirs.filterNot(watching).map(watched(s, _))
         if renewed.forall(_.isSuccess)
       } yield {
         val added = renewed.map(_.get).filterNot(kept.contains).distinct

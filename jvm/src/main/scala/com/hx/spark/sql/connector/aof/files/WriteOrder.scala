@@ -16,12 +16,13 @@ private[files] object WriteOrder {
    * `metas` in write order, each written when its stamp says (first, without one), but for the
    * first `asKept`, which stay first and as they are.
    */
-  def of(metas: Seq[FileMeta], stampOf: FileKey => Option[FileStamp], asKept: Int): Seq[FileMeta] =
-    if (asKept == 0) sorted(metas, stampOf)
-    else {
-      val (kept, others) = metas.splitAt(asKept)
-      kept ++ sorted(others, stampOf)
-    }
+  def of(
+      metas: Seq[FileMeta],
+      stampOf: FileKey => Option[FileStamp],
+      asKept: Int): Seq[FileMeta] = {
+    val (kept, others) = metas.splitAt(asKept)
+    kept ++ sorted(others, stampOf)
+  }
 
   private def sorted(metas: Seq[FileMeta], stampOf: FileKey => Option[FileStamp]) = {
     // Each file's place found once: a sort asks at every comparison, 15 times a file at 20,000.
