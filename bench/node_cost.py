@@ -6,9 +6,9 @@ worker of one core on 127.0.0.2 (``LocalCluster``); the driver is this process's
 source's embedded ZooKeeper server. Per phase and trigger a query reads that node's files into
 Spark's ``noop`` sink (real-time mode: the JVM's JSON-lines sink to a file, ``noop`` not being a
 real-time sink), and the CPU of the executor's and the driver's JVMs is taken from ``/proc`` over
-the phase, after a warm-up (``node_queries``). References of the same run: ``rate`` at the same
-trigger and rows a second (micro-batch triggers, written phases), and ``rsyslogd`` reading the
-same files (``rsyslog_imfile``). This Spark line's figures go to
+the phase, after a warm-up of three triggers at least (``node_queries``). References of the same
+run: ``rate`` at the same trigger and rows a second (micro-batch triggers, written phases), and
+``rsyslogd`` reading the same files (``rsyslog_imfile``). This Spark line's figures go to
 ``bench/node-cost-spark<major>.json``, merged with those kept there (a partial run replaces only
 its rows); ``bench/node-cost.md`` shows every line's (``node_cost_report``).
 """
@@ -231,8 +231,8 @@ def _row(
         written = written_ids(writers[0].stop()) if writers else set()
         return written | quiet.get(phase.name, set())
 
-    labels = {"phase": phase.label, "trigger": trigger.label}
-    labels.update(seconds=args.seconds, warmup=args.warmup)
+    labels: dict[str, Any] = {"phase": phase.label, "trigger": trigger.label}
+    labels.update(seconds=args.seconds, warmup=trigger.warmup(args.warmup))
     path = phase.pattern(f"{cluster.mount}/{rel}", regex=True)
     try:
         row = source(node, name, path, trigger, args.warmup, args.seconds, expected, start_writing)
@@ -260,7 +260,9 @@ def main() -> None:
     """Measure the phases and triggers asked for; merge them into this line's figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each phase")
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before each phase")
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds before each phase, 3 triggers at least"
+    )
     parser.add_argument("--phases", nargs="+", choices=list(PHASES), default=list(PHASES))
     parser.add_argument("--triggers", nargs="+", choices=list(TRIGGERS), default=list(TRIGGERS))
     args = parser.parse_args()

@@ -24,7 +24,8 @@ The JIT compiler's threads (`C1`/`C2 CompilerThread<n>`, from `/proc/<pid>/task`
 apart. They compile a query's code in its first minutes, once for a node that runs it for days,
 and a phase begins only seconds after its query. The executor and driver columns, and every
 ratio, are the CPU of the other threads, the garbage collector's included; code not compiled
-yet still runs slower there.
+yet still runs slower there. The warm-up is three triggers at least: a query's first looks
+describe every file under the driver's first questions before their answers are kept, once.
 
 - **Idle**: quiet files of 10 lines of 100 bytes, read from their start; the query's first
   batch (from the query's start to that batch's end, from its progress) reads them, and the

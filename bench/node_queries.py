@@ -26,6 +26,9 @@ from node_writer import LINE_BYTES, line_id, tally
 
 REAL_TIME_BATCH = "5 minutes"  # the docs' example: longer than a phase, so no batch ends in one
 CATCH_UP = 90.0  # seconds a query may take, after the writer stops, to count every line
+# Triggers of warm-up at least: a query's first looks describe every file under the driver's
+# first questions, then keep the answers; at a 10 s trigger, a 10 s warm-up held one of them.
+WARMUP_TRIGGERS = 3
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,10 @@ class Trigger:
     label: str
     interval: float = 0.0  # ProcessingTime's, in seconds; 0 for none
     real_time: bool = False
+
+    def warmup(self, least: float) -> float:
+        """Return the seconds before a phase: ``least``, or :data:`WARMUP_TRIGGERS` triggers."""
+        return max(least, WARMUP_TRIGGERS * self.interval)
 
     def set(self, writer: DataStreamWriter) -> DataStreamWriter:
         """``writer`` with this trigger."""
@@ -105,7 +112,7 @@ def source(
             figures["first_batch"] = _first_batch(query, started, trigger)
         else:
             _wait(query, lambda: counted() > 0, 120, "the first line counted")
-        time.sleep(warmup)
+        time.sleep(trigger.warmup(warmup))
         figures.update(_phase(node, seconds, None if trigger.real_time else query))
         if stop_writing:
             stop_writing()
@@ -147,7 +154,7 @@ def rate(
     )
     try:
         _wait(query, lambda: len(query.recentProgress) > 0, 120, "rate's first batch")
-        time.sleep(warmup)
+        time.sleep(trigger.warmup(warmup))
         return _phase(node, seconds, query)
     finally:
         query.stop()

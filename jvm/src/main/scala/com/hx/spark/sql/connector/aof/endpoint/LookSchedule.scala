@@ -18,7 +18,9 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * @param submit   runs a task on the endpoint's worker after a delay (ms)
  * @param note     notes that the files may have changed
  * @param fallback every so often: reads again what a ZooKeeper watch may have missed
- * @param lookMs   how long the last whole look took: the looks every so often take a small share
+ * @param lookMs   how long the last whole look took: while a directory cannot be watched, the
+ *                 looks soon after take a hundredth of the time
+ * @param nowMs    the time due times are kept in (ms): tests move it
  */
 private[endpoint] final class LookSchedule(
     files: SourceFiles,
@@ -26,21 +28,25 @@ private[endpoint] final class LookSchedule(
     submit: (() => Unit, Long) => Unit,
     note: () => Unit,
     fallback: () => Unit,
-    lookMs: () => Long) {
+    lookMs: () => Long,
+    nowMs: () => Long = () => System.nanoTime() / 1000000L) {
   import NodeEndpoint.{FallbackMs, UnwatchedFallbackMs}
 
   private val noteQueued = new AtomicBoolean(false)
   private val layoutChanged = new AtomicBoolean(false)
   private var unwatchedQueued = false
-  // When the note for a file going quiet comes (ms, System.nanoTime's), if one is to come.
+  // When the note for a file going quiet comes (ms, `nowMs`'s), if one is to come.
   @volatile private var settleDueMs: Option[Long] = None
   private var watch: Option[DirectoryWatch.Registration] = None
   // Each start begins a round; the fallback notes of an earlier round end.
   private var round = 0
+  // When the next look at every file is due (ms, `nowMs`'s): each start's first at once.
+  private var wholeDueMs = Long.MinValue
 
   /** Begins watching and noting; on the worker. */
   def start(): Unit = {
     round += 1
+    wholeDueMs = Long.MinValue
     fallbackNote(round)
   }
 
@@ -57,6 +63,12 @@ private[endpoint] final class LookSchedule(
     }
   }
 
+  /**
+   * A look listed every directory in `tookMs`: the next such look is noted a thousand times that
+   * later ([[NodeEndpoint.fallbackAfterMs]], [[fallbackNote]]). On the worker.
+   */
+  def lookedWhole(tookMs: Long): Unit = wholeDueMs = nowMs() + NodeEndpoint.fallbackAfterMs(tookMs)
+
   /** Ends watching and noting; on the worker. */
   def stop(): Unit = {
     round += 1
@@ -71,7 +83,7 @@ private[endpoint] final class LookSchedule(
    * written meanwhile is not missed. On the worker.
    */
   def settlesIn(inMs: Long): Unit = {
-    val dueMs = nowMs + inMs
+    val dueMs = nowMs() + inMs
     if (settleDueMs.forall(dueMs < _)) {
       settleDueMs = Some(dueMs)
       submit(
@@ -80,14 +92,12 @@ private[endpoint] final class LookSchedule(
             settleDueMs = None
             note()
           },
-        dueMs - nowMs)
+        dueMs - nowMs())
     }
   }
 
   /** Whether the note for a file going quiet is still to come. */
   def settling: Boolean = settleDueMs.nonEmpty
-
-  private def nowMs: Long = System.nanoTime() / 1000000L
 
   /**
    * A file changed (on the watch's thread): noted at once, one task for a burst of events. With
@@ -110,17 +120,23 @@ private[endpoint] final class LookSchedule(
   }
 
   /**
-   * Watches the directories again (a pattern's new ones) and notes a change every so often: a
-   * look the driver calls for then catches what no watch told. At most a thousandth of the time
-   * goes to such looks (a hundredth where a directory cannot be watched, [[unwatchedNote]]): a
-   * node of 20,000 files looks at them all every few minutes, not every minute.
+   * Every minute, reads again what a ZooKeeper watch may have missed (`fallback`), and once a
+   * look at every file is due, watches the directories again (a pattern's new ones) and notes a
+   * change: a look the driver calls for then catches what no watch told. Such a look is due a
+   * thousand times as long as the last one took after it ([[lookedWhole]]), so a node of 20,000
+   * files looks at them all every few minutes, not every minute (a hundredth of the time where a
+   * directory cannot be watched, [[unwatchedNote]]).
    */
   private def fallbackNote(started: Int): Unit = if (started == round) {
     fallback()
-    changes.all()
-    watchAgain()
-    note()
-    submit(() => fallbackNote(started), math.max(FallbackMs, lookMs() * 1000))
+    if (nowMs() >= wholeDueMs) {
+      changes.all()
+      watchAgain()
+      note()
+      // Due again in a minute, should the look it calls for not come or fail.
+      wholeDueMs = nowMs() + FallbackMs
+    }
+    submit(() => fallbackNote(started), FallbackMs)
   }
 
   /**

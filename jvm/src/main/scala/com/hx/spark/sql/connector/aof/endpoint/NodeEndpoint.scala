@@ -271,13 +271,16 @@ final class NodeEndpoint(
       before: Option[Exchange]): Option[Response] = {
     schedule.rearm()
     changeCount.looking()
-    looks.look(request, known) { (full, settlesIn) =>
+    val wholeBefore = looks.wholeLooks
+    val answer = looks.look(request, known) { (full, settlesIn) =>
       settlesIn.foreach(schedule.settlesIn)
       val answer = exchange.answer(request, known, before, full)
       // An idle host's list is not written again.
       if (answer.nonEmpty) report.publish(full.copy(absent = false, retired = Nil, removed = Nil))
       answer
     }
+    if (looks.wholeLooks > wholeBefore) schedule.lookedWhole(looks.wholeLookMs)
+    answer
   }
 
   // Whatever fails on the way, the endpoint leaves its registry: one left there would make every
@@ -317,6 +320,19 @@ object NodeEndpoint {
    * change a watch cannot tell (a file written over NFS, a watch lost) is seen within it.
    */
   val FallbackMs: Long = 60000L
+
+  /**
+   * The longest between two such looks: the first look of a run, which reads every file's head,
+   * takes far longer than the next ones, which only stat them.
+   */
+  val FallbackMaxMs: Long = 600000L
+
+  /**
+   * How long after a look of every directory that took `wholeMs` the next is due: a thousand
+   * times as long, so that such looks take a thousandth of the time, within the two above.
+   */
+  def fallbackAfterMs(wholeMs: Long): Long =
+    math.min(math.max(FallbackMs, wholeMs * 1000), FallbackMaxMs)
 
   /** The same where they cannot be (no inotify, a directory not there yet). */
   val UnwatchedFallbackMs: Long = 1000L

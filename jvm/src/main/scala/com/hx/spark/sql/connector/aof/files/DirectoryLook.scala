@@ -37,6 +37,8 @@ private[files] final class DirectoryLook(
   var leftOld = 0
   // Directories taken as the last look answered them.
   var taken = 0
+  // Directories kept that a file of changed since: each file asked whether it still holds.
+  var doubted = 0
   // The tracked files found: fewer than the question's, one is missing.
   var trackedFound = 0
   // The files found other than as kept by the tracker ([[KeptDirectories]]): the others are
@@ -74,8 +76,9 @@ private[files] final class DirectoryLook(
       listing: Seq[LookedDirectories.Listed],
       wanted: (Option[Pattern], FileKey) => Boolean): Boolean =
     listing.foldLeft(false) { (reshaped, listed) =>
-      lazy val asBefore =
-        kept.of(listed).filter(d => !kept.doubts(listed.dir) || d.files.forall(stillKept))
+      lazy val asBefore = kept.of(listed).filter { d =>
+        !kept.doubts(listed.dir) || { doubted += 1; d.files.forall(stillKept) }
+      }
       if (!listed.fresh && describedHere.get(listed.dir).exists(_ eq listed.entries)) {
         reshaped // as this look found it already
       } else if (asBefore.nonEmpty) {

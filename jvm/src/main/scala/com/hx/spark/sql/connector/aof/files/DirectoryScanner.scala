@@ -80,8 +80,10 @@ final class DirectoryScanner(
   private var waitingSince = Map.empty[FileKey, Cleanup.Since]
   @volatile private var settlesIn: Option[Long] = None
   @volatile private var takenLast = 0
+  @volatile private var doubtedLast = 0
   // The files the last scan looked at, whose keys the tracker keeps; none after one that failed.
   private var lastLookedAt = Option.empty[LookedKeys]
+  private var lastQuestion = Option.empty[NodeQuestion]
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
@@ -107,6 +109,9 @@ final class DirectoryScanner(
 
   // The directories the last scan took as the look before answered them ([[KeptDirectories]]).
   private[files] def takenByLastScan: Int = takenLast
+
+  // The directories kept that the last scan asked file by file: a file of each changed.
+  private[files] def doubtedByLastScan: Int = doubtedLast
 
   // The files whose answers are kept: the suites see what is forgotten.
   private[files] def remembered: Int = tracker.remembered
@@ -135,7 +140,8 @@ final class DirectoryScanner(
       retired: Map[String, KnownFile] = Map.empty,
       remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
-      val question = new NodeQuestion(known, retired, sampleLength, identity)
+      val question = new NodeQuestion(known, retired, sampleLength, identity, lastQuestion)
+      lastQuestion = Some(question)
       keptDirs.asked(question)
       // Forgotten until this scan ends: one that fails may have kept files no look reaches.
       val lookedBefore = lastLookedAt
@@ -167,6 +173,7 @@ final class DirectoryScanner(
       lastLookedAt = Some(lookedAt)
       ignoredByLastScan = last.leftOld + metas.count(_.ignored)
       takenLast = first.taken + (if (first eq last) 0 else last.taken)
+      doubtedLast = first.doubted + (if (first eq last) 0 else last.doubted)
       val (removed, cleanupDue) = cleaned(remove, metas, last, question)
       val nowMs = clock.millis()
       val settling = last.afresh.iterator

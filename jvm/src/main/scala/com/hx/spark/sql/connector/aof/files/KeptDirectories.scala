@@ -24,10 +24,6 @@ private[files] final class KeptDirectories {
   private val dirs = mutable.HashMap.empty[FileKey, Path]
   // Directories kept, one file of which changed since: each file is asked whether it still holds.
   private val doubted = mutable.Set.empty[Path]
-  // Whether every directory is doubted: the driver's question changed in ways not told by file.
-  private var doubtAll = false
-  // The last scan's question.
-  private var lastQuestion = Option.empty[NodeQuestion]
 
   /** The files `listed` held at the last look, if it is not listed again and all were kept. */
   def of(listed: LookedDirectories.Listed): Option[Dir] =
@@ -40,22 +36,16 @@ private[files] final class KeptDirectories {
   def dirOf(key: FileKey): Option[Path] = dirs.get(key)
 
   /** Whether a file of the directory changed since it was kept: its files are asked each. */
-  def doubts(dir: Path): Boolean = doubtAll || doubted(dir)
+  def doubts(dir: Path): Boolean = doubted(dir)
 
   /** The file (by key) may no longer be answered as it was kept: its directory is doubted. */
   def changed(key: FileKey): Unit = dirOf(key).foreach(doubted += _)
 
   /**
    * A scan asks `question`: a directory a file of which it asks otherwise than the last scan did
-   * is doubted; every directory, where the two cannot be compared file by file.
+   * is doubted (none is kept before the first).
    */
-  def asked(question: NodeQuestion): Unit = {
-    lastQuestion.flatMap(question.changedSince) match {
-      case Some(keys) => keys.foreach(changed)
-      case None => doubtAll = true
-    }
-    lastQuestion = Some(question)
-  }
+  def asked(question: NodeQuestion): Unit = question.changed.foreach(_.foreach(changed))
 
   /** What a look found in a directory: its entries as the next look takes them, its files. */
   def found(dir: Path, entries: Seq[LookedDirectories.Entry], files: Option[Seq[File]]): Unit =
@@ -76,7 +66,6 @@ private[files] final class KeptDirectories {
     kept = next.toMap
     next.clear()
     doubted --= doubted.filterNot(kept.contains).toList
-    doubtAll = false
     // Keys of files no longer kept are left in the index until it is twice what is kept: one
     // only doubts a directory for nothing.
     val files = kept.valuesIterator.map(_.files.size).sum
@@ -92,7 +81,6 @@ private[files] final class KeptDirectories {
     next.clear()
     dirs.clear()
     doubted.clear()
-    doubtAll = false
   }
 
   // A file kept in another directory before (renamed there) has that one doubted.

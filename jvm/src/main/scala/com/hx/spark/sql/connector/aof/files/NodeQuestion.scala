@@ -6,18 +6,30 @@ import scala.collection.mutable
  * What the driver asks a node about its files: those it tracks there, and those it retired (no
  * longer tracked, but a copy of which may still show up, by file id). Decides, from what a look
  * found, whether the look may have missed something; the [[DirectoryScanner]] does the looking.
+ *
+ * @param before the node's last question, if any, which is asked no more: what this one asks
+ *               otherwise is told from it ([[changed]]), and its map of files by key taken over
+ *               where few changed, not made again for 20,000 files at each look
  */
 private[files] final class NodeQuestion(
     val known: Seq[KnownFile],
     val retired: Map[String, KnownFile],
     sampleLength: Int,
-    identity: FileIdentity) {
-  val knownByKey: collection.Map[FileKey, KnownFile] = {
-    val byKey = mutable.HashMap.empty[FileKey, KnownFile]
-    byKey.sizeHint(known.size)
-    known.foreach(k => byKey(k.key) = k)
-    byKey
-  }
+    identity: FileIdentity,
+    before: Option[NodeQuestion] = None) {
+
+  /**
+   * The files (by key) asked otherwise than the last question asked them, or by one of the two
+   * only; None without a last question. Objects are compared: the exchange gives an unchanged
+   * file's question as it gave it before.
+   */
+  def changed: Option[Seq[FileKey]] = changedKeys
+
+  private val (changedKeys, byKey) = NodeQuestion.compared(known, before)
+
+  /** The files asked of, by key. */
+  def knownByKey: collection.Map[FileKey, KnownFile] = byKey
+
   // What `keepsTracked` said of each answer: it is asked several times of a file at a look. Not
   // sized for every file: a look among thousands of quiet ones asks it of the few it describes.
   private val kept = new java.util.IdentityHashMap[FileMeta, java.lang.Boolean]()
@@ -41,22 +53,6 @@ private[files] final class NodeQuestion(
    * be read again from 0 when it shows up under its next name.
    */
   def missesTracked(trackedFound: Int): Boolean = trackedFound < knownByKey.size
-
-  /**
-   * The files (by key) asked otherwise than `before` asked them, when it asked of the same files
-   * in the same order, as the exchange gives them while none is added or dropped; else None.
-   * Objects are compared: the exchange gives an unchanged file's question as it gave it before.
-   */
-  def changedSince(before: NodeQuestion): Option[Seq[FileKey]] =
-    if (before.known.size != known.size) None
-    else {
-      val changed = mutable.ArrayBuffer.empty[FileKey]
-      val pairs = before.known.iterator.zip(known.iterator)
-      val sameOrder = pairs.forall { case (b, k) =>
-        (b eq k) || (b.key == k.key && { changed += k.key; true })
-      }
-      Some(changed.toSeq).filter(_ => sameOrder)
-    }
 
   /**
    * Whether a look may have missed a copy, given the files it found `afresh` (not taken as kept:
@@ -87,4 +83,41 @@ private[files] final class NodeQuestion(
   // A tracked key found holding content with another head (an inode reused).
   private def replacedTracked(m: FileMeta): Boolean =
     m.unreadable.isEmpty && tracks(m.key) && !keepsTracked(m)
+}
+
+private[files] object NodeQuestion {
+
+  /**
+   * What `known` asks otherwise than `before` (None without one), and its files by key. Pair by
+   * pair while the two ask of the same files in the same order, as the exchange gives them while
+   * none is added or dropped: then `before`'s map is taken over with the few changed. By key when
+   * they do not (a rotation adds one, drops another).
+   */
+  private def compared(
+      known: Seq[KnownFile],
+      before: Option[NodeQuestion]): (Option[Seq[FileKey]], mutable.HashMap[FileKey, KnownFile]) =
+    before.fold((Option.empty[Seq[FileKey]], keyed(known))) { b =>
+      val pairwise = mutable.ArrayBuffer.empty[KnownFile]
+      val sameOrder = b.known.size == known.size &&
+        b.known.iterator.zip(known.iterator).forall { case (was, k) =>
+          (was eq k) || (was.key == k.key && { pairwise += k; true })
+        }
+      if (sameOrder) {
+        pairwise.foreach(k => b.byKey(k.key) = k)
+        (Some(pairwise.map(_.key).toList), b.byKey)
+      } else {
+        val now = keyed(known)
+        val asked = now.iterator.collect {
+          case (key, k) if !b.byKey.get(key).exists(_ eq k) => key
+        }
+        (Some((asked ++ b.byKey.keysIterator.filterNot(now.contains)).toList), now)
+      }
+    }
+
+  private def keyed(files: Seq[KnownFile]): mutable.HashMap[FileKey, KnownFile] = {
+    val m = mutable.HashMap.empty[FileKey, KnownFile]
+    m.sizeHint(files.size)
+    files.foreach(k => m(k.key) = k)
+    m
+  }
 }

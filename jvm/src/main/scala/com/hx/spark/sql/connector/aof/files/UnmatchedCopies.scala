@@ -36,8 +36,9 @@ final class UnmatchedCopies(sampleLength: Int) {
     }
     if (sought.isEmpty) Map.empty
     else {
-      // A tracked file renamed to a name no path matches is no copy: it is followed.
-      val tracked = found.map(_.path).toSet
+      // A tracked file renamed to a name no path matches is no copy: it is followed. Made only
+      // where a file is not read: a node of 20,000 files read by their names has none.
+      lazy val tracked = found.map(_.path).toSet
       val candidates = unread.filterNot(p => tracked(p.toString)).take(Compared).toVector
       sought.flatMap { case (id, k) =>
         candidates.iterator.map(holding(_, k)).collectFirst { case Some(copy) => id -> copy }

@@ -19,8 +19,8 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *    flushed, a copy told from a file written);
  *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
  *    that only polls): whole;
- *  - every [[NodeEndpoint.FallbackMs]], or a thousand times the last whole look if longer:
- *    whole, for what no watch tells (a file written over NFS).
+ *  - a thousand times as long as the last whole look after it, a minute to ten
+ *    ([[NodeEndpoint.fallbackAfterMs]]): whole, for what no watch tells (a file written over NFS).
  * Each no sooner than [[FileWrites.GapMs]] after the last look began, or, for a look of more CPU
  * time than that, [[FileWrites.LookShare]] times it, a second at most: a file written without a
  * pause is looked at once a gap, not once a write, and a task among many files spends a tenth of
@@ -82,7 +82,7 @@ final class FileWrites(
       else math.min(lookCpuMs * FileWrites.LookShare, FileWrites.LookShareMaxMs)
     gapEndsMs = lookBegan + math.max(FileWrites.GapMs, shareMs)
     settleAtMs = settlesInMs.map(now + _)
-    if (whole) wholeAtMs = now + math.max(NodeEndpoint.FallbackMs, (now - lookBegan) * 1000)
+    if (whole) wholeAtMs = now + NodeEndpoint.fallbackAfterMs(now - lookBegan)
   }
 
   /** Returns after a change, once a look is due, or after `timeoutMs`. */

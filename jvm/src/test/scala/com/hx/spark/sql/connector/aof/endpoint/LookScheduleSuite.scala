@@ -61,4 +61,47 @@ class LookScheduleSuite extends AnyFunSuite with TempDirectories {
     assert(delays.contains(NodeEndpoint.UnwatchedFallbackMs))
     Seq(watched, unwatched).foreach(_.stop())
   }
+
+  test(
+    "a look at every file comes a thousand times its last one's time after it, a minute to ten") {
+    val dir = Files.createDirectories(root.resolve("fallback"))
+    val changes = new DirectoryChanges
+    val tasks = mutable.Buffer.empty[(() => Unit, Long)]
+    var (notes, checks, now) = (0, 0, 0L)
+    val schedule = new LookSchedule(
+      SourceFiles(dir, "app.*"),
+      changes,
+      (task, delayMs) => tasks += (task -> delayMs),
+      () => notes += 1,
+      () => checks += 1,
+      () => 5L,
+      () => now)
+    // Each minute, the next minute's task run: what ZooKeeper's watches may have missed is read.
+    def minutes(n: Int): Unit = (1 to n).foreach { _ =>
+      now += 60000L
+      assert(tasks.last._2 === 60000L)
+      tasks.last._1()
+    }
+    schedule.start()
+    assert(notes === 1 && checks === 1 && changes.take() === None)
+    // That look took 300 ms: the next is due 300 s after it, not a minute after the start.
+    schedule.lookedWhole(300L)
+    minutes(4)
+    assert(notes === 1 && checks === 5 && changes.take() === Some(Set.empty[Path]))
+    minutes(1)
+    assert(notes === 2 && changes.take() === None)
+    // Its look not come (the driver stopped calling): again in a minute.
+    minutes(1)
+    assert(notes === 3)
+    // A quick one: a minute at least; a run's first, which reads every head: ten at most.
+    schedule.lookedWhole(5L)
+    minutes(1)
+    assert(notes === 4)
+    schedule.lookedWhole(3000L)
+    minutes(9)
+    assert(notes === 4)
+    minutes(1)
+    assert(notes === 5)
+    schedule.stop()
+  }
 }
