@@ -6,16 +6,23 @@ package com.hx.spark.sql.connector.aof.driver
  *
  * @param wanted   the nodes of the hosts with an executor, where known
  * @param unknown  hosts with an executor whose node is not known yet (no launch task ran there)
- * @param live     the nodes with an endpoint serving, after the answers came
+ * @param watched  the nodes with an endpoint serving as the driver's watch saw them, after the
+ *                 answers came
  * @param answered the nodes whose latest answer is current
  * @param unlisted the nodes that answered that they could not list their directory
+ * @param heard    the nodes that answered in this round: serving, though the watch of serving
+ *                 endpoints may not have seen them yet (its news and the answers' come apart)
  */
 final case class HostCensus(
     wanted: Set[String],
     unknown: Set[String],
-    live: Set[String],
+    watched: Set[String],
     answered: Set[String],
-    unlisted: Set[String]) {
+    unlisted: Set[String],
+    heard: Set[String]) {
+
+  /** The nodes with an endpoint serving. */
+  def live: Set[String] = watched ++ heard
 
   /** With an executor but no endpoint serving: their files wait. */
   def withoutEndpoint: Set[String] = wanted -- live ++ unknown

@@ -230,7 +230,8 @@ final class HostReports(
       hosts.filter(nodes.of(_).isEmpty),
       coordinator.liveHosts(),
       current,
-      answers.unlisted.keySet)
+      answers.unlisted.keySet,
+      answers.heard)
     // A stop cancels the launch and ends the wait: nothing is missing then.
     if (census.withoutEndpoint.nonEmpty && !stopped) {
       log.warn(s"aof: no endpoint on ${census.withoutEndpoint.mkString(", ")}; their files wait")

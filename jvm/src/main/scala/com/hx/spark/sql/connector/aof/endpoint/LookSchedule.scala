@@ -30,7 +30,7 @@ private[endpoint] final class LookSchedule(
     fallback: () => Unit,
     lookMs: () => Long,
     nowMs: () => Long = () => System.nanoTime() / 1000000L) {
-  import NodeEndpoint.{FallbackMs, UnwatchedFallbackMs}
+  import LookTimes.{FallbackMs, UnwatchedFallbackMs}
 
   private val noteQueued = new AtomicBoolean(false)
   private val layoutChanged = new AtomicBoolean(false)
@@ -65,9 +65,9 @@ private[endpoint] final class LookSchedule(
 
   /**
    * A look listed every directory in `tookMs`: the next such look is noted a thousand times that
-   * later ([[NodeEndpoint.fallbackAfterMs]], [[fallbackNote]]). On the worker.
+   * later ([[LookTimes.fallbackAfterMs]], [[fallbackNote]]). On the worker.
    */
-  def lookedWhole(tookMs: Long): Unit = wholeDueMs = nowMs() + NodeEndpoint.fallbackAfterMs(tookMs)
+  def lookedWhole(tookMs: Long): Unit = wholeDueMs = nowMs() + LookTimes.fallbackAfterMs(tookMs)
 
   /** Ends watching and noting; on the worker. */
   def stop(): Unit = {

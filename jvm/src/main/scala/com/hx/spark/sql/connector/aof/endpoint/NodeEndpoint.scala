@@ -33,7 +33,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
  *
  * A request stands until the next: the endpoint answers it when it comes, and again when the
  * driver calls for a look. Between calls it only notes that its files changed ([[LookSchedule]]:
- * a watch's event, the files gone quiet, or a look due every [[NodeEndpoint.FallbackMs]]): the
+ * a watch's event, the files gone quiet, or a look due every [[LookTimes.FallbackMs]]): the
  * first change after a look raises the host's count of changes ([[ZkPaths.changed]]), one small
  * write, and the driver calls this host to look ([[ZkPaths.pull]]) at its next trigger. So a file
  * written all the time costs a look a trigger, not a look a write, and an idle node costs the
@@ -221,8 +221,8 @@ final class NodeEndpoint(
     val number = call.current.flatMap(b => Try(new String(b, UTF_8).trim.toLong).toOption)
     number.filter(n => !callsSeen.get(call).contains(n)).foreach { n =>
       // Called right after a change (a host's count raised, the driver waiting for it): the
-      // look waits until the change is NodeEndpoint.SettleMs old, as a rotation takes.
-      val settling = if (call eq pulls) changeCount.settling(nowMs, NodeEndpoint.SettleMs) else 0L
+      // look waits until the change is LookTimes.SettleMs old, as a rotation takes.
+      val settling = if (call eq pulls) changeCount.settling(nowMs, LookTimes.SettleMs) else 0L
       if (settling > 0) submit(called(call), settling)
       else {
         callsSeen += call -> n
@@ -311,35 +311,4 @@ final class NodeEndpoint(
     submit(close())
     worker.awaitTermination(10000L)
   }
-}
-
-object NodeEndpoint {
-
-  /**
-   * How often an endpoint notes a change anyway while its directories are watched, at least: a
-   * change a watch cannot tell (a file written over NFS, a watch lost) is seen within it.
-   */
-  val FallbackMs: Long = 60000L
-
-  /**
-   * The longest between two such looks: the first look of a run, which reads every file's head,
-   * takes far longer than the next ones, which only stat them.
-   */
-  val FallbackMaxMs: Long = 600000L
-
-  /**
-   * How long after a look of every directory that took `wholeMs` the next is due: a thousand
-   * times as long, so that such looks take a thousandth of the time, within the two above.
-   */
-  def fallbackAfterMs(wholeMs: Long): Long =
-    math.min(math.max(FallbackMs, wholeMs * 1000), FallbackMaxMs)
-
-  /** The same where they cannot be (no inotify, a directory not there yet). */
-  val UnwatchedFallbackMs: Long = 1000L
-
-  /**
-   * How old the first change since the last look is, at least, when a look the driver called
-   * for begins: a rotation's renames, compression and removal are most often done by then.
-   */
-  val SettleMs: Long = 100L
 }

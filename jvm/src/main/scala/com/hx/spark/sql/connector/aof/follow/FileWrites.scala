@@ -7,7 +7,7 @@ import java.time.Clock
 import java.util.concurrent.{Semaphore, TimeUnit}
 import java.util.concurrent.atomic.AtomicBoolean
 
-import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoint
+import com.hx.spark.sql.connector.aof.endpoint.LookTimes
 import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
@@ -20,7 +20,7 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  *  - every `pollMs` while a directory cannot be watched (not made yet, unreadable, a platform
  *    that only polls): whole;
  *  - a thousand times as long as the last whole look after it, a minute to ten
- *    ([[NodeEndpoint.fallbackAfterMs]]): whole, for what no watch tells (a file written over NFS).
+ *    ([[LookTimes.fallbackAfterMs]]): whole, for what no watch tells (a file written over NFS).
  * Each no sooner than [[FileWrites.GapMs]] after the last look began, or, for a look of more CPU
  * time than that, [[FileWrites.LookShare]] times it, a second at most: a file written without a
  * pause is looked at once a gap, not once a write, and a task among many files spends a tenth of
@@ -82,7 +82,7 @@ final class FileWrites(
       else math.min(lookCpuMs * FileWrites.LookShare, FileWrites.LookShareMaxMs)
     gapEndsMs = lookBegan + math.max(FileWrites.GapMs, shareMs)
     settleAtMs = settlesInMs.map(now + _)
-    if (whole) wholeAtMs = now + NodeEndpoint.fallbackAfterMs(now - lookBegan)
+    if (whole) wholeAtMs = now + LookTimes.fallbackAfterMs(now - lookBegan)
   }
 
   /** Returns after a change, once a look is due, or after `timeoutMs`. */

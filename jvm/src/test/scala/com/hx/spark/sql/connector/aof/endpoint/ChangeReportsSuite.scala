@@ -236,7 +236,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val (asked, _) = caughtUp(coordinator, "flush")
     assert(asked("flush").map(_.floor) === Seq(0L), "looked at before the flush time passed")
     def quietTrigger() = coordinator.answers(coordinator.ask(asked), 1000, Look.AfterWait)
-    // Far less than a look every NodeEndpoint.FallbackMs: the look that held it said when.
+    // Far less than a look every LookTimes.FallbackMs: the look that held it said when.
     eventually("the record flushed", 20000) {
       quietTrigger()
       coordinator.latest("flush").map(_.lineEnd) == Seq(4L)
@@ -262,7 +262,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     heard(4L)
     // The note once the files went quiet is past: only a watch tells now.
     eventually("the note once the files went quiet", 10000)(!endpoint.settling)
-    // Within the wait, far less than a look every NodeEndpoint.FallbackMs: the watch told it.
+    // Within the wait, far less than a look every LookTimes.FallbackMs: the watch told it.
     Files.write(made.resolve("app.log"), "two\n".getBytes(UTF_8), StandardOpenOption.APPEND)
     heard(8L)
     coordinator.stop()

@@ -58,7 +58,7 @@ class LookScheduleSuite extends AnyFunSuite with TempDirectories {
     Seq(watched, unwatched).foreach(_.rearm())
     assert(watchedChanges.take() === Some(Set.empty[Path]))
     assert(unwatchedChanges.take() === None)
-    assert(delays.contains(NodeEndpoint.UnwatchedFallbackMs))
+    assert(delays.contains(LookTimes.UnwatchedFallbackMs))
     Seq(watched, unwatched).foreach(_.stop())
   }
 

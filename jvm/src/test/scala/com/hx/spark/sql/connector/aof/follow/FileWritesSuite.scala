@@ -6,7 +6,7 @@ import java.time.{Clock, Instant, ZoneId, ZoneOffset}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoint
+import com.hx.spark.sql.connector.aof.endpoint.LookTimes
 import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
@@ -160,7 +160,7 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       assert(!writes.due)
       clock.advance(30000L)
       assert(writes.due && look(writes) === Some(Set.empty[Path]))
-      clock.advance(NodeEndpoint.FallbackMs)
+      clock.advance(LookTimes.FallbackMs)
       assert(writes.due && look(writes) === None)
     } finally writes.close()
   }
