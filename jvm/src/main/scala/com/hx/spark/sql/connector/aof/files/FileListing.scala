@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory
  *               real one can be made to land on demand
  */
 final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Predef.identity) {
-  private val log = LoggerFactory.getLogger(getClass)
+  import FileListing.log
   // Directories and links the file-name regex matched, each warned about once.
   private val matchedNotRead = mutable.Set.empty[Path]
 
@@ -85,6 +85,8 @@ final class FileListing(files: SourceFiles, listed: Seq[Path] => Seq[Path] = Pre
 }
 
 object FileListing {
+  // Not a logger per listing: a read task makes one per range, in real-time mode every few ms.
+  private val log = LoggerFactory.getLogger(classOf[FileListing])
 
   /**
    * Listings of a directory while a file looked for is missing from it: a rotation renaming

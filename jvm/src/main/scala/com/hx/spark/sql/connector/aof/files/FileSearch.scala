@@ -25,7 +25,7 @@ final class FileSearch(
     files: SourceFiles,
     identity: FileIdentity,
     what: String) {
-  private val log = LoggerFactory.getLogger(getClass)
+  import FileSearch.log
   private val listing = new FileListing(files)
 
   /** The file itself, or else a copy of it: open, and its path. */
@@ -130,6 +130,7 @@ final class FileSearch(
 }
 
 object FileSearch {
+  // Not a logger per search: a read task makes one per range, in real-time mode every few ms.
   private val log = LoggerFactory.getLogger(classOf[FileSearch])
   // Each refused name said once a JVM, up to a bound: forged plans may name many.
   private val refused = ConcurrentHashMap.newKeySet[Path]()

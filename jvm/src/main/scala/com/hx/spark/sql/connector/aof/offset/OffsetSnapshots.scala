@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.Path
  * writes at every batch holds only what changed since one of them. Most tracked files are idle:
  * their positions and fingerprints stay as they are, and written whole at every batch 100,000
  * files are 28 MB of JSON per batch. A new snapshot is written when the changes since the last
- * one reach a tenth of the files tracked, so an offset stays within a tenth of the whole.
+ * one reach a tenth of the files tracked, so an offset stays within a tenth of the whole; under
+ * [[OffsetSnapshots.LeastFiles]] files, offsets are written whole.
  *
  * Snapshots are numbered in the order written, and offsets only move to newer ones: those older
  * than the snapshot of the oldest offset Spark keeps in its offset log (its last
@@ -42,8 +43,9 @@ final class OffsetSnapshots(
       // Its changes, computed here, are kept with it for its JSON.
       val onStart = AofOffset(end.hosts, start.base, end.plannedAtMs)
       val files = end.hosts.values.map(_.files.size.toLong).sum
-      val changes = if (start.base.isEmpty) files else onStart.changedFiles
-      if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) onStart
+      lazy val changes = if (start.base.isEmpty) files else onStart.changedFiles
+      if (files < OffsetSnapshots.LeastFiles) AofOffset(end.hosts, None, end.plannedAtMs)
+      else if (changes * OffsetSnapshots.ChangesPerSnapshot <= files) onStart
       else AofOffset(end.hosts, Some(write(end.hosts)), end.plannedAtMs)
     }
 
@@ -65,11 +67,16 @@ final class OffsetSnapshots(
     keep(new OffsetSnapshot(id, AofOffset.fromJson(json).hosts))
   }
 
-  /** Deletes the snapshots older than that of the oldest offset in Spark's offset log. */
-  def forgetUnused(): Unit = oldestOffset().flatMap(OffsetJson.snapshotOf).foreach { oldest =>
-    numbers.before(oldest).foreach { id =>
-      fs.delete(new Path(dir, OffsetSnapshots.fileName(id)), false)
-      numbers.forget(id)
+  /**
+   * Deletes the snapshots older than that of the oldest offset in Spark's offset log. Spark's log
+   * is listed and read only while there are snapshots: a query of few files writes none.
+   */
+  def forgetUnused(): Unit = if (numbers.any) {
+    oldestOffset().flatMap(OffsetJson.snapshotOf).foreach { oldest =>
+      numbers.before(oldest).foreach { id =>
+        fs.delete(new Path(dir, OffsetSnapshots.fileName(id)), false)
+        numbers.forget(id)
+      }
     }
   }
 
@@ -99,6 +106,13 @@ object OffsetSnapshots {
   /** A new snapshot once the files an offset writes exceed this fraction of those tracked. */
   val ChangesPerSnapshot: Long = 10
 
+  /**
+   * The fewest files tracked (all hosts together) whose offsets are written on a snapshot: fewer
+   * are a few kilobytes written whole, less than a snapshot costs at every batch that moves a
+   * tenth of them (with one file written, every batch).
+   */
+  val LeastFiles: Long = 100
+
   private val Name = """(\d{12})\.json\.gz""".r
 
   def fileName(id: String): String = s"$id.json.gz"
@@ -119,6 +133,8 @@ object OffsetSnapshots {
     }
 
     def before(id: String): Seq[String] = synchronized(ids.takeWhile(_ < id))
+
+    def any: Boolean = synchronized(ids.nonEmpty)
 
     def forget(id: String): Unit = synchronized {
       ids = ids.filterNot(_ == id)

@@ -251,7 +251,10 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
 
   test("a snapshot the checkpoint's offsets are on, gone, is named with the way out") {
     val checkpoint = newDir("checkpoint")
-    val (s, _) = stream(Map(host -> Seq(report(500, 400))), checkpoint = checkpoint.toString)
+    val files = Map(host -> (0 until OffsetSnapshots.LeastFiles.toInt).map { i =>
+      FileMeta(s"/logs/app-$i.log", FileKey(2049L, i.toLong), 400, 400, head, None)
+    })
+    val (s, _) = stream(files, checkpoint = checkpoint.toString)
     val end = s.latestOffset(s.initialOffset(), ReadLimit.allAvailable()).json()
     checkpoint.resolve("snapshots").toFile.listFiles().foreach(_.delete())
     val (restarted, _) = stream(Map.empty, checkpoint = checkpoint.toString)

@@ -40,21 +40,43 @@ class StreamEndToEndSuite extends AnyFunSuite with SparkTestKit {
     assertExactlyOnce(spark, out, ids ++ more)
   }
 
+  private def snapshotsIn(ckpt: Path): Seq[String] =
+    Option(ckpt.resolve("sources/0/snapshots").toFile.list()).toSeq.flatten
+      .filterNot(_.startsWith("."))
+
+  test("a query of few files writes its offsets whole, and no snapshot") {
+    val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    val query = start(dir, ckpt, out)
+    val ids = (1 to 5).flatMap { batch =>
+      val written = LogWriter.append(dir.resolve("app-a.log"), Seq(s"line-$batch"))
+      drain(query)
+      written
+    }
+    query.stop()
+    assert(snapshotsIn(ckpt).isEmpty)
+    assert(!query.lastProgress.sources.head.endOffset.contains("snapshot"))
+    assertExactlyOnce(spark, out, ids)
+  }
+
   test("the checkpoint keeps the offsets' snapshots of the batches Spark keeps, no more") {
     val (dir, ckpt, out) = (newDir("logs"), newDir("ckpt"), newDir("out"))
+    // Files enough for offsets on snapshots, made once the query runs (read from their start).
+    val files = (0L until OffsetSnapshots.LeastFiles).map(i => dir.resolve(s"app-$i.log"))
     spark.conf.set("spark.sql.streaming.minBatchesToRetain", "2")
     try {
       val query = start(dir, ckpt, out)
-      val ids = (1 to 12).flatMap { batch =>
-        val written = LogWriter.append(dir.resolve("app-a.log"), Seq(s"line-$batch"))
+      eventually("a first batch")(query.lastProgress != null)
+      val ids = (0 to 12).flatMap { batch =>
+        val written = (if (batch == 0) files else files.take(11))
+          .flatMap(f => LogWriter.append(f, Seq(s"line-$batch-${f.getFileName}")))
         drain(query)
         written
       }
       query.stop()
-      val snapshots =
-        ckpt.resolve("sources/0/snapshots").toFile.list().toSeq.filterNot(_.startsWith("."))
-      // One file changes at each batch, so each batch's offset is on a snapshot of its own; Spark
-      // keeps 2 batches and the one it runs, and learns of a commit at the next batch.
+      val snapshots = snapshotsIn(ckpt)
+      // More than a tenth of the files change at each batch, so each batch's offset is on a
+      // snapshot of its own; Spark keeps 2 batches and the one it runs, and learns of a commit at
+      // the next batch.
       assert(snapshots.nonEmpty && snapshots.size <= 4, snapshots)
       assertExactlyOnce(spark, out, ids)
 
