@@ -3,6 +3,7 @@ package com.hx.spark.sql.connector.aof.stream
 import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets.UTF_8
 
+import scala.annotation.tailrec
 import scala.io.Source
 import scala.util.Try
 
@@ -31,6 +32,8 @@ final class CommittedOffsets(hadoopConf: Configuration, sourceCheckpoint: String
   private val index = Try(sourceDir.getName.toInt).toOption
   private val fs = root.getFileSystem(hadoopConf)
   @volatile private var lastWhole: Option[(String, String)] = None
+  // The last commit found, with this source's offset in it.
+  @volatile private var lastCommit: Option[(Long, Option[String])] = None
 
   /** The last committed offset, written whole (the checkpoint's is on a snapshot). */
   def latestWholeJson(snapshots: OffsetSnapshots): Option[String] = latestJson().map { json =>
@@ -41,7 +44,24 @@ final class CommittedOffsets(hadoopConf: Configuration, sourceCheckpoint: String
     whole._2
   }
 
-  def latestJson(): Option[String] = latestBatch(new Path(root, "commits")).flatMap(offsetOf)
+  def latestJson(): Option[String] = {
+    val commits = new Path(root, "commits")
+    // From the last commit found, the next names are asked for: the log is listed only the
+    // first time, or when that commit is gone. A listing is a hundred files and their checksums,
+    // or a request to an object store, at every trigger.
+    val latest = lastCommit.map(_._1).filter(has(commits, _)) match {
+      case Some(known) => Some(lastOf(commits, known))
+      case None => latestBatch(commits)
+    }
+    val json = latest.flatMap(b => lastCommit.filter(_._1 == b).fold(offsetOf(b))(_._2))
+    lastCommit = latest.map(_ -> json)
+    json
+  }
+
+  @tailrec private def lastOf(dir: Path, batch: Long): Long =
+    if (has(dir, batch + 1)) lastOf(dir, batch + 1) else batch
+
+  private def has(dir: Path, batch: Long): Boolean = fs.exists(new Path(dir, batch.toString))
 
   /** This source's offset in the oldest batch Spark's offset log still holds. */
   def oldestJson(): Option[String] =

@@ -52,4 +52,31 @@ class CommittedOffsetsSuite extends AnyFunSuite with SparkTestKit {
     assert(offsets(0).oldestJson().nonEmpty)
     assert(committed(2) === None)
   }
+
+  test("the last commit followed as batches commit, also after the log's old files went") {
+    val checkpoint = newDir("followed")
+    def write(dir: String, batch: Int, text: String): Unit = {
+      Files.createDirectories(checkpoint.resolve(dir))
+      Files.write(checkpoint.resolve(s"$dir/$batch"), text.getBytes(UTF_8))
+    }
+    // Spark's files: an offset per batch ("v1", metadata, a line per source), then its commit.
+    def batch(n: Int): Unit = {
+      write("offsets", n, s"""v1\n{}\n{"batch":$n}""")
+      write("commits", n, "v1\n{}")
+    }
+    val log = new CommittedOffsets(
+      spark.sparkContext.hadoopConfiguration,
+      checkpoint.resolve("sources/0").toString)
+    assert(log.latestJson() === None)
+    (0 to 2).foreach(batch)
+    assert(log.latestJson() === Some("""{"batch":2}"""))
+    assert(log.latestJson() === Some("""{"batch":2}"""))
+    batch(3)
+    batch(4)
+    assert(log.latestJson() === Some("""{"batch":4}"""))
+    // Spark keeps its last batches only: those this found last may be gone.
+    (0 to 4).foreach(n => Files.delete(checkpoint.resolve(s"commits/$n")))
+    batch(7)
+    assert(log.latestJson() === Some("""{"batch":7}"""))
+  }
 }
