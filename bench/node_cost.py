@@ -33,7 +33,7 @@ from pyspark.sql import SparkSession
 import node_cost_report
 import proc_stats
 import pyspark_aof as aof
-from node_queries import REAL_TIME_BATCH, Node, Trigger, rate, source
+from node_queries import REAL_TIME_BATCH, Node, Trigger, alone, rate, source
 from node_writer import Writer, line_id, tally, write_quiet, written_ids
 from pyspark_aof.demo import quiet_zookeeper
 from pyspark_aof.testing import Host, LocalCluster
@@ -200,6 +200,9 @@ def measure(args: Any, phases: list[Phase], triggers: list[Trigger]) -> dict[str
                     row = _row(node, cluster, host, phase, trigger, quiet, args)
                     results["rows"][f"{phase.name} {trigger.name}"] = row
                     print(phase.name, trigger.name, json.dumps(row), flush=True)
+            # Spark's JVMs, warm, with every query stopped: the floor of the idle figures.
+            results["spark_alone"] = alone(node, args.seconds)
+            print("spark alone", json.dumps(results["spark_alone"]), flush=True)
             spark.stop()
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -275,6 +278,7 @@ def main() -> None:
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     kept["machine"] = {**machine(), "rsyslog": version(), "open files (hard limit)": descriptors}
     kept["load"] = results["load"]
+    kept["spark_alone"] = results["spark_alone"]
     kept["rows"].update(results["rows"])
     kept["rsyslog"].update(results["rsyslog"])
     kept["rows"] = {k: kept["rows"][k] for k in sorted(kept["rows"], key=_order)}

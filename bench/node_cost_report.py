@@ -46,6 +46,10 @@ describe every file under the driver's first questions before their answers are 
 - **`rate`**: Spark's `rate` source at the same trigger, `rowsPerSecond` the phase's lines a
   second, one partition, into `noop`: what any micro-batch source pays. Idle phases and
   real-time mode (where `rate` is refused) have none.
+- **Spark alone**: the executor's and the driver's JVMs over a phase's length after the last
+  query stopped: Spark's own idle cost (heartbeats, metrics, the garbage collector), under
+  every idle figure. CPU is counted in clock ticks of 10 ms, so a
+  30 s phase tells idle figures apart only by 0.0003 core.
 - **rsyslogd**: rsyslog's `imfile` in inotify mode, in the foreground with a configuration,
   pid file and work directory of its own, reading the same quiet files, or the same writer's
   lines, through a wildcard `File=` into one file (`omfile`, `%msg%`); its lines checked by id.
@@ -103,6 +107,18 @@ def _batches(row: dict[str, Any], reference: dict[str, Any] | None) -> str:
     return f"{'-' if mine is None else mine} / {'-' if theirs is None else theirs}"
 
 
+def _alone(usage: dict[str, Any] | None) -> list[str]:
+    """Return the sentence on Spark's JVMs with no query, when the last run took them."""
+    if not usage:
+        return []
+    return [
+        f"Spark alone, after the last query stopped (the floor of every idle figure): executor "
+        f"{_cores(usage['executor'])}, driver {_cores(usage['driver'])} (cores; JIT "
+        f"{_jit(usage['executor'])} / {_jit(usage['driver'])}).",
+        "",
+    ]
+
+
 def _line(name: str, results: dict[str, Any]) -> list[str]:
     rows, shipped = results["rows"], results["rsyslog"]
     seconds = sorted({r["seconds"] for r in rows.values()})
@@ -114,6 +130,7 @@ def _line(name: str, results: dict[str, Any]) -> list[str]:
         f"{' or '.join(f'{w:g}' for w in warmup)} s of warm-up; the machine's load average "
         f"(1, 5, 15 min) as the last run began: {results.get('load', '-')}.",
         "",
+        *_alone(results.get("spark_alone")),
         "| phase | trigger | executor (cores) | driver (cores) "
         "| JIT compiling: executor / driver (cores) | executor RSS (MB) | executor fds "
         "| lines written / counted | first batch (s) | batches/s: this / `rate` "

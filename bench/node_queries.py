@@ -160,6 +160,11 @@ def rate(
         query.stop()
 
 
+def alone(node: Node, seconds: float) -> dict[str, Any]:
+    """Take Spark's JVMs' CPU with no query running: the floor of every idle figure."""
+    return _phase(node, seconds, None)
+
+
 def _phase(node: Node, seconds: float, query: StreamingQuery | None) -> dict[str, Any]:
     """Take the JVMs' CPU over ``seconds``; with a micro-batch ``query``, its batches a second."""
     pids = node.pids()
