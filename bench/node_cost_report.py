@@ -48,8 +48,8 @@ describe every file under the driver's first questions before their answers are 
   real-time mode (where `rate` is refused) have none.
 - **Spark alone**: the executor's and the driver's JVMs over a phase's length after the last
   query stopped: Spark's own idle cost (heartbeats, metrics, the garbage collector), under
-  every idle figure. CPU is counted in clock ticks of 10 ms, so a
-  30 s phase tells idle figures apart only by 0.0003 core.
+  every idle figure. CPU is counted in clock ticks of 10 ms, so a 30 s phase tells idle
+  figures apart only by 0.0003 core.
 - **rsyslogd**: rsyslog's `imfile` in inotify mode, in the foreground with a configuration,
   pid file and work directory of its own, reading the same quiet files, or the same writer's
   lines, through a wildcard `File=` into one file (`omfile`, `%msg%`); its lines checked by id.
