@@ -45,7 +45,8 @@ private[files] final class FileDescriber(
    * file. One cut short meanwhile (logrotate's `copytruncate`) would be described by two: its old
    * size with its new head, bytes it never held planned; or its old size and head with none of
    * its old lines, its bytes counted lost where its copy holds them. So a file found shorter, or
-   * shorter than its head, once described is described again, as it is now.
+   * shorter than its head, or with another head (written again past its old size), once
+   * described is described again, as it is now.
    */
   @tailrec
   def describe(
@@ -60,7 +61,7 @@ private[files] final class FileDescriber(
     val meta = Prefixes
       .md5(channel, math.min(sampleLength.toLong, size))
       .map(head => describeOnce(channel, path, stamp, asked, known, retired, size, head))
-      .filter(_ => channel.size() >= size)
+      .filter(m => channel.size() >= size && sameHead(channel, m.fingerprint))
     meta match {
       case Some(m) => m
       case None if attempts > 1 =>
@@ -68,6 +69,9 @@ private[files] final class FileDescriber(
       case None => throw new IOException("it kept shrinking while it was read")
     }
   }
+
+  private def sameHead(channel: FileChannel, head: Fingerprint): Boolean =
+    Prefixes.md5(channel, head.length).contains(head)
 
   /** The answer for the file of `size` bytes that begins with `fingerprint`. */
   private def describeOnce(

@@ -13,7 +13,10 @@ import java.nio.channels.FileChannel
  * past `until`. Ranges can therefore be cut anywhere and every line is still read exactly once.
  * The planner never ends a range after the last complete line, so that separator exists unless
  * the file shrank since; then `incomplete` is set, the partial line is not emitted, and
- * `lineOffset` is where a reader of a longer copy of the file would have to start again.
+ * `lineOffset` is where a reader of a longer copy of the file would have to start again. A file
+ * cut and written again since it was opened (logrotate's `copytruncate`, its writer writing on)
+ * may hold other lines at the planned positions whatever its size: `sameFile`, asked after each
+ * read, tells it, and then that read's bytes are not the file's and it is `incomplete` there.
  *
  * Lines end at the file's [[Separator]] (by default `\n`, a `\r` before it not part of the line),
  * found in bytes at whole code units: UTF-16's lines start at even offsets. A line's value is
@@ -32,7 +35,8 @@ final class LineReader(
     val until: Long,
     lineLengthMax: Int,
     bufferSize: Int = 256 * 1024,
-    ending: LineEnding = LineEnding.Default)
+    ending: LineEnding = LineEnding.Default,
+    sameFile: () => Boolean = () => true)
     extends Closeable {
   require(from >= 0 && lineLengthMax > 0 && bufferSize > 0)
 
@@ -262,7 +266,7 @@ final class LineReader(
 
   /**
    * Reads on, keeping the bytes from the cursor (less than a separator: it may end in the next
-   * read). False at the file's end.
+   * read). False at the file's end, or once it is not the file opened.
    */
   private def fill(): Boolean = {
     if (eof) return false
@@ -274,7 +278,7 @@ final class LineReader(
     buffer.clear()
     buffer.position(kept)
     val n = channel.read(buffer, bufferStart + kept)
-    if (n <= 0) {
+    if (n <= 0 || !sameFile()) {
       eof = true
       false
     } else {

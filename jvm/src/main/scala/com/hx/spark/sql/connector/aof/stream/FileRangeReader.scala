@@ -17,6 +17,7 @@ import com.hx.spark.sql.connector.aof.files.{
   LineReader,
   MessageJoin,
   PathColumns,
+  Prefixes,
   RecordJoin,
   RecordRule,
   SourceFiles
@@ -64,15 +65,21 @@ final class FileRangeReader(
   // Asked of every line: a null, not an Option's closure, in the loop.
   private val filter = lineFilter.orNull
 
-  private def sourceOf(path: Path, channel: FileChannel, from: Long, until: Long) = new RangeSource(
-    path,
-    channel,
-    from,
-    until,
-    records.fold(lineLengthMax)(_.lineLimit),
-    pathColumns,
-    header,
-    ending)
+  // A file is opened only once it starts with the planned head; it still does after a read
+  // unless it was cut and written again, and then that read's bytes are not the planned ones.
+  private def sourceOf(r: FileRange, path: Path, channel: FileChannel, from: Long) =
+    new RangeSource(
+      path,
+      channel,
+      from,
+      r.until,
+      records.fold(lineLengthMax)(_.lineLimit),
+      pathColumns,
+      header,
+      ending,
+      () =>
+        identity.keepsHead(KnownFile(r.key, r.until, r.head), Prefixes.md5(channel, r.head.length))
+    )
 
   private def searchFor(r: FileRange): FileSearch = new FileSearch(
     KnownFile(r.key, r.until, r.head),
@@ -87,7 +94,7 @@ final class FileRangeReader(
   private val tailRange = range.continues
   private val tailShift = tailRange.fold(0L)(-_.until)
   private var tail: Option[RangeSource] = tailRange.flatMap { t =>
-    val found = searchFor(t).fileOrCopy().map { case (p, c) => sourceOf(p, c, t.from, t.until) }
+    val found = searchFor(t).fileOrCopy().map { case (p, c) => sourceOf(t, p, c, t.from) }
     if (found.isEmpty) lost(t, t.from, "it is gone")
     found
   }
@@ -257,12 +264,13 @@ final class FileRangeReader(
     case None => false
     case Some(s) if s.lines.next() => true
     case Some(s) if s.lines.incomplete =>
-      // Cut short while we read: go on from a copy, at the line we could not finish.
+      // Cut short (or cut and written again) as it was read: go on from a copy, at the line
+      // not finished.
       val at = s.lines.lineOffset
       done(s)
       source = opened(search.copyOnly(), at)
       if (source.isEmpty) {
-        lost(range, at, s"${s.path} ended inside a line that was complete when planned")
+        lost(range, at, s"${s.path} was cut short or written again as it was read, and no copy")
       }
       nextInRange()
     case Some(_) => false
@@ -311,7 +319,7 @@ final class FileRangeReader(
   }
 
   private def opened(found: Option[(Path, FileChannel)], from: Long): Option[RangeSource] = {
-    val s = found.map { case (p, channel) => sourceOf(p, channel, from, range.until) }
+    val s = found.map { case (p, channel) => sourceOf(range, p, channel, from) }
     s.foreach(o => lastOpened = Some(o))
     s
   }

@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.files.{FileHeader, LineEnding, LineReader,
  *
  * @param lineLimit the longest line read whole
  * @param ending    how the file's bytes are lines
+ * @param sameFile  whether the file still holds what it did when opened, asked after each read
  */
 private[stream] final class RangeSource(
     val path: Path,
@@ -23,7 +24,8 @@ private[stream] final class RangeSource(
     lineLimit: Int,
     pathColumns: Option[PathColumns],
     header: Option[FileHeader],
-    ending: LineEnding) {
+    ending: LineEnding,
+    sameFile: () => Boolean) {
   // A buffer no larger than the range needs: a follower's ranges are a few lines each, many a
   // second, and a buffer of the largest size for each is most of what it allocates.
   val lines = new LineReader(
@@ -32,7 +34,8 @@ private[stream] final class RangeSource(
     until,
     lineLimit,
     math.max(RangeSource.BufferMin, math.min(RangeSource.BufferMax, until - from)).toInt,
-    ending)
+    ending,
+    sameFile)
   val pathValue: UTF8String = UTF8String.fromString(path.toString)
   val pathValues: Array[UTF8String] = pathColumns.fold(Array.empty[UTF8String]) {
     _.values(path.toString).map(_.map(UTF8String.fromString).orNull).toArray

@@ -12,9 +12,12 @@ class FileDescriberSuite extends AnyFunSuite {
   // in many runs): the file is really cut and written again past the sample, before the read of
   // its head or after it. Described from two moments, it had its old size with its new head, or
   // its old size and head and no line (the driver then counted its old bytes lost, though its
-  // copy held them).
-  Seq(1 -> "before its head is read", 2 -> "after its head is read").foreach { case (read, when) =>
-    test(s"a file cut short $when is described again, as it is now") {
+  // copy held them). Written again past its old size, its size tells nothing: its head does.
+  for {
+    (read, when) <- Seq(1 -> "before its head is read", 2 -> "after its head is read")
+    (lines, past) <- Seq(20 -> "", 3000 -> " and written past its old size")
+  } {
+    test(s"a file cut short$past $when is described as it was at one moment") {
       val file = Files.createTempFile("aof-describer-", ".log")
       try {
         Files.write(file, ("old line\n" * 1000).getBytes(UTF_8))
@@ -28,7 +31,7 @@ class FileDescriberSuite extends AnyFunSuite {
         }
         val asked = KnownFile(first.key, first.lineEnd, first.fingerprint, first.tailAtLineEnd)
         Files.write(file, ("old line\n" * 1000).getBytes(UTF_8), StandardOpenOption.APPEND)
-        val fresh = "new line\n" * 20
+        val fresh = "new line\n" * lines
         var reads = 0
         val channel = new CountingChannel(
           FileChannel.open(file),
@@ -40,9 +43,11 @@ class FileDescriberSuite extends AnyFunSuite {
           })
         try {
           val meta = describe(channel, Some(asked))
-          assert(meta.size === fresh.length)
-          assert(meta.lineEnd === fresh.length)
+          // Of one state of the file as it is now: its head, and its lines up to a size it had.
           assert(meta.fingerprint === Prefixes.md5(channel, 64).get)
+          assert(meta.tailAtLineEnd === Prefixes.tail(channel, meta.lineEnd, 64))
+          assert(meta.lineEnd === meta.size && meta.size <= fresh.length)
+          if (lines == 20) assert(meta.size === fresh.length) // never the size it had before
         } finally channel.close()
       } finally Files.delete(file)
     }

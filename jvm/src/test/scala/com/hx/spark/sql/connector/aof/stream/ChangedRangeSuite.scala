@@ -1,8 +1,8 @@
 package com.hx.spark.sql.connector.aof.stream
 
-import java.nio.channels.ClosedByInterruptException
+import java.nio.channels.{ClosedByInterruptException, FileChannel}
 import java.nio.charset.StandardCharsets.UTF_8
-import java.nio.file.{Files, Path, Paths}
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
 
 import scala.collection.mutable.ArrayBuffer
 
@@ -42,7 +42,8 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
       range: FileRange,
       path: Option[String] = None,
       identity: FileIdentity = FileIdentity(checked = true),
-      exclude: Seq[String] = Nil): (Seq[(String, Long)], Long) = {
+      exclude: Seq[String] = Nil,
+      beforeBatch: Int => Unit = _ => ()): (Seq[(String, Long)], Long) = {
     val counters = ReadCounters.register(spark.sparkContext)
     val directory = path.getOrElse(Paths.get(range.path).getParent.toString)
     val files = SourceFiles(Seq(PathPattern(directory, ".*")), exclude)
@@ -50,7 +51,8 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch()
     try {
-      while (reader.nextBatch(batch)) {
+      var batches = 0
+      while ({ beforeBatch(batches); batches += 1; reader.nextBatch(batch) }) {
         (0 until batch.columns.numRows).foreach { i =>
           val row = batch.columns.getRow(i)
           rows += row.getUTF8String(0).toString -> row.getLong(3)
@@ -144,6 +146,33 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
       val expected =
         if (checked) (Nil, text.length - 6000L) else (rewritten.filter(_._2 >= 6000L), 0L)
       assert(read(range, identity = FileIdentity(checked)) === expected)
+    }
+  }
+
+  // logrotate's `copytruncate` as a task reads, its writer writing on at once: the bytes at the
+  // planned positions are then other lines, and the size tells nothing.
+  Seq("opened its range" -> 0, "read the first buffer" -> 1).foreach { case (when, batches) =>
+    test(s"a file copied, cut and written again after a task $when is read on from the copy") {
+      val many = (1 to 40000).map(n => s"line $n\n").mkString.getBytes(UTF_8) // two reads' worth
+      val file = Files.write(newDir("logs").resolve("app.log"), many)
+      val range = FileRange(
+        "h",
+        file.toString,
+        FileKey.of(file),
+        "1:2:0",
+        0L,
+        many.length.toLong,
+        Fingerprint(1024, md5Hex(many.take(1024))))
+      def copyTruncate(): Unit = {
+        Files.copy(file, file.resolveSibling("app.log.1"))
+        val channel = FileChannel.open(file, StandardOpenOption.WRITE)
+        try channel.truncate(0L)
+        finally channel.close()
+        Files.write(file, new String(many, UTF_8).replace("line", "LINE").getBytes(UTF_8))
+      }
+      val (rows, lost) = read(range, beforeBatch = n => if (n == batches) copyTruncate())
+      assert(lost === 0L)
+      assert(rows.map(_._1) === new String(many, UTF_8).split("\n").toSeq)
     }
   }
 
