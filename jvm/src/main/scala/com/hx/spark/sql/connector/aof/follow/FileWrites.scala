@@ -25,8 +25,9 @@ import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, S
  * time than that, [[FileWrites.LookShare]] times it, a second at most: a file written without a
  * pause is looked at once a gap, not once a write, and a task among many files spends a tenth of
  * a core looking.
- * Between looks the task sleeps in [[await]], woken by a write. So quiet files cost a follower
- * nothing, however many, and a written one a look of its directory a gap at most.
+ * Between looks the task sleeps in [[await]], woken by a write: a directory's first since the
+ * last look, the only one the watch tells ([[rearm]]). So quiet files cost a follower nothing,
+ * however many, and a written one a look of its directory a gap at most.
  *
  * Through the JVM's one [[DirectoryWatch]] (inotify on Linux), which an executor's followers and
  * endpoints share: a service per follower would run out of Linux's 128 a user.
@@ -41,7 +42,7 @@ final class FileWrites(
     clock: Clock = Clock.systemUTC(),
     pollMs: Long = FileWrites.PollMs,
     register: (SourceFiles, (Path, Boolean) => Unit) => DirectoryWatch.Registration =
-      DirectoryWatch.registerFor(_, _, once = false),
+      FileWrites.watch,
     cpuNanos: () => Long = () => FileWrites.Threads.getCurrentThreadCpuTime)
     extends FollowerLooks
     with Closeable {
@@ -68,7 +69,7 @@ final class FileWrites(
     lookBegan = clock.millis()
     lookCpuBegan = cpuNanos()
     if (wholeAtMs <= lookBegan) heardDirs.all()
-    if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain()
+    if (layout.getAndSet(false) || pollAtMs.nonEmpty) watchAgain() else rearm()
   }
 
   override def looked(settlesInMs: Option[Long], whole: Boolean): Unit = {
@@ -113,6 +114,18 @@ final class FileWrites(
     wakes.release()
   }
 
+  /**
+   * The directories heard since the last look are watched again. Each is heard once between two
+   * looks (its first change is all a look needs), so a file written all the time costs the
+   * kernel and the JVM's watch an event a look, not one a write.
+   */
+  private def rearm(): Unit = watch.foreach { w =>
+    w.again() match {
+      case Some(again) => watch = Some(again)
+      case None => watchAgain()
+    }
+  }
+
   /** Watches the directories again; where one cannot be, every look is whole, and comes soon. */
   private def watchAgain(): Unit = {
     val again = register(files, changed)
@@ -124,6 +137,10 @@ final class FileWrites(
 }
 
 object FileWrites {
+
+  /** How a follower watches its directories: each heard once, until the next look. */
+  def watch(files: SourceFiles, changed: (Path, Boolean) => Unit): DirectoryWatch.Registration =
+    DirectoryWatch.registerFor(files, changed, once = true)
 
   // Once: the platform's lookup walks its providers at each call, 8% of a look's CPU.
   private val Threads = ManagementFactory.getThreadMXBean

@@ -3,6 +3,8 @@ package com.hx.spark.sql.connector.aof.follow
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
 import java.time.{Clock, Instant, ZoneId, ZoneOffset}
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicInteger
 
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -39,6 +41,40 @@ class FileWritesSuite extends AnyFunSuite with TempDirectories {
       append(dir)
       eventually("the write heard", 10000)(writes.due)
       assert(look(writes).exists(_.contains(dir)))
+    } finally writes.close()
+  }
+
+  test("a directory written all the time is heard once between two looks, and after each") {
+    val (busy, marker) = (root.resolve("busy"), root.resolve("marker"))
+    Seq(busy, marker).foreach(Files.createDirectories(_))
+    val heard = new ConcurrentHashMap[Path, AtomicInteger]()
+    val files = SourceFiles(Seq(busy, marker).map(d => PathPattern(d.toString, "app\\.log")))
+    val clock = new MovingClock
+    val writes = new FileWrites(
+      files,
+      clock,
+      register = (f, changed) =>
+        FileWrites.watch(
+          f,
+          (dir, layout) => {
+            heard.computeIfAbsent(dir, _ => new AtomicInteger).incrementAndGet()
+            changed(dir, layout)
+          })
+    )
+    def times(dir: Path): Int = Option(heard.get(dir)).fold(0)(_.get)
+    try {
+      look(writes)
+      (1 to 3).foreach { n =>
+        append(busy)
+        eventually(s"write $n heard", 10000)(times(busy) == n)
+        (1 to 5).foreach(_ => append(busy))
+        // One watch tells the JVM's changes in order: once the marker's is heard, so were those.
+        append(marker)
+        eventually(s"the marker's write $n heard", 10000)(times(marker) == n)
+        assert(times(busy) === n)
+        clock.advance(FileWrites.GapMs)
+        assert(writes.due && look(writes).exists(_ === Set(busy, marker)))
+      }
     } finally writes.close()
   }
 
