@@ -61,7 +61,10 @@ private[files] final class FileDescriber(
     val meta = Prefixes
       .md5(channel, math.min(sampleLength.toLong, size))
       .map(head => describeOnce(channel, path, stamp, asked, known, retired, size, head))
-      .filter(m => channel.size() >= size && sameHead(channel, m.fingerprint))
+      .filter { m =>
+        val head = m.fingerprint
+        channel.size() >= size && FileIdentity.sameHead(head, Prefixes.md5(channel, head.length))
+      }
     meta match {
       case Some(m) => m
       case None if attempts > 1 =>
@@ -69,9 +72,6 @@ private[files] final class FileDescriber(
       case None => throw new IOException("it kept shrinking while it was read")
     }
   }
-
-  private def sameHead(channel: FileChannel, head: Fingerprint): Boolean =
-    Prefixes.md5(channel, head.length).contains(head)
 
   /** The answer for the file of `size` bytes that begins with `fingerprint`. */
   private def describeOnce(

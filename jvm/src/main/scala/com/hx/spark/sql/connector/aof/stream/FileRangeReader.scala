@@ -77,12 +77,14 @@ final class FileRangeReader(
       pathColumns,
       header,
       ending,
-      () =>
-        identity.keepsHead(KnownFile(r.key, r.until, r.head), Prefixes.md5(channel, r.head.length))
+      () => identity.keepsHead(planned(r), Prefixes.md5(channel, r.head.length))
     )
 
+  /** What the plan knew of `r`'s file: its key, the range's end and its head. */
+  private def planned(r: FileRange): KnownFile = KnownFile(r.key, r.until, r.head)
+
   private def searchFor(r: FileRange): FileSearch = new FileSearch(
-    KnownFile(r.key, r.until, r.head),
+    planned(r),
     Paths.get(r.path),
     sourceFiles,
     identity,
