@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.plan.{
   CopiesLookedFor,
   FileRange,
   PlanLimits,
+  PlanMemos,
   Planner,
   Ranges,
   Reports
@@ -68,6 +69,7 @@ final class HostFollower(
     changes = looks.changes
   )
   private val copies = new UnmatchedCopies(endpoint.md5SampleLength)
+  private val memos = new PlanMemos
   // Every plan's lines, one plan at a time.
   private val batch = LineBatch.of(endpoint, 0L)
   private var done = AofOffset(start.fold(Map.empty[String, HostOffsets])(o => Map(host -> o)))
@@ -135,7 +137,7 @@ final class HostFollower(
     val (settlesIn, whole) = (scanner.nextSettlingMs, scanner.wholeListings > wholeBefore)
     val unmatched = copies.of(retired, files, scanner.unreadFiles)
     val looked = Map(host -> CopiesLookedFor(s"$task-$lookCount", retired.keySet, unmatched))
-    val plan = Planner.plan(done, Map(host -> files), limits, looked)
+    val plan = Planner.plan(done, Map(host -> files), limits, looked, memos = memos)
     if (Gauges.enabled) noteBehind(files)
     if (plan.losses.nonEmpty) {
       DataLoss.handle(DataLoss.of(plan.losses, endpoint.files), failOnDataLoss, log.warn(_))

@@ -28,8 +28,27 @@ final case class HostOffsets(
 
   /** The file it tracks under `key`, if any. */
   def ofKey(key: FileKey): Option[FileOffset] = Option(byKey.get(key))
+
+  // What a plan made it from, while that is still in use: the ids of the files it added, moved
+  // or dropped since. Weak: each trigger's offsets would keep every earlier one's.
+  @transient @volatile private var madeFrom
+      : (java.lang.ref.WeakReference[HostOffsets], Set[String]) =
+    _
+
+  /**
+   * The ids of the files added, changed or no longer tracked since `before`, when a plan made
+   * these offsets from it; None when it did not (compare the two in full).
+   */
+  def changedSince(before: HostOffsets): Option[Set[String]] =
+    Option(madeFrom).collect { case (from, ids) if from.get eq before => ids }
 }
 
 object HostOffsets {
   val Empty: HostOffsets = HostOffsets(0L, Map.empty)
+
+  /** `next`, made by a plan from `before` by changing the files `ids` only. */
+  def madeFrom(next: HostOffsets, before: HostOffsets, ids: Set[String]): HostOffsets = {
+    if (!(next eq before)) next.madeFrom = (new java.lang.ref.WeakReference(before), ids)
+    next
+  }
 }

@@ -1,5 +1,7 @@
 package com.hx.spark.sql.connector.aof.plan
 
+import java.util.BitSet
+
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
@@ -23,7 +25,8 @@ private[plan] final class HostPlanner(
     files: Seq[FileMeta],
     limits: PlanLimits,
     share: Option[FileKey => Long],
-    looked: Option[CopiesLookedFor]) {
+    looked: Option[CopiesLookedFor],
+    memo: Option[(PlanMemo, Int)] = None) {
   // Only for copies and reopened files: not made for the thousands of a host's other files.
   private lazy val reported = files.map(m => m.key -> m).toMap
   private val retired = previous.fold(Map.empty[String, RetiredFile])(_.retired)
@@ -35,42 +38,82 @@ private[plan] final class HostPlanner(
   // The file the previous offsets track under `key`.
   private def trackedAs(key: FileKey): Option[FileOffset] = previous.flatMap(_.ofKey(key))
 
-  def plan(): (HostOffsets, Seq[Loss]) = {
-    val continuedByCopy = files.flatMap(_.copyOf).filter(k => !trackedAs(k).exists(holds))
-    val (reopened, others) = files.partition(_.continues.nonEmpty)
+  /** The host's next offsets, the bytes lost, and what the next plan may skip. */
+  def plan(): (HostOffsets, Seq[Loss], PlanMemo) = {
+    val news = memo.flatMap { case (m, mostChanged) => m.news(files, previous, mostChanged) }
+    val all = news.fold(files.toArray)(_.files)
+    // The files planned again: all, or those the memo cannot vouch for.
+    val toPlan = news.fold(all.indices: IndexedSeq[Int])(_.changed)
+    val settled = news.fold(new BitSet(all.length))(_.kept.clone().asInstanceOf[BitSet])
+    val continuedByCopy =
+      toPlan.flatMap(all(_).copyOf).filter(k => !trackedAs(k).exists(holds))
+    val (reopened, others) = toPlan.partition(all(_).continues.nonEmpty)
     val planned =
-      if (reopened.isEmpty) files.flatMap(planFile) // nearly every host, nearly always
+      if (reopened.isEmpty) toPlan.flatMap(i => planSettling(all(i), i, settled))
       else {
-        val byKey = mutable.LinkedHashMap(others.flatMap(planFile).map(f => f.key -> f): _*)
-        reopened.foreach(continueTail(_, byKey))
+        settled.clear() // a reopened file moves the one it continues after its plan
+        val byKey =
+          mutable.LinkedHashMap(others.flatMap(i => planFile(all(i))).map(f => f.key -> f): _*)
+        // A settled file is planned as it is tracked: what the file it continues is planned to.
+        lazy val planning = toPlan.iterator.map(all(_).key).toSet
+        val settledAs = (k: FileKey) =>
+          trackedAs(k).filter(_ => news.nonEmpty && reported.contains(k) && !planning(k))
+        reopened.foreach(i => continueTail(all(i), byKey, settledAs))
         byKey.values.toSeq
       }
     val before = previous.fold(Map.empty[String, FileOffset])(_.files)
     // Most files keep their offsets, the same objects: only the others are gone over.
     val changed = planned.filterNot(f => before.get(f.fileId).exists(_ eq f))
-    val carried = planned.size - changed.count(f => !before.contains(f.fileId))
-    val unplanned =
-      if (carried == before.size) Nil
-      else {
+    val unplanned = news match {
+      case Some(n) =>
+        // The memo's settled files were planned as they were: the others' keys are the rest.
         val ids = planned.iterator.map(_.fileId).toSet
-        before.values.filterNot(f => ids(f.fileId)).toSeq
-      }
+        (n.gone.iterator ++ toPlan.iterator.map(all(_).key))
+          .flatMap(trackedAs)
+          .filterNot(f => ids(f.fileId))
+          .toSeq
+          .distinct
+      case None =>
+        val carried = planned.size - changed.count(f => !before.contains(f.fileId))
+        if (carried == before.size) Nil
+        else {
+          val ids = planned.iterator.map(_.fileId).toSet
+          before.values.filterNot(f => ids(f.fileId)).toSeq
+        }
+    }
     // Gone, or its key holds other content now, and no copy of it is in this answer.
     val ended = unplanned.filterNot(f => continuedByCopy.contains(f.key))
     val (retiring, lostNow) = ended.partition(f => FileIdentity.copyable(f.fingerprint))
-    val (stillRetired, dropped) = retiredAfter()
+    val (stillRetired, dropped) = retiredAfter(toPlan.map(all))
     val nowRetired = stillRetired ++ retiring.map(f => f.fileId -> RetiredFile(f))
     val losses = (lostNow.map(_ -> None) ++ dropped).flatMap { case (f, copy) =>
       // A copy the source does not read holds what it copied: more than seen, if written since.
       val until = math.max(f.seen, copy.fold(0L)(_.size))
       Some(Loss(host, f.path, f.fileId, f.pos, until, copy.map(_.path))).filter(_ => until > f.pos)
     }
+    // Offsets equal to the previous ones are those very ones: later steps skip the host by them.
     val kept = previous.filter { p =>
-      p.nextSerial == nextSerial && changed.isEmpty && unplanned.isEmpty && p.retired == nowRetired
+      p.nextSerial == nextSerial && unplanned.isEmpty && p.retired == nowRetired &&
+      changed.forall(f => before.get(f.fileId).contains(f))
     }
     val nowFiles = before -- unplanned.map(_.fileId) ++ changed.map(f => f.fileId -> f)
-    val offsets = kept.getOrElse(HostOffsets(nextSerial, nowFiles, nowRetired))
-    (offsets, losses)
+    val offsets = kept.getOrElse {
+      val next = HostOffsets(nextSerial, nowFiles, nowRetired)
+      previous.fold(next) { p =>
+        HostOffsets.madeFrom(next, p, (changed.iterator ++ unplanned).map(_.fileId).toSet)
+      }
+    }
+    (offsets, losses, new PlanMemo(all, offsets, settled))
+  }
+
+  /** [[planFile]], noting a file planned to its tracked offset at its line end as settled. */
+  private def planSettling(meta: FileMeta, index: Int, settled: BitSet): Option[FileOffset] = {
+    val planned = planFile(meta)
+    val tracked = trackedAs(meta.key)
+    if (PlanMemo.plain(meta) && planned.exists(f =>
+        tracked.exists(_ eq f) && f.pos == meta.lineEnd))
+      settled.set(index)
+    planned
   }
 
   private def planFile(meta: FileMeta): Option[FileOffset] =
@@ -91,9 +134,12 @@ private[plan] final class HostPlanner(
    * it continues is planned to its open tail, which this one's first range then reads, and
    * which that file moves past in the same batch; until then it waits, as it is.
    */
-  private def continueTail(meta: FileMeta, planned: mutable.Map[FileKey, FileOffset]): Unit = {
+  private def continueTail(
+      meta: FileMeta,
+      planned: mutable.Map[FileKey, FileOffset],
+      settledAs: FileKey => Option[FileOffset]): Unit = {
     // Read to its open tail, and past the tail of the file it continues in turn, if any.
-    val renamed = meta.continues.flatMap(planned.get).filter { r =>
+    val renamed = meta.continues.flatMap(k => planned.get(k).orElse(settledAs(k))).filter { r =>
       reported.get(r.key).exists { m =>
         r.pos == m.lineEnd && m.size > m.lineEnd && (m.continues.isEmpty || r.continues.nonEmpty)
       }
@@ -115,13 +161,14 @@ private[plan] final class HostPlanner(
    * or found only files shorter than its position too many times. One this answer did not look
    * for (planned again against an earlier answer) stays as it is.
    */
-  private def retiredAfter()
+  private def retiredAfter(planning: Seq[FileMeta])
       : (Map[String, RetiredFile], Seq[(FileOffset, Option[UnmatchedCopy])]) = {
     val after = retired.toSeq.filterNot { case (id, _) => continued(id) }.map { case (id, r) =>
       looked.filter(l => l.ids.contains(id) && l.answer != r.lastAsk) match {
         case None => id -> Some(r)
         case Some(l) =>
-          val waiting = files.exists(_.copyOfRetired.contains(id))
+          // A copy of a retired file is never settled: it is among those planned.
+          val waiting = planning.exists(_.copyOfRetired.contains(id))
           val asked = r.asked + 1
           id -> Some(RetiredFile(r.file, asked, l.answer)).filter(_ =>
             waiting && asked < RetiredFile.MaxAsked)

@@ -18,17 +18,21 @@ object PlanChanges {
           k -> fs.map(_.fileId).toSeq.sorted
         }
         val retired = end.hosts.get(host).fold(Set.empty[String])(_.retired.keySet)
-        before.files.values.filterNot(f => kept.contains(f.fileId)).toSeq.sortBy(_.fileId).map {
-          f =>
-            val remembered =
-              if (retired(f.fileId)) "; remembered until a look finds no copy of it" else ""
-            byKey.get(key(f)) match {
-              case Some(ids) =>
-                s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
-                  s"${f.pos}, now read as ${ids.mkString(", ")} from its start$remembered"
-              case None =>
-                s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone$remembered"
-            }
+        // Of the files a plan changed, when it made `end`'s offsets from `start`'s.
+        val candidates = end.hosts.get(host).flatMap(_.changedSince(before)) match {
+          case Some(ids) => ids.toSeq.flatMap(before.files.get)
+          case None => before.files.values.toSeq
+        }
+        candidates.filterNot(f => kept.contains(f.fileId)).sortBy(_.fileId).map { f =>
+          val remembered =
+            if (retired(f.fileId)) "; remembered until a look finds no copy of it" else ""
+          byKey.get(key(f)) match {
+            case Some(ids) =>
+              s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
+                s"${f.pos}, now read as ${ids.mkString(", ")} from its start$remembered"
+            case None =>
+              s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone$remembered"
+          }
         }
     }
 

@@ -101,15 +101,17 @@ object Planner {
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
       looked: Map[String, CopiesLookedFor] = Map.empty,
-      expected: Set[String] = Set.empty): Plan = {
-    val unshared = planWith(start, reports, limits, looked, None)
-    val plan = limits.batchBytesMax.fold(unshared) { max =>
+      expected: Set[String] = Set.empty,
+      memos: PlanMemos = PlanMemos.none): Plan = {
+    val unshared = planWith(start, reports, limits, looked, None, memos)
+    val (plan, planMemos) = limits.batchBytesMax.fold(unshared) { max =>
       val wants =
         Ranges
-          .between(start, unshared.end)
+          .between(start, unshared._1.end)
           .map(r => (r.host, r.key) -> (r.until - r.from))
-      planWith(start, reports, limits, looked, Some(FairShare.of(wants, max)))
+      planWith(start, reports, limits, looked, Some(FairShare.of(wants, max)), memos)
     }
+    planMemos.foreach { case (host, memo) => memos.keep(host, memo) }
     if (start.hosts.nonEmpty || expected.isEmpty) plan
     else {
       val waiting = expected.map(_ -> HostOffsets.Empty).toMap
@@ -123,19 +125,19 @@ object Planner {
       reports: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
       looked: Map[String, CopiesLookedFor],
-      shares: Option[Map[(String, FileKey), Long]]): Plan = {
+      shares: Option[Map[(String, FileKey), Long]],
+      memos: PlanMemos): (Plan, Map[String, PlanMemo]) = {
     val planned = InParallel
       .map(reports.toSeq) { case (host, files) =>
         val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
         val previous = start.hosts.get(host)
-        val (offsets, losses) =
-          new HostPlanner(host, previous, files, limits, share, looked.get(host)).plan()
-        // A host with nothing new keeps its very offsets: later steps skip it by identity.
-        host -> (previous.filter(_ == offsets).getOrElse(offsets), losses)
+        val memo = memos.of(host)
+        host -> new HostPlanner(host, previous, files, limits, share, looked.get(host), memo).plan()
       }
       .toMap
-    Plan(
-      AofOffset(start.hosts ++ planned.map { case (host, (offsets, _)) => host -> offsets }),
+    val plan = Plan(
+      AofOffset(start.hosts ++ planned.map { case (host, (offsets, _, _)) => host -> offsets }),
       planned.values.flatMap(_._2).toSeq.sortBy(l => (l.host, l.fileId)))
+    (plan, planned.map { case (host, (_, _, memo)) => host -> memo })
   }
 }

@@ -19,9 +19,15 @@ object Ranges {
       (host, offsets) <- end.hosts.toSeq
         .filterNot(h => start.hosts.get(h._1).exists(_ eq h._2))
         .sortBy(_._1)
-      tails = offsets.files.values.flatMap(_.continues).map(t => t.fileId -> t.from).toMap
+      // Only the files a plan changed, when it made these offsets from the start's: the others
+      // are where they started, and a tail is read in the batch that planned its continuation.
+      files = start.hosts
+        .get(host)
+        .flatMap(offsets.changedSince)
+        .fold(offsets.files.values.toSeq)(_.toSeq.flatMap(offsets.files.get))
+      tails = files.flatMap(_.continues).map(t => t.fileId -> t.from).toMap
       // Sorted once the files with bytes to read are found: of thousands, a batch reads a few.
-      (file, from, until) <- offsets.files.values.toSeq
+      (file, from, until) <- files
         .flatMap { file =>
           val from = start.file(host, file.fileId).fold(file.first)(_.pos)
           // A file's open tail is read by the file that continues it, in the batch that moved

@@ -26,6 +26,7 @@ import com.hx.spark.sql.connector.aof.plan.{
   Plan,
   PlanChanges,
   PlanLimits,
+  PlanMemos,
   Planner,
   Ranges,
   Reports,
@@ -67,6 +68,7 @@ class AofMicroBatchStream(
   @volatile private var gauges: Option[GaugeGroup] = None
   private var triggers = 0
   private val held = new HeldNews
+  private val memos = new PlanMemos
   @volatile private var availableNow = false
 
   // Only when asked: a backup may be another query's, whose offsets would skip what is there.
@@ -84,15 +86,20 @@ class AofMicroBatchStream(
     case None => AofOffset.Empty
   }
 
-  // Spark parses the previous batch's end back from its JSON at every trigger: keep the last.
-  @volatile private var parsed: Option[(String, AofOffset)] = None
+  // Spark gives each trigger its start, and each batch its two ends, as JSON to parse: the
+  // offsets this stream made or parsed last are given back as they are, the same objects, which
+  // later steps compare by reference ([[PlanMemos]], [[Ranges]]).
+  @volatile private var parsed: List[(String, AofOffset)] = Nil
 
-  override def deserializeOffset(json: String): Offset = parsed match {
-    case Some((j, offset)) if (j eq json) || j == json => offset
-    case _ =>
-      val offset = OffsetJson.read(json, snapshots.read)
-      parsed = Some(json -> offset)
-      offset
+  override def deserializeOffset(json: String): Offset =
+    parsed.collectFirst { case (j, offset) if (j eq json) || j == json => offset }.getOrElse {
+      remember(json, OffsetJson.read(json, snapshots.read))
+    }
+
+  /** Kept for [[deserializeOffset]]: the last three, a trigger's start and a batch's two ends. */
+  private def remember(json: => String, offset: AofOffset): AofOffset = {
+    if (!parsed.exists(_._2 eq offset)) parsed = ((json -> offset) :: parsed).take(3)
+    offset
   }
 
   // With `nodes` or `batch.bytes.min`, a limit of the source's own even when unbounded: Spark
@@ -127,7 +134,8 @@ class AofMicroBatchStream(
         options.identity,
         perBatch.filter(_ => bounded)),
       reports.looked,
-      run.nodesRead.flatMap(_.expected).getOrElse(Set.empty)
+      run.nodesRead.flatMap(_.expected).getOrElse(Set.empty),
+      memos
     )
     // `batch.bytes.min` is weighed against all there is to read, as Kafka's `minOffsetsPerTrigger`
     // is: batches bounded below it would each wait the whole delay.
@@ -166,7 +174,9 @@ class AofMicroBatchStream(
         plannedLoss += plan.losses.map(_.bytes).sum
       }
       // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
-      snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
+      val end = snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
+      // Its JSON is what Spark writes to its offset log next.
+      remember(end.json(), end)
     }
   }
 

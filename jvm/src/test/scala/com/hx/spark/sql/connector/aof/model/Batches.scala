@@ -2,7 +2,15 @@ package com.hx.spark.sql.connector.aof.model
 
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, FileRange, PlanLimits, Planner, Ranges}
+import com.hx.spark.sql.connector.aof.plan.{
+  CopiesLookedFor,
+  FileRange,
+  PlanChanges,
+  PlanLimits,
+  PlanMemos,
+  Planner,
+  Ranges
+}
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange,
   Exchange,
@@ -28,6 +36,7 @@ import com.hx.spark.sql.connector.aof.stream.ReadCounters
 abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters) {
   var committed: AofOffset = AofOffset.Empty
   private var planned = Option.empty[AofOffset]
+  private val memos = PlanMemos.always
   private var plannedLoss = 0L
   private val driver = new HostExchanges
   private var node = new DriverExchange
@@ -119,11 +128,23 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
 
   /** Plans the next batch, as a trigger does, unless one is planned and not read yet. */
   def plan(): Unit = if (planned.isEmpty) {
-    def planned(news: Option[(Seq[FileMeta], CopiesLookedFor)]) = Planner.plan(
-      committed,
-      news.fold(Map.empty[String, Seq[FileMeta]])(n => Map(host -> n._1)),
-      limits,
-      news.fold(Map.empty[String, CopiesLookedFor])(n => Map(host -> n._2)))
+    def planned(news: Option[(Seq[FileMeta], CopiesLookedFor)]) = {
+      val files = news.fold(Map.empty[String, Seq[FileMeta]])(n => Map(host -> n._1))
+      val looked = news.fold(Map.empty[String, CopiesLookedFor])(n => Map(host -> n._2))
+      val plan = Planner.plan(committed, files, limits, looked, memos = memos)
+      // A memo is a cache: the plan that skips the settled files is the plan made in full.
+      val full = Planner.plan(committed, files, limits, looked)
+      assert(
+        plan.end.hosts == full.end.hosts && plan.losses == full.losses,
+        s"the plan made with a memo differs from the plan made in full:\n$plan\n$full")
+      assert(
+        PlanChanges.between(committed, plan.end) == PlanChanges.between(
+          committed,
+          parsed(plan.end)),
+        "what the plan changed, found from what it says it changed, differs"
+      )
+      plan
+    }
     val first = planned(news())
     val result =
       if (first.end.hosts != committed.hosts) first
@@ -135,9 +156,18 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
     this.planned = Some(result.end)
   }
 
+  // The same offsets, as if not made by a plan (parsed from a checkpoint): compared in full.
+  private def parsed(o: AofOffset) = o.copy(hosts = o.hosts.map { case (h, offsets) =>
+    h -> offsets.copy()
+  })
+
   /** Reads the planned batch, as its tasks do, and commits it. */
   def read(): Unit = planned.foreach { end =>
-    Ranges.between(committed, end).foreach(readRange)
+    val ranges = Ranges.between(committed, end)
+    assert(
+      ranges == Ranges.between(committed, parsed(end)),
+      "the ranges of the files a plan says it changed differ from those of every file")
+    ranges.foreach(readRange)
     committed = end
     planned = None
   }
