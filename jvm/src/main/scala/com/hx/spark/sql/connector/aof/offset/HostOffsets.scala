@@ -11,11 +11,18 @@ final case class HostOffsets(
     files: Map[String, FileOffset],
     retired: Map[String, RetiredFile] = Map.empty) {
 
-  // Made once an offset: the planner and the backlog's figures look every file of a host up by
-  // key at each trigger, thousands of them. A Java map: made in a tenth of the time.
-  @transient private lazy val byKey = {
-    val m = new java.util.HashMap[FileKey, FileOffset](files.size * 2)
-    files.valuesIterator.foreach(f => m.put(f.key, f))
+  // Made once an offset, from the one a plan made it from where that one has it: each trigger
+  // looks a host's changed files up by key, and a host may have thousands of others.
+  @transient @volatile private var byKeyMade = false
+  @transient private lazy val byKey: Map[FileKey, FileOffset] = {
+    val made = Option(origin).flatMap { case (from, ids) =>
+      Option(from.get).filter(_.byKeyMade).map { f =>
+        val dropped = ids.iterator.flatMap(f.files.get).filter(o => f.byKey.get(o.key).contains(o))
+        f.byKey -- dropped.map(_.key) ++ ids.iterator.flatMap(files.get).map(o => o.key -> o)
+      }
+    }
+    val m = made.getOrElse(files.valuesIterator.map(f => f.key -> f).toMap)
+    byKeyMade = true
     m
   }
 
@@ -27,12 +34,11 @@ final case class HostOffsets(
   @transient lazy val known: Seq[KnownFile] = files.valuesIterator.map(_.known).toVector
 
   /** The file it tracks under `key`, if any. */
-  def ofKey(key: FileKey): Option[FileOffset] = Option(byKey.get(key))
+  def ofKey(key: FileKey): Option[FileOffset] = byKey.get(key)
 
   // What a plan made it from, while that is still in use: the ids of the files it added, moved
   // or dropped since. Weak: each trigger's offsets would keep every earlier one's.
-  @transient @volatile private var madeFrom
-      : (java.lang.ref.WeakReference[HostOffsets], Set[String]) =
+  @transient @volatile private var origin: (java.lang.ref.WeakReference[HostOffsets], Set[String]) =
     _
 
   /**
@@ -40,7 +46,7 @@ final case class HostOffsets(
    * these offsets from it; None when it did not (compare the two in full).
    */
   def changedSince(before: HostOffsets): Option[Set[String]] =
-    Option(madeFrom).collect { case (from, ids) if from.get eq before => ids }
+    Option(origin).collect { case (from, ids) if from.get eq before => ids }
 }
 
 object HostOffsets {
@@ -48,7 +54,7 @@ object HostOffsets {
 
   /** `next`, made by a plan from `before` by changing the files `ids` only. */
   def madeFrom(next: HostOffsets, before: HostOffsets, ids: Set[String]): HostOffsets = {
-    if (!(next eq before)) next.madeFrom = (new java.lang.ref.WeakReference(before), ids)
+    if (!(next eq before)) next.origin = (new java.lang.ref.WeakReference(before), ids)
     next
   }
 }

@@ -38,10 +38,10 @@ final class OffsetSnapshots(
 
   /** `end` as the checkpoint should hold it: on `start`'s snapshot, or on a new one. */
   def rebase(start: AofOffset, end: AofOffset): AofOffset =
-    if (end.hosts == start.hosts) start
+    if (AofOffset.sameHosts(end.hosts, start.hosts)) start
     else {
       // Its changes, computed here, are kept with it for its JSON.
-      val onStart = AofOffset(end.hosts, start.base, end.plannedAtMs)
+      val onStart = AofOffset.onBaseOf(start, end.hosts, end.plannedAtMs)
       val files = end.hosts.values.map(_.files.size.toLong).sum
       lazy val changes = if (start.base.isEmpty) files else onStart.changedFiles
       if (files < OffsetSnapshots.LeastFiles) AofOffset(end.hosts, None, end.plannedAtMs)

@@ -11,25 +11,21 @@ object PlanChanges {
   def between(start: AofOffset, end: AofOffset): Seq[String] =
     start.hosts.toSeq.filterNot(h => end.hosts.get(h._1).exists(_ eq h._2)).sortBy(_._1).flatMap {
       case (host, before) =>
-        val kept = end.hosts.get(host).fold(Map.empty[String, FileOffset])(_.files)
-        // Built only when some file is no longer tracked: with thousands of files, most triggers
-        // change nothing and this runs at every one.
-        lazy val byKey = kept.values.groupBy(f => key(f)).map { case (k, fs) =>
-          k -> fs.map(_.fileId).toSeq.sorted
-        }
-        val retired = end.hosts.get(host).fold(Set.empty[String])(_.retired.keySet)
+        val now = end.hosts.get(host)
+        val kept = now.fold(Map.empty[String, FileOffset])(_.files)
+        val retired = now.fold(Set.empty[String])(_.retired.keySet)
         // Of the files a plan changed, when it made `end`'s offsets from `start`'s.
-        val candidates = end.hosts.get(host).flatMap(_.changedSince(before)) match {
+        val candidates = now.flatMap(_.changedSince(before)) match {
           case Some(ids) => ids.toSeq.flatMap(before.files.get)
           case None => before.files.values.toSeq
         }
         candidates.filterNot(f => kept.contains(f.fileId)).sortBy(_.fileId).map { f =>
           val remembered =
             if (retired(f.fileId)) "; remembered until a look finds no copy of it" else ""
-          byKey.get(key(f)) match {
-            case Some(ids) =>
+          now.flatMap(_.ofKey(f.key)) match {
+            case Some(other) =>
               s"$host:${f.path} (${key(f)}) holds new content: file ${f.fileId} read up to " +
-                s"${f.pos}, now read as ${ids.mkString(", ")} from its start$remembered"
+                s"${f.pos}, now read as ${other.fileId} from its start$remembered"
             case None =>
               s"$host:${f.path} (file ${f.fileId}, read up to ${f.pos}) is gone$remembered"
           }

@@ -3,8 +3,6 @@ package com.hx.spark.sql.connector.aof.plan
 import java.util.BitSet
 import java.util.concurrent.ConcurrentHashMap
 
-import scala.collection.mutable
-
 import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 
@@ -28,46 +26,27 @@ private[plan] final class PlanMemo(
     val settled: BitSet) {
 
   /**
-   * What changed in `now` (an answer to plan from `start`): None when `start` is not this
-   * plan's end, or when more than one file in `mostChanged` changed (planned in full, the walk
-   * saves nothing).
-   *
-   * Answers change in place: a host's next answer keeps its files' order and objects, with the
-   * changed ones replaced, the gone ones dropped and the new ones after ([[Delta.applied]]). So
-   * the two are walked side by side, comparing references; another order is planned in full.
+   * What changed in `now` (an answer to plan from `start`) that a plan must plan again: None
+   * when `start` is not this plan's end, when `now` is not this answer changed in place
+   * ([[AnswerChange]]), or when more than one file in `mostChanged` is to plan (planned in
+   * full: the memo saves nothing).
    */
   def news(
       now: Seq[FileMeta],
       start: Option[HostOffsets],
       mostChanged: Int): Option[PlanMemo.News] =
     if (!start.exists(_ eq end)) None
-    else {
-      val after = now.toArray
-      val changed = mutable.ArrayBuffer.empty[Int]
-      val gone = mutable.Set.empty[FileKey]
-      val kept = new BitSet(after.length)
-      var j = 0
-      var i = 0
-      while (i < after.length) {
-        val m = after(i)
-        while (j < files.length && !(files(j) eq m) && files(j).key != m.key) {
-          gone += files(j).key
-          j += 1
+    else
+      AnswerChange.between(files, now).flatMap { change =>
+        val kept = new BitSet(change.files.length)
+        val toPlan = change.files.indices.filter { i =>
+          val same = change.was(i) >= 0 && settled.get(change.was(i))
+          if (same) kept.set(i)
+          !same
         }
-        if (j < files.length && (files(j) eq m) && settled.get(j)) kept.set(i) else changed += i
-        j += 1
-        i += 1
+        Some(PlanMemo.News(change.files, toPlan, change.gone, kept))
+          .filter(_.changed.size.toLong * mostChanged <= change.files.length)
       }
-      while (j < files.length) {
-        gone += files(j).key
-        j += 1
-      }
-      // A key gone and back (another order): not the change of one answer to the next.
-      val news = PlanMemo.News(after, changed.toIndexedSeq, gone.toSet, kept)
-      Some(news).filter(n =>
-        n.changed.size.toLong * mostChanged <= after.length &&
-          (gone.isEmpty || !n.changedFiles.exists(m => gone(m.key))))
-    }
 }
 
 private[plan] object PlanMemo {

@@ -22,15 +22,18 @@ object Delta {
       key: V => K): Option[Delta[K, V]] = {
     // The same keys in the same order, as most triggers list them: compared pairwise, and the
     // same object has the same key.
-    val sameKeys = before.size == after.size &&
-      before.iterator.zip(after.iterator).forall { case (b, a) =>
-        (b.asInstanceOf[AnyRef] eq a.asInstanceOf[AnyRef]) || key(b) == key(a)
-      }
+    val sameKeys = before.size == after.size && pairs(before, after).forall { case (b, a) =>
+      same(b, a) || key(b) == key(a)
+    }
     // A Java set: a look's answer of thousands of files makes one at every trigger.
     lazy val keys = new java.util.HashSet[K](after.size * 2)
     if (!(sameKeys && unique) && !after.forall(v => keys.add(key(v)))) None
-    else if (sameKeys) Some(Delta(before.zip(after).collect { case (b, a) if a != b => a }, Nil))
-    else {
+    else if (sameKeys) {
+      Some(
+        Delta(
+          pairs(before, after).collect { case (b, a) if !same(b, a) && a != b => a }.toVector,
+          Nil))
+    } else {
       val old = before.iterator.map(v => key(v) -> v).toMap
       Some(
         Delta(
@@ -38,6 +41,11 @@ object Delta {
           old.keys.filterNot(k => keys.contains(k)).toSeq))
     }
   }
+
+  private def same[V](b: V, a: V): Boolean = b.asInstanceOf[AnyRef] eq a.asInstanceOf[AnyRef]
+
+  private def pairs[V](before: Seq[V], after: Seq[V]): Iterator[(V, V)] =
+    before.iterator.zip(after.iterator)
 
   /**
    * `before` with `delta` applied: the same items by key as the list it was taken from; those

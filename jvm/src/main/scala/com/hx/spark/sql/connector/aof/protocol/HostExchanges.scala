@@ -21,6 +21,9 @@ final class HostExchanges {
   private val answered = mutable.Map.empty[String, String]
   // Hosts whose last answer taken could not list their directory: their files are unknown.
   private val unlisted = mutable.Set.empty[String]
+  // Per host, the last request's files known to repeat no key: the next change from them need
+  // not check its files' keys again ([[Delta.between]]).
+  private val uniqueKnown = mutable.Map.empty[String, Seq[KnownFile]]
   // Orders the requests: a node refuses an older one written back over the newer.
   private var sequence = 0L
 
@@ -35,12 +38,19 @@ final class HostExchanges {
       remove: Seq[FileKey] = Nil): Option[(SentRequest, Request)] = synchronized {
     val asked = standing.get(host)
     if (asked.exists(s => s.known == known && s.retired == retired && s.remove == remove)) None
-    else Some(compose(known, retired, remove, completed.get(host)))
+    else {
+      val base = completed.get(host)
+      val unique = base.exists(b => uniqueKnown.get(host).exists(_ eq b.known))
+      val composed = compose(known, retired, remove, base, unique)
+      // A change was made to them: they repeat no file, and the next change is told so.
+      if (composed._1.base.nonEmpty) uniqueKnown(host) = known
+      Some(composed)
+    }
   }
 
   /** The request of `sent` again in full, for a host that cannot take it as a change. */
   def inFull(sent: SentRequest): (SentRequest, Request) =
-    compose(sent.known, sent.retired, sent.remove, None)
+    compose(sent.known, sent.retired, sent.remove, None, unique = false)
 
   /** `sent` reached `host`: it stands until the next. */
   def sent(host: String, sent: SentRequest): Unit = synchronized(standing(host) = sent)
@@ -64,14 +74,16 @@ final class HostExchanges {
     completed.collect { case (host, e) if !unlisted(host) => host -> e.files }.toMap
   }
 
+  /** @param unique that `base` repeats no file ([[Delta.between]]) */
   private def compose(
       known: Seq[KnownFile],
       retired: Map[String, KnownFile],
       remove: Seq[FileKey],
-      base: Option[Exchange]): (SentRequest, Request) = synchronized {
+      base: Option[Exchange],
+      unique: Boolean): (SentRequest, Request) = synchronized {
     val id = UUID.randomUUID().toString
     sequence += 1
-    val change = base.flatMap(b => Delta.between(b.known, known)(_.key).map(b -> _))
+    val change = base.flatMap(b => Delta.between(b.known, known, unique)(_.key).map(b -> _))
     val request = change.fold(Request(id, known, retired = retired, remove = remove)) {
       case (b, d) => Request(id, d.changed, Some(b.id), d.removed, retired, remove)
     }

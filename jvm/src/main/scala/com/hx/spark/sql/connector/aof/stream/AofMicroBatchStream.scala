@@ -149,7 +149,7 @@ class AofMicroBatchStream(
     // holds for every byte written before the trigger began (and a trigger that waits for
     // `batch.bytes.min` waits for news as an idle one does, rather than at once again).
     val (reports, plan) = Some(first -> planned(first))
-      .filter { case (r, p) => p.end.hosts != start.hosts && !waiting(r, p) }
+      .filter { case (r, p) => !AofOffset.sameHosts(p.end.hosts, start.hosts) && !waiting(r, p) }
       .getOrElse {
         if (options.batchMinimum.nonEmpty) held.hold(start, first)
         val looked = run.reports(start, look = true)
@@ -188,7 +188,7 @@ class AofMicroBatchStream(
   private def waits(start: AofOffset, limit: ReadLimit)(available: => AofOffset): Boolean =
     !availableNow && !limit.isInstanceOf[ReadAllAvailable] && options.batchMinimum.exists { m =>
       val end = available
-      end.hosts != start.hosts &&
+      !AofOffset.sameHosts(end.hosts, start.hosts) &&
       !m.worth(Ranges.bytes(start, end), start.plannedAtMs, clock.millis())
     }
 

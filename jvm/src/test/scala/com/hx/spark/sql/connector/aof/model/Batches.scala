@@ -9,7 +9,8 @@ import com.hx.spark.sql.connector.aof.plan.{
   PlanLimits,
   PlanMemos,
   Planner,
-  Ranges
+  Ranges,
+  Reports
 }
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange,
@@ -19,7 +20,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
   Request,
   Response
 }
-import com.hx.spark.sql.connector.aof.stream.ReadCounters
+import com.hx.spark.sql.connector.aof.stream.{ReadCounters, WriteTimes}
 
 /**
  * A query's triggers on one node, as the models run them without Spark's scheduler: the node's
@@ -137,12 +138,11 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
       assert(
         plan.end.hosts == full.end.hosts && plan.losses == full.losses,
         s"the plan made with a memo differs from the plan made in full:\n$plan\n$full")
+      val changes = PlanChanges.between(committed, plan.end)
       assert(
-        PlanChanges.between(committed, plan.end) == PlanChanges.between(
-          committed,
-          parsed(plan.end)),
-        "what the plan changed, found from what it says it changed, differs"
-      )
+        changes == PlanChanges.between(committed, parsed(plan.end)),
+        "what the plan changed, found from what it says it changed, differs")
+      backlogBothWays(files, plan.end)
       plan
     }
     val first = planned(news())
@@ -154,6 +154,22 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
       }
     plannedLoss += result.losses.map(_.bytes).sum
     this.planned = Some(result.end)
+  }
+
+  // The backlog's figures worked out from what changed, and from every file each time.
+  private val times = new WriteTimes
+  private val timesInFull = new WriteTimes
+  private var triggerMs = 0L
+
+  private def backlogBothWays(files: Map[String, Seq[FileMeta]], end: AofOffset): Unit = {
+    triggerMs += 1000L
+    times.observe(Reports(files), committed, triggerMs)
+    timesInFull.observe(Reports(files), parsed(committed), triggerMs)
+    files.get(host).foreach { answer =>
+      val figures = times.backlog(host, answer, end.hosts.get(host))
+      val inFull = timesInFull.backlog(host, answer, parsed(end).hosts.get(host))
+      assert(figures == inFull, s"the backlog of what changed, $figures, differs: $inFull")
+    }
   }
 
   // The same offsets, as if not made by a plan (parsed from a checkpoint): compared in full.
