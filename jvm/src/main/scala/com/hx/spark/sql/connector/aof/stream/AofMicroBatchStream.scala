@@ -86,21 +86,9 @@ class AofMicroBatchStream(
     case None => AofOffset.Empty
   }
 
-  // Spark gives each trigger its start, and each batch its two ends, as JSON to parse: the
-  // offsets this stream made or parsed last are given back as they are, the same objects, which
-  // later steps compare by reference ([[PlanMemos]], [[Ranges]]).
-  @volatile private var parsed: List[(String, AofOffset)] = Nil
+  private val recent = new RecentOffsets(json => OffsetJson.read(json, snapshots.read))
 
-  override def deserializeOffset(json: String): Offset =
-    parsed.collectFirst { case (j, offset) if (j eq json) || j == json => offset }.getOrElse {
-      remember(json, OffsetJson.read(json, snapshots.read))
-    }
-
-  /** Kept for [[deserializeOffset]]: the last three, a trigger's start and a batch's two ends. */
-  private def remember(json: => String, offset: AofOffset): AofOffset = {
-    if (!parsed.exists(_._2 eq offset)) parsed = ((json -> offset) :: parsed).take(3)
-    offset
-  }
+  override def deserializeOffset(json: String): Offset = recent.parsed(json)
 
   // With `nodes` or `batch.bytes.min`, a limit of the source's own even when unbounded: Spark
   // replaces it with ReadAllAvailable under Trigger.Once alone, which must then read every node,
@@ -176,7 +164,7 @@ class AofMicroBatchStream(
       // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
       val end = snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
       // Its JSON is what Spark writes to its offset log next.
-      remember(end.json(), end)
+      recent.keep(end.json(), end)
     }
   }
 
