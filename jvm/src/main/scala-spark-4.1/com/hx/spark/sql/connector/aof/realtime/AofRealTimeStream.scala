@@ -6,10 +6,7 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{
-  Offset,
-  PartitionOffset,
-  ReadLimit,
-  SupportsRealTimeMode
+  Offset, PartitionOffset, ReadLimit, SupportsRealTimeMode
 }
 
 import com.hx.spark.sql.connector.aof.config.AofOptions

@@ -9,10 +9,7 @@ import org.apache.spark.sql.connector.read.streaming.{PartitionOffset, SupportsR
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
 
 import com.hx.spark.sql.connector.aof.endpoint.{
-  EndpointSpec,
-  MisplacedTask,
-  NodeEndpoints,
-  NodeName
+  EndpointSpec, MisplacedTask, NodeEndpoints, NodeName
 }
 import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
 import com.hx.spark.sql.connector.aof.metrics.ExecutorReads

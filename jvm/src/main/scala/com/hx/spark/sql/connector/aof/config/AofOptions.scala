@@ -3,17 +3,13 @@ package com.hx.spark.sql.connector.aof.config
 import java.util.Locale
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{
-  BatchCuts,
-  Cleanup,
-  FileHeader,
-  FileIdentity,
-  LineEnding,
-  LineFilter,
-  PathColumns,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
+import com.hx.spark.sql.connector.aof.files.lines.LineEnding
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 
 /**
  * The source's settings, parsed and checked once when the query is defined.

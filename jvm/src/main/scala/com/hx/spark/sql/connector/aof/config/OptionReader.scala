@@ -6,16 +6,12 @@ import java.nio.file.{FileSystems, Paths}
 import java.util.regex.{Pattern, PatternSyntaxException}
 
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
-import com.hx.spark.sql.connector.aof.files.{
-  Cleanup,
-  DirectoryGlob,
-  FileHeader,
-  LineEnding,
-  LineFormat,
-  PathColumns,
-  PathPattern,
-  RecordRule
-}
+import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
+import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.lines.LineEnding
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryGlob, PathPattern}
+import com.hx.spark.sql.connector.aof.files.records.RecordRule
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 
 /**
  * The options of one query as given (explicit ones over the session's), each read and checked

@@ -9,7 +9,7 @@ import scala.collection.JavaConverters._
 
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.FileListing
+import com.hx.spark.sql.connector.aof.files.listing.FileListing
 
 /**
  * The first mistakes made with `path`, whose last component is a regex on file names: a

@@ -5,11 +5,7 @@ import scala.collection.mutable
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{
-  HostExchanges,
-  Reply,
-  Request,
-  Response,
-  SentRequest
+  HostExchanges, Reply, Request, Response, SentRequest
 }
 
 /**

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
-import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.files.identity.FileMeta
 import com.hx.spark.sql.connector.aof.plan.CopiesLookedFor
 import com.hx.spark.sql.connector.aof.protocol.{Reply, Response, SentRequest}
 

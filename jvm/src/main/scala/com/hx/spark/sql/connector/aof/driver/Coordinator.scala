@@ -7,24 +7,16 @@ import scala.collection.mutable
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
-  PathChildrenCache,
-  PathChildrenCacheEvent,
-  PathChildrenCacheListener
+  PathChildrenCache, PathChildrenCacheEvent, PathChildrenCacheListener
 }
 import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.protocol.{
-  HostExchanges,
-  Messages,
-  NodesValue,
-  Request,
-  SentRequest,
-  ZkPaths,
-  ZnodeValues
+  HostExchanges, Messages, NodesValue, Request, SentRequest, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.zookeeper.{ChildrenCaches, ZkClients}
 

@@ -6,10 +6,7 @@ import scala.collection.JavaConverters._
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
-  ChildData,
-  PathChildrenCache,
-  PathChildrenCacheEvent,
-  PathChildrenCacheListener
+  ChildData, PathChildrenCache, PathChildrenCacheEvent, PathChildrenCacheListener
 }
 import org.apache.zookeeper.KeeperException
 import org.slf4j.LoggerFactory

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.driver
 
-import com.hx.spark.sql.connector.aof.files.FileMeta
+import com.hx.spark.sql.connector.aof.files.identity.FileMeta
 
 /**
  * Says each problem the nodes report when it starts, and when it ends: a directory that does not

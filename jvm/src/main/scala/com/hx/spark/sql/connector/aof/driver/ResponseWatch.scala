@@ -7,9 +7,7 @@ import scala.util.{Failure, Success, Try}
 
 import org.apache.curator.framework.CuratorFramework
 import org.apache.curator.framework.recipes.cache.{
-  PathChildrenCache,
-  PathChildrenCacheEvent,
-  PathChildrenCacheListener
+  PathChildrenCache, PathChildrenCacheEvent, PathChildrenCacheListener
 }
 import org.slf4j.LoggerFactory
 

@@ -1,15 +1,11 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.{
-  ClosestNames,
-  DirectoryChanges,
-  DirectoryScanner,
-  FileListing,
-  FileMeta,
-  KnownFile,
-  UnlistedDirectory,
-  UnmatchedCopies
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies
+import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.{
+  ClosestNames, DirectoryChanges, FileListing, UnlistedDirectory
 }
+import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.protocol.{Request, Response}
 
 /**

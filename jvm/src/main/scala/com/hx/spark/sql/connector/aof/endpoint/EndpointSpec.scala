@@ -1,16 +1,12 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.files.{
-  BatchCuts,
-  Cleanup,
-  FileHeader,
-  FileIdentity,
-  LineEnding,
-  LineFilter,
-  PathColumns,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
+import com.hx.spark.sql.connector.aof.files.lines.LineEnding
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
 /**

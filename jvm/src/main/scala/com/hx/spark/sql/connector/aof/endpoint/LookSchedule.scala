@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 import java.nio.file.Path
 import java.util.concurrent.atomic.AtomicBoolean
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
  * When a serving endpoint notes that its files may have changed: as soon as a watch says they

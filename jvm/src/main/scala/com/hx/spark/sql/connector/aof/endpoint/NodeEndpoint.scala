@@ -13,16 +13,10 @@ import org.apache.curator.framework.recipes.nodes.PersistentNode
 import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.KnownFile
+import com.hx.spark.sql.connector.aof.files.identity.KnownFile
 import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
-  DriverExchange,
-  Exchange,
-  Messages,
-  Request,
-  Response,
-  ZkPaths,
-  ZnodeValues
+  DriverExchange, Exchange, Messages, Request, Response, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
 

@@ -8,7 +8,7 @@ import java.util.concurrent.{Semaphore, TimeUnit}
 import java.util.concurrent.atomic.AtomicBoolean
 
 import com.hx.spark.sql.connector.aof.endpoint.LookTimes
-import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, DirectoryWatch, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryChanges, DirectoryWatch, SourceFiles}
 
 /**
  * When a task following files (real-time mode) looks at them, and what it lists then. A look is

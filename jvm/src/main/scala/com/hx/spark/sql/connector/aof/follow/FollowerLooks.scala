@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.follow
 
-import com.hx.spark.sql.connector.aof.files.DirectoryChanges
+import com.hx.spark.sql.connector.aof.files.listing.DirectoryChanges
 
 /**
  * When a [[HostFollower]] looks at its files, and what a look lists: [[FileWrites]] in a task,

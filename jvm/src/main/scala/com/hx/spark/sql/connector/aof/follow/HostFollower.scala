@@ -7,25 +7,16 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{DirectoryScanner, FileMeta, UnmatchedCopies}
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies
+import com.hx.spark.sql.connector.aof.files.identity.FileMeta
+import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.metrics.{Gauges, MetricDefinitions}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{
-  CopiesLookedFor,
-  FileRange,
-  PlanLimits,
-  PlanMemos,
-  Planner,
-  Ranges,
-  Reports
+  CopiesLookedFor, FileRange, PlanLimits, PlanMemos, Planner, Ranges, Reports
 }
 import com.hx.spark.sql.connector.aof.stream.{
-  DataLoss,
-  FileRangeReader,
-  LineBatch,
-  ReadCounters,
-  SourceMetrics,
-  WriteTimes
+  DataLoss, FileRangeReader, LineBatch, ReadCounters, SourceMetrics, WriteTimes
 }
 import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
 

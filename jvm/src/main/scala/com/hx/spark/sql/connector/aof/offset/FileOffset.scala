@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.offset
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint, KnownFile}
 
 /**
  * Progress through one file on one host.

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.offset
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, KnownFile}
 
 /**
  * Progress of one host: its files by file id, the next serial to hand out there, and the files

@@ -7,12 +7,8 @@ import scala.collection.JavaConverters._
 import com.fasterxml.jackson.core.{JsonGenerator, JsonToken}
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
-import com.hx.spark.sql.connector.aof.files.FileJson.{
-  key,
-  optionalPrint,
-  print,
-  writeKey,
-  writePrint
+import com.hx.spark.sql.connector.aof.files.identity.FileJson.{
+  key, optionalPrint, print, writeKey, writePrint
 }
 
 /**

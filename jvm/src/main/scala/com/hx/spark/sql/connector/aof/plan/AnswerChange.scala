@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.plan
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
 
 /**
  * How a host's answer changed from an earlier one, told by reference. The driver applies each

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 
 /**
  * Bytes `[from, until)` of one file on one host: the lines whose first byte lies there. `path` is

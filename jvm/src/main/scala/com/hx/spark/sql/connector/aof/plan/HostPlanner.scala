@@ -5,14 +5,9 @@ import java.util.BitSet
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{
-  FileIdentity,
-  FileKey,
-  FileMeta,
-  Fingerprint,
-  UnmatchedCopy
-}
-import com.hx.spark.sql.connector.aof.files.FileIdentity.{Replaced, Same, Shorter}
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity.{Replaced, Same, Shorter}
 import com.hx.spark.sql.connector.aof.offset.{FileOffset, HostOffsets, OpenTail, RetiredFile}
 
 /**

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.plan
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.FileIdentity
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
 
 /**
  * What bounds one plan.

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.plan
 import java.util.BitSet
 import java.util.concurrent.ConcurrentHashMap
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 
 /**

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 /**
@@ -9,7 +9,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * offset tracks the file (its device and inode); C2, it tracks anything on the file's host; C3,
  * the fingerprints it kept match the node's (the same head, and the same bytes just before the
  * position); C4, the position is within the file's length now. C3 and C4 are judged by
- * [[com.hx.spark.sql.connector.aof.files.FileIdentity]], as the node and the reader judge them. For a tracked file (C1):
+ * [[com.hx.spark.sql.connector.aof.files.identity.FileIdentity]], as the node and the reader judge them. For a tracked file (C1):
  *
  *  - C3 and C4: read on, up to its last complete line (or record), `bytes.max` and its share
  *    of `batch.bytes.max`.
@@ -24,7 +24,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  *    continues from that file's position; while the original still holds it (the copy being
  *    written, or not yet truncated) the copy waits, so no line is read from both. So does a copy
  *    of a file not tracked yet that the same answer shows (a file and its copy first seen in
- *    one look, [[com.hx.spark.sql.connector.aof.files.NewFileCopies]]): the next answer shows it
+ *    one look, [[com.hx.spark.sql.connector.aof.files.copies.NewFileCopies]]): the next answer shows it
  *    a copy of a tracked file;
  *  - an empty file waits until it has bytes: it may be a copy about to be written;
  *  - on a host this query has offsets for (C2): created since, read from byte 0;

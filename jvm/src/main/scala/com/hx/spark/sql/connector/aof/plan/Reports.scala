@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.plan
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, UnmatchedCopy}
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.identity.FileMeta
 
 /**
  * What the hosts told one trigger: the files of each host to plan (those with news), which of

@@ -4,7 +4,7 @@ import java.util.UUID
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 
 /**
  * An endpoint's side of the exchange with the driver: the files a request names (in full, or as

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.protocol
 
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 
 /**
  * A request in full and the answer to it in full: what the driver and a node each keep of their

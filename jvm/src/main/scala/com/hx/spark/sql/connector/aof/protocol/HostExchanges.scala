@@ -4,7 +4,7 @@ import java.util.UUID
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 
 /**
  * The driver's side of the exchange with the hosts' endpoints: what a host is asked (its files in

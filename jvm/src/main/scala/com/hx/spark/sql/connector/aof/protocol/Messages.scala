@@ -8,13 +8,10 @@ import scala.collection.JavaConverters._
 import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile, UnmatchedCopy}
-import com.hx.spark.sql.connector.aof.files.FileJson.{
-  key,
-  optionalPrint,
-  print,
-  writeKey,
-  writePrint
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.FileJson.{
+  key, optionalPrint, print, writeKey, writePrint
 }
 import com.hx.spark.sql.connector.aof.offset.OffsetJson
 
@@ -49,9 +46,9 @@ final case class Request(
  * `remove` that this answer removed (`cleanup`); they are not in `files`. `notRemoved`: how many
  * of them it tried to remove and could not (a permission, a missing archive directory).
  * `closest`: when the node has no file, the paths of those in its directories closest to the
- * file-name regex ([[com.hx.spark.sql.connector.aof.files.ClosestNames]]). `unmatchedCopies`: by
+ * file-name regex ([[com.hx.spark.sql.connector.aof.files.listing.ClosestNames]]). `unmatchedCopies`: by
  * retired file id, the file no `path` reads that holds its bytes past its position, for those of
- * `retired` with no copy in `files` ([[com.hx.spark.sql.connector.aof.files.UnmatchedCopies]]).
+ * `retired` with no copy in `files` ([[com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies]]).
  *
  * A node answers a request again at each look called after its files changed, until the next
  * request: `answer` names each answer (empty: the request's id), and the driver plans from the

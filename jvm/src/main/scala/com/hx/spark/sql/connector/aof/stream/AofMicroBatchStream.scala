@@ -8,11 +8,7 @@ import scala.collection.JavaConverters._
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{
-  MicroBatchStream,
-  Offset,
-  ReadAllAvailable,
-  ReadLimit,
-  ReportsSourceMetrics,
+  MicroBatchStream, Offset, ReadAllAvailable, ReadLimit, ReportsSourceMetrics,
   SupportsTriggerAvailableNow
 }
 import org.slf4j.LoggerFactory
@@ -22,15 +18,7 @@ import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.metrics.{GaugeGroup, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{
-  FileRange,
-  Plan,
-  PlanChanges,
-  PlanLimits,
-  PlanMemos,
-  Planner,
-  Ranges,
-  Reports,
-  Tasks
+  FileRange, Plan, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Reports, Tasks
 }
 import com.hx.spark.sql.connector.aof.shim.{QueryName, SparkExecutors, StopWarnings}
 

@@ -2,7 +2,8 @@ package com.hx.spark.sql.connector.aof.stream
 
 import java.nio.file.Paths
 
-import com.hx.spark.sql.connector.aof.files.{SourceFiles, UnmatchedCopies}
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.plan.Loss
 
 /** Bytes that went before they were read: the query fails (`fail.on.data.loss`), or says so. */

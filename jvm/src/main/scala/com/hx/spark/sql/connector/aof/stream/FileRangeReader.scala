@@ -7,21 +7,13 @@ import java.nio.file.{Path, Paths}
 import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.{
-  FileHeader,
-  FileIdentity,
-  FileSearch,
-  KnownFile,
-  LineEnding,
-  LineFilter,
-  LineReader,
-  MessageJoin,
-  PathColumns,
-  Prefixes,
-  RecordJoin,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.container.MessageJoin
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, KnownFile, Prefixes}
+import com.hx.spark.sql.connector.aof.files.lines.{LineEnding, LineReader}
+import com.hx.spark.sql.connector.aof.files.listing.{FileSearch, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.records.{RecordJoin, RecordRule}
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.plan.FileRange
 

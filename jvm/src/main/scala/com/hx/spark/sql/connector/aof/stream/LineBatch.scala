@@ -5,13 +5,13 @@ import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBat
 import org.apache.spark.unsafe.types.UTF8String
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.LineChunks
+import com.hx.spark.sql.connector.aof.files.container.LineChunks
 
 /**
  * Lines of one file, handed to Spark as a columnar batch of the source's schema. A batch is a
  * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`,
  * `path`, `file_id`, `timestamp` and the path's columns are the same for every line. A container
- * runtime's lines ([[com.hx.spark.sql.connector.aof.files.LineFormat]], `wrapped`) add `stream`
+ * runtime's lines ([[com.hx.spark.sql.connector.aof.files.container.LineFormat]], `wrapped`) add `stream`
  * and `time`, both null for a line that is not of the format; `header.lines` adds the file's
  * `header`, the same for every line.
  *

@@ -5,7 +5,8 @@ import java.nio.file.Path
 
 import org.apache.spark.unsafe.types.UTF8String
 
-import com.hx.spark.sql.connector.aof.files.{FileHeader, LineEnding, LineReader, PathColumns}
+import com.hx.spark.sql.connector.aof.files.lines.{LineEnding, LineReader}
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 
 /**
  * A file a [[FileRangeReader]] reads a range's lines from (the planned file, a copy of it, or the

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{AnswerChange, Reports}
 

@@ -3,10 +3,7 @@ package com.hx.spark.sql.connector.aof.zookeeper
 import java.security.MessageDigest
 import java.util.concurrent.ConcurrentHashMap
 import javax.security.auth.login.{
-  AppConfigurationEntry,
-  Configuration,
-  LoginContext,
-  LoginException
+  AppConfigurationEntry, Configuration, LoginContext, LoginException
 }
 import javax.security.auth.login.AppConfigurationEntry.LoginModuleControlFlag.REQUIRED
 

@@ -7,7 +7,7 @@ import scala.collection.JavaConverters._
 
 import org.apache.hadoop.conf.Configuration
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
 
 /**

@@ -4,7 +4,7 @@ import java.nio.file.Paths
 import java.util.concurrent.ScheduledThreadPoolExecutor
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoint}
-import com.hx.spark.sql.connector.aof.files.SourceFiles
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkAccess, ZkClients}
 
 /**

@@ -12,14 +12,9 @@ import org.apache.hadoop.conf.Configuration
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.driver.{
-  Coordinator,
-  ExpectedNodes,
-  HostReports,
-  NodeCoverage,
-  ReportWarnings,
-  UnreadNodes
+  Coordinator, ExpectedNodes, HostReports, NodeCoverage, ReportWarnings, UnreadNodes
 }
-import com.hx.spark.sql.connector.aof.files.FileIdentity
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges, Reports}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}

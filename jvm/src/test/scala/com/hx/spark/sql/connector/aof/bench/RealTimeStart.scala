@@ -12,7 +12,7 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.hadoop.conf.Configuration
 import org.apache.zookeeper.KeeperException
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.protocol.{JournalPlans, ZkPaths, ZnodeValues}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperProcess}

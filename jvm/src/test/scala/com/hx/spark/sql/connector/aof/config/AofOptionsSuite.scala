@@ -4,16 +4,12 @@ import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{
-  Cleanup,
-  FileHeader,
-  LineEnding,
-  LineFilter,
-  LineFormat,
-  PathColumns,
-  PathPattern,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
+import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.lines.LineEnding
+import com.hx.spark.sql.connector.aof.files.listing.{PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 
 class AofOptionsSuite extends AnyFunSuite {
   private def parse(options: (String, String)*)(session: (String, String)*): AofOptions =

@@ -4,7 +4,7 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, FileStamp, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, FileStamp, Fingerprint}
 
 class ReportWarningsSuite extends AnyFunSuite {
   private val said = mutable.ArrayBuffer.empty[String]

@@ -9,14 +9,9 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.Coordinator
 import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
-import com.hx.spark.sql.connector.aof.files.{
-  FileMeta,
-  FileStamp,
-  KnownFile,
-  PathPattern,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, FileStamp, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.{PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually

@@ -12,21 +12,11 @@ import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
-import com.hx.spark.sql.connector.aof.files.{
-  DirectoryScanner,
-  FileKey,
-  FileMeta,
-  Fingerprint,
-  KnownFile,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.protocol.{
-  MessageSeal,
-  Messages,
-  Request,
-  Response,
-  ZkPaths,
-  ZnodeValues
+  MessageSeal, Messages, Request, Response, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
@@ -262,7 +252,7 @@ class EndpointProtocolSuite
 
   test("messages survive a round trip, 10,000 files fit in a znode") {
     val files = (1 to 10000).map { n =>
-      com.hx.spark.sql.connector.aof.files.FileMeta(
+      com.hx.spark.sql.connector.aof.files.identity.FileMeta(
         s"/var/log/app/service-$n.log",
         FileKey(2049, n),
         n * 1000L,

@@ -8,7 +8,7 @@ import scala.collection.JavaConverters._
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.Coordinator
-import com.hx.spark.sql.connector.aof.files.SourceFiles
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
 import com.hx.spark.sql.connector.aof.shim.StopWarnings
 import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}

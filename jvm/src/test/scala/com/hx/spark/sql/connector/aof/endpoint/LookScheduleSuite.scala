@@ -6,7 +6,7 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryChanges, SourceFiles}
 import com.hx.spark.sql.connector.aof.testkit.TempDirectories
 
 /**

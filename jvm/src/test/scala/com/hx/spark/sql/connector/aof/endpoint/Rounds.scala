@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
 import com.hx.spark.sql.connector.aof.driver.Coordinator
-import com.hx.spark.sql.connector.aof.files.{FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.testkit.Polling
 
 /** A coordinator's steps that the suites take in one call, where the driver interleaves them. */

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.endpoint.LookTimes
-import com.hx.spark.sql.connector.aof.files.{DirectoryWatch, PathPattern, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryWatch, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 

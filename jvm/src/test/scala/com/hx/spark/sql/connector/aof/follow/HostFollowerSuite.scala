@@ -12,13 +12,10 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{
-  DirectoryChanges,
-  FileIdentity,
-  LineFilter,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryChanges, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.metrics.Gauges
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits

@@ -1,24 +1,12 @@
 package com.hx.spark.sql.connector.aof.model
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{
-  CopiesLookedFor,
-  FileRange,
-  PlanChanges,
-  PlanLimits,
-  PlanMemos,
-  Planner,
-  Ranges,
-  Reports
+  CopiesLookedFor, FileRange, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Reports
 }
 import com.hx.spark.sql.connector.aof.protocol.{
-  DriverExchange,
-  Exchange,
-  HostExchanges,
-  Reply,
-  Request,
-  Response
+  DriverExchange, Exchange, HostExchanges, Reply, Request, Response
 }
 import com.hx.spark.sql.connector.aof.stream.{ReadCounters, WriteTimes}
 

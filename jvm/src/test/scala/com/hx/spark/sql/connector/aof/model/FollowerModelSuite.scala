@@ -10,12 +10,8 @@ import org.apache.spark.sql.Row
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{
-  DirectoryChanges,
-  DirectoryWatch,
-  FileIdentity,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryChanges, DirectoryWatch, SourceFiles}
 import com.hx.spark.sql.connector.aof.follow.{FileWrites, FollowerLooks, HostFollower}
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits

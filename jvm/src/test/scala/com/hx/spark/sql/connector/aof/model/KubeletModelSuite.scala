@@ -6,16 +6,11 @@ import scala.collection.mutable
 import scala.util.Random
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{
-  DirectoryScanner,
-  FileIdentity,
-  FileKey,
-  FileMeta,
-  KnownFile,
-  LineFormat,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, FileMeta, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.records.RecordRule
+import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Spark4Only, SparkTestKit}

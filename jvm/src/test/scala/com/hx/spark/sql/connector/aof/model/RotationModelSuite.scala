@@ -8,16 +8,12 @@ import scala.util.Random
 import org.apache.spark.sql.Row
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{
-  Cleanup,
-  DirectoryScanner,
-  FileIdentity,
-  FileKey,
-  FileMeta,
-  FileStamp,
-  KnownFile,
-  SourceFiles
+import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
+import com.hx.spark.sql.connector.aof.files.identity.{
+  FileIdentity, FileKey, FileMeta, FileStamp, KnownFile
 }
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
 import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only, SparkTestKit}

@@ -14,7 +14,7 @@ import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorOutputStre
 import org.apache.commons.compress.compressors.xz.XZCompressorOutputStream
 import org.apache.commons.compress.compressors.zstandard.ZstdCompressorOutputStream
 
-import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.files.identity.FileKey
 
 /**
  * Real files under `dir`, written as applications and logrotate write them, and the model of what

@@ -6,7 +6,8 @@ import scala.collection.JavaConverters._
 import scala.collection.mutable
 import scala.util.Random
 
-import com.hx.spark.sql.connector.aof.files.{DirectoryChanges, FileStamp}
+import com.hx.spark.sql.connector.aof.files.identity.FileStamp
+import com.hx.spark.sql.connector.aof.files.listing.DirectoryChanges
 
 /**
  * What a watch tells a node's scanner of a model's world, told as inotify would and at random

@@ -4,7 +4,7 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 
 /**
  * An offset's changes since its snapshot, found from the offset it was planned from and the

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.offset
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 
 class OffsetJsonSuite extends AnyFunSuite {
   private val file = FileOffset(

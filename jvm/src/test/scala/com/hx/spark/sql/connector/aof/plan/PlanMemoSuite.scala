@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{FileIdentity, FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, FileMeta, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.protocol.Delta
 

@@ -3,13 +3,9 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.{
-  FileIdentity,
-  FileKey,
-  FileMeta,
-  Fingerprint,
-  KnownFile,
-  UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.identity.{
+  FileIdentity, FileKey, FileMeta, Fingerprint, KnownFile
 }
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.plan
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 
 class RangesSuite extends AnyFunSuite {

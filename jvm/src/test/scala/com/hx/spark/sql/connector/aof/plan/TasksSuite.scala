@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.plan
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 
 class TasksSuite extends AnyFunSuite {
   private def range(host: String, n: Int, length: Long): FileRange =

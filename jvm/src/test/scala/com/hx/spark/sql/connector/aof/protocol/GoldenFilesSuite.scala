@@ -7,19 +7,10 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
-import com.hx.spark.sql.connector.aof.files.{
-  FileKey,
-  FileMeta,
-  Fingerprint,
-  KnownFile,
-  UnmatchedCopy
-}
+import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.{
-  AofOffset,
-  FileOffset,
-  HostOffsets,
-  OpenTail,
-  RetiredFile
+  AofOffset, FileOffset, HostOffsets, OpenTail, RetiredFile
 }
 
 /**

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.protocol
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{FileOffset, HostOffsets, RetiredFile}
 
 /** The rules of a plan journal: its segments, what a later batch carries over, its text. */

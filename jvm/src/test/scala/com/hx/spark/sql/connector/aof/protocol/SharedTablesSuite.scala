@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper, SerializationFeat
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.PathMistakes
-import com.hx.spark.sql.connector.aof.files.DirectoryGlob
+import com.hx.spark.sql.connector.aof.files.listing.DirectoryGlob
 
 /**
  * The rules the Python package applies too, as tables in `tests/tables/` that

@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.protocol
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
 
 /**
  * Both sides of a standing request, without ZooKeeper: the driver's [[HostExchanges]] and a

@@ -13,7 +13,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, KnownFile, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients

@@ -12,7 +12,8 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Reports}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}

@@ -9,14 +9,8 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{
-  FileIdentity,
-  FileKey,
-  FileSearch,
-  Fingerprint,
-  PathPattern,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.listing.{FileSearch, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}
 

@@ -10,16 +10,10 @@ import scala.util.Random
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{
-  BatchCuts,
-  FileIdentity,
-  FileKey,
-  Fingerprint,
-  LineFormat,
-  RecordEnds,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 

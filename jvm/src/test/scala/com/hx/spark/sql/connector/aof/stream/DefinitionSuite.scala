@@ -11,7 +11,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.{PathMistakes, UnknownOptions}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, Prefixes, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint, Prefixes}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper, SparkTestKit}

@@ -14,11 +14,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.driver.OffsetBackup
 import com.hx.spark.sql.connector.aof.endpoint.NodeEndpoints
 import com.hx.spark.sql.connector.aof.testkit.{
-  LogWriter,
-  Logged,
-  Queries,
-  SparkTestKit,
-  ZooKeeperFixture
+  LogWriter, Logged, Queries, SparkTestKit, ZooKeeperFixture
 }
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 

@@ -8,14 +8,10 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{
-  FileIdentity,
-  FileKey,
-  Fingerprint,
-  LineFilter,
-  RecordRule,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.filter.LineFilter
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 

@@ -9,14 +9,10 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{
-  FileHeader,
-  FileIdentity,
-  FileKey,
-  Fingerprint,
-  LineEnding,
-  SourceFiles
-}
+import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.lines.LineEnding
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.rows.FileHeader
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.testkit.SparkTestKit
 

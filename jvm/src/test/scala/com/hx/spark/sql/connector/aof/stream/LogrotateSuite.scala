@@ -8,13 +8,7 @@ import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{
-  AppLogWriter,
-  LogWriter,
-  Logged,
-  Logrotate,
-  Queries,
-  Spark4Only,
-  SparkTestKit
+  AppLogWriter, LogWriter, Logged, Logrotate, Queries, Spark4Only, SparkTestKit
 }
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 

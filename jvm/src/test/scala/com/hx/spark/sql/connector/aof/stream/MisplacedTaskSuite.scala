@@ -12,7 +12,8 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.config.ZooKeeperSecurity
 import com.hx.spark.sql.connector.aof.driver.{DriverSession, MisplacedTaskWatch}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
-import com.hx.spark.sql.connector.aof.files.{FileKey, Fingerprint, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}

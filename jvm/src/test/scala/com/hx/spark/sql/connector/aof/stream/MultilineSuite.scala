@@ -7,11 +7,7 @@ import org.apache.spark.sql.streaming.StreamingQuery
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{
-  Logrotate,
-  Queries,
-  RecordWriter,
-  Spark4Only,
-  SparkTestKit
+  Logrotate, Queries, RecordWriter, Spark4Only, SparkTestKit
 }
 import com.hx.spark.sql.connector.aof.testkit.Queries.drain
 

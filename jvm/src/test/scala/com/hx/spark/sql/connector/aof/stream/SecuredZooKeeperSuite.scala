@@ -9,11 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.testkit.{
-  Queries,
-  SparkTestKit,
-  TlsFiles,
-  ZooKeeperFixture,
-  ZooKeeperProcess
+  Queries, SparkTestKit, TlsFiles, ZooKeeperFixture, ZooKeeperProcess
 }
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkAccess, ZkClients}
 

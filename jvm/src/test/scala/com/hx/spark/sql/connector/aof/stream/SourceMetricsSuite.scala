@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.stream
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileMeta, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.Reports
 

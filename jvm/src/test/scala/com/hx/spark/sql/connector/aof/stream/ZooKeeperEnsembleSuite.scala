@@ -3,11 +3,7 @@ package com.hx.spark.sql.connector.aof.stream
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{
-  LogWriter,
-  Queries,
-  SparkTestKit,
-  TlsFiles,
-  ZooKeeperEnsemble
+  LogWriter, Queries, SparkTestKit, TlsFiles, ZooKeeperEnsemble
 }
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 

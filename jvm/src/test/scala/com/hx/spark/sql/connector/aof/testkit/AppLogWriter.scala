@@ -7,7 +7,7 @@ import java.util.concurrent.locks.ReentrantLock
 
 import scala.collection.mutable
 
-import com.hx.spark.sql.connector.aof.files.FileKey
+import com.hx.spark.sql.connector.aof.files.identity.FileKey
 
 /**
  * Writes like an application under logrotate: appends numbered lines at a steady rate through

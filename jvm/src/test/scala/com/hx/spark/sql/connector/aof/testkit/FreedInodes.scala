@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.testkit
 
 import java.nio.file.Path
 
-import com.hx.spark.sql.connector.aof.files.{FileKey, FileStamp}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileStamp}
 
 /**
  * Files given the key of another, freed one: ext4 hands a freed inode out again soon, but not on

@@ -5,10 +5,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.protocol.{
-  JournalPlans,
-  JournalPlansSuite,
-  MessageSeal,
-  ZkPaths
+  JournalPlans, JournalPlansSuite, MessageSeal, ZkPaths
 }
 import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 

@@ -1,0 +1,56 @@
+package com.hx.spark.sql.connector.aof.files.identity
+
+import java.io.{Closeable, IOException}
+import java.nio.channels.FileChannel
+import java.nio.file.Paths
+
+import scala.collection.mutable
+
+/**
+ * What one look knows of its files' bytes, for telling a copy: a file's head (the MD5 of its
+ * first bytes) and a tail (of the bytes before a position). Taken from the file's answer when it
+ * holds them, else read from the file, each at most once per look, each file opened once. The
+ * rules that judge the evidence are [[FileIdentity]]'s. A compressed file's bytes are not read
+ * here: its answer is all there is of it. A file gone since reads nothing, and says so
+ * ([[missed]]): the look is then out of date, a rotation under way.
+ *
+ * @param compressed whether a file (by key) is compressed
+ */
+private[files] final class IdentityEvidence(sampleLength: Int, compressed: FileKey => Boolean)
+    extends Closeable {
+  private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
+  private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
+  private val tails = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
+  private var failed = false
+
+  /** Whether a file the look found could not be read since: gone, or no longer readable. */
+  def missed: Boolean = failed
+
+  /** The MD5 of `m`'s first `length` bytes; None when it is shorter, or cannot be read. */
+  def head(m: FileMeta, length: Long): Option[Fingerprint] =
+    m.headAt(length).orElse {
+      if (m.size < length) None
+      else heads.getOrElseUpdate((m.key, length), read(m)(Prefixes.md5(_, length)))
+    }
+
+  /** The MD5 of the bytes of `m` just before `end`; None when it does not reach it. */
+  def tail(m: FileMeta, end: Long): Option[Fingerprint] =
+    m.tailAt(end).getOrElse {
+      tails.getOrElseUpdate((m.key, end), read(m)(Prefixes.tail(_, end, sampleLength.toLong)))
+    }
+
+  private def read[T](m: FileMeta)(f: FileChannel => Option[T]): Option[T] =
+    if (compressed(m.key)) None
+    else
+      channels
+        .getOrElseUpdate(
+          m.key,
+          try Some(FileChannel.open(Paths.get(m.path)))
+          catch { case _: IOException => failed = true; None })
+        .flatMap { channel =>
+          try f(channel)
+          catch { case _: IOException => failed = true; None }
+        }
+
+  override def close(): Unit = channels.values.flatten.foreach(_.close())
+}

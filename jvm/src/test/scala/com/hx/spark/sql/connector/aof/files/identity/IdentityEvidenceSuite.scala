@@ -1,0 +1,68 @@
+package com.hx.spark.sql.connector.aof.files.identity
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.Files
+
+import org.apache.commons.codec.digest.DigestUtils.md5Hex
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.TempDirectories
+
+/** Where a look's evidence of a file's bytes comes from: its answer, else the file, once. */
+class IdentityEvidenceSuite extends AnyFunSuite with TempDirectories {
+  private val text = "0123456789abcdef\n" * 4 // 68 bytes
+  private def md5(bytes: String) = Fingerprint(bytes.length.toLong, md5Hex(bytes.getBytes(UTF_8)))
+
+  private final case class Case(
+      name: String,
+      length: Long,
+      probe: Option[Fingerprint],
+      compressed: Boolean,
+      expected: Option[Fingerprint])
+
+  // format: off
+  private val cases = Seq(
+    Case("the answer's head, at its length", 68, None, compressed = false, Some(md5(text))),
+    Case("the answer's probe, at its length", 10, Some(Fingerprint(10, "0" * 32)), compressed = false, Some(Fingerprint(10, "0" * 32))),
+    Case("read from the file, at another length", 10, None, compressed = false, Some(md5(text.take(10)))),
+    Case("longer than the file: none", 69, None, compressed = false, None),
+    Case("a compressed file is never read", 10, None, compressed = true, None)
+  )
+  // format: on
+
+  cases.foreach { c =>
+    test(s"a head: ${c.name}") {
+      val file = Files.write(tempDirectory("evidence-").resolve("app.log"), text.getBytes(UTF_8))
+      val meta = FileMeta(file.toString, FileKey.of(file), 68, 68, md5(text), c.probe)
+      val evidence = new IdentityEvidence(1024, _ => c.compressed)
+      try {
+        assert(evidence.head(meta, c.length) === c.expected)
+        // Read once per look: the file rewritten since changes nothing the look knows.
+        Files.write(file, text.toUpperCase.getBytes(UTF_8))
+        assert(evidence.head(meta, c.length) === c.expected)
+      } finally evidence.close()
+    }
+  }
+
+  test("a tail: the answer's at its floor, else read from the file once") {
+    val file = Files.write(tempDirectory("evidence-").resolve("app.log"), text.getBytes(UTF_8))
+    val floorTail = Fingerprint(17, "1" * 32)
+    val meta = FileMeta(
+      file.toString,
+      FileKey.of(file),
+      68,
+      68,
+      md5(text),
+      None,
+      floor = Some(34),
+      tailAtFloor = Some(floorTail))
+    val evidence = new IdentityEvidence(17, _ => false)
+    try {
+      assert(evidence.tail(meta, 34) === Some(floorTail))
+      assert(evidence.tail(meta, 17) === Some(md5(text.take(17))))
+      assert(evidence.tail(meta, 69) === None, "past the end")
+      Files.write(file, text.toUpperCase.getBytes(UTF_8))
+      assert(evidence.tail(meta, 17) === Some(md5(text.take(17))))
+    } finally evidence.close()
+  }
+}
