@@ -10,7 +10,7 @@ import com.hx.spark.sql.connector.aof.config.AofOptions
  * container runtime's lines (`format`) add the `stream` and `time` the runtime wrote, and
  * `path.columns` a column for each of its groups, and `header.lines` the `header` column (null
  * for a file without one); the order is that of
- * [[com.hx.spark.sql.connector.aof.stream.LineBatch]]'s columns.
+ * [[com.hx.spark.sql.connector.aof.read.LineBatch]]'s columns.
  */
 object AofSchema {
   val Schema: StructType = StructType(
@@ -32,9 +32,9 @@ object AofSchema {
    * @throws IllegalArgumentException when a path column would take a column's name
    */
   def of(options: AofOptions): StructType = {
-    val runtime = if (options.records.exists(_.format.wrapped)) Runtime else Nil
-    val fromPath = options.pathColumns.toSeq.flatMap(_.names).map(StructField(_, StringType))
-    val header = options.header.map(_ => StructField("header", StringType)).toSeq
+    val runtime = if (options.read.records.exists(_.format.wrapped)) Runtime else Nil
+    val fromPath = options.read.pathColumns.toSeq.flatMap(_.names).map(StructField(_, StringType))
+    val header = options.read.header.map(_ => StructField("header", StringType)).toSeq
     val taken = (Schema.fields.toSeq ++ runtime ++ header).map(_.name).toSet
     fromPath.map(_.name).find(taken).foreach { name =>
       throw new IllegalArgumentException(

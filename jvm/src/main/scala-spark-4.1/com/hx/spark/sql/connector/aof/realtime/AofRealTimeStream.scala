@@ -59,7 +59,7 @@ final class AofRealTimeStream(
         s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +
           "as it is written, one task per host. Remove them, or use a processing-time trigger.")
     }
-    options.records.map(_.format).filter(_.wrapped).foreach { f =>
+    options.read.records.map(_.format).filter(_.wrapped).foreach { f =>
       throw new IllegalArgumentException(
         s"aof: format '${f.name}' is read in micro-batches only: a real-time task may stop " +
           "between two chunks of a long line, where no position says which rows were read. " +
@@ -110,12 +110,7 @@ final class AofRealTimeStream(
   override def createReaderFactory(): PartitionReaderFactory =
     if (!realTime) super.createReaderFactory()
     else {
-      val limits = PlanLimits(None, options.startingOffsets, options.identity)
-      new RealTimeReaderFactory(
-        limits,
-        options.lineLengthMax,
-        options.failOnDataLoss,
-        counters,
-        run.endpoint)
+      val limits = PlanLimits(None, options.startingOffsets, options.read.identity)
+      new RealTimeReaderFactory(limits, options.failOnDataLoss, counters, run.endpoint)
     }
 }

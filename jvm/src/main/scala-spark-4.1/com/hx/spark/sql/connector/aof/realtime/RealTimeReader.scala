@@ -14,8 +14,9 @@ import com.hx.spark.sql.connector.aof.endpoint.{
 import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
 import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.shim.StopWarnings
-import com.hx.spark.sql.connector.aof.stream.{ReadCounters, ScanMetrics}
+import com.hx.spark.sql.connector.aof.stream.ScanMetrics
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
 /**
@@ -27,7 +28,6 @@ import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 final class RealTimeReader(
     partition: HostPartition,
     limits: PlanLimits,
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     endpoint: EndpointSpec,
@@ -55,7 +55,6 @@ final class RealTimeReader(
         partition.start,
         endpoint,
         limits,
-        lineLengthMax,
         failOnDataLoss,
         counters,
         journal,
@@ -98,7 +97,6 @@ final class RealTimeReader(
 /** Makes the [[RealTimeReader]]s of a real-time query. */
 final class RealTimeReaderFactory(
     limits: PlanLimits,
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     endpoint: EndpointSpec)
@@ -109,6 +107,6 @@ final class RealTimeReaderFactory(
     val node = NodeName.current(endpoint.nodeNameEnv)
     // The endpoint answers the driver's look at each batch's start, and `pyspark-aof status`.
     if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
-    new RealTimeReader(task, limits, lineLengthMax, failOnDataLoss, counters, endpoint)
+    new RealTimeReader(task, limits, failOnDataLoss, counters, endpoint)
   }
 }

@@ -6,10 +6,8 @@ import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
 import com.hx.spark.sql.connector.aof.files.filter.LineFilter
 import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
-import com.hx.spark.sql.connector.aof.files.lines.LineEnding
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
-import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
-import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
+import com.hx.spark.sql.connector.aof.files.records.BatchCuts
 
 /**
  * The source's settings, parsed and checked once when the query is defined.
@@ -21,11 +19,7 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
  * @param nodesAwaitTimeoutMs how long `AvailableNow` and `Once` wait for an unread one of them
  * @param ignoreOlderMs how long a file first seen must have gone unmodified to be followed from
  *                     its end rather than read (`ignore.older`)
- * @param records      how lines group into messages and records, when not one row a line
- * @param lineFilter   which lines (or records) are kept, when not all are
- * @param pathColumns  the columns taken from a file's path
- * @param header       the lines at a file's head that are its header, not rows (`header.lines`)
- * @param ending       how the files' bytes are lines (`encoding`, `line.separator`)
+ * @param read         how the files become rows, on the nodes and in the read tasks alike
  * @param cleanup      what becomes of a file read to its end and committed (`cleanup`)
  * @param resumeFromBackup whether a new checkpoint starts from the offset backup in `metaStore`
  * @param batchMinimum the fewest new bytes worth a micro-batch, and how long a batch waits for
@@ -44,16 +38,10 @@ final case class AofOptions(
     metaStore: String,
     metaAwaitTimeoutMs: Long,
     startAwaitTimeoutMs: Long,
-    identity: FileIdentity,
     md5SampleLength: Int,
     partitionBytesMax: Long,
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
-    records: Option[RecordRule] = None,
-    lineFilter: Option[LineFilter] = None,
-    pathColumns: Option[PathColumns] = None,
-    header: Option[FileHeader] = None,
-    ending: LineEnding = LineEnding.Default,
+    read: ReadSettings,
     cleanup: Option[Cleanup] = None,
     nodes: Option[Nodes] = None,
     nodesAwaitTimeoutMs: Long = 300000L,
@@ -80,7 +68,11 @@ object AofOptions {
     }
     val merged = fromSession ++ explicit.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     UnknownOptions.warn(merged.keySet)
-    val reader = new OptionReader(merged)
+    read(new OptionReader(merged))
+  }
+
+  /** The options as `reader` gives them, each key asked of it once at least. */
+  private[config] def read(reader: OptionReader): AofOptions = {
     val paths = reader.paths()
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
@@ -113,16 +105,18 @@ object AofOptions {
       metaStore = reader.optional(O.MetaStore).getOrElse(defaultMetaStore(paths.head.directory)),
       metaAwaitTimeoutMs = reader.long(O.MetaAwaitTimeout),
       startAwaitTimeoutMs = reader.long(O.StartAwaitTimeout),
-      identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
       md5SampleLength = reader.int(O.Md5SampleLength),
       partitionBytesMax = reader.long(O.PartitionBytesMax),
-      lineLengthMax = lineLengthMax,
       failOnDataLoss = reader.boolean(O.FailOnDataLoss),
-      records = records,
-      lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
-      pathColumns = reader.pathColumns(),
-      header = reader.header(records),
-      ending = reader.ending(records),
+      read = ReadSettings(
+        identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
+        lineLengthMax = lineLengthMax,
+        records = records,
+        lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
+        pathColumns = reader.pathColumns(),
+        header = reader.header(records),
+        ending = reader.ending(records)
+      ),
       cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),
       nodesAwaitTimeoutMs = reader.long(O.NodesAwaitTimeout),

@@ -5,6 +5,8 @@ import java.nio.charset.UnsupportedCharsetException
 import java.nio.file.{FileSystems, Paths}
 import java.util.regex.{Pattern, PatternSyntaxException}
 
+import scala.collection.mutable
+
 import com.hx.spark.sql.connector.aof.config.{AofOptionSpecs => O}
 import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
 import com.hx.spark.sql.connector.aof.files.container.LineFormat
@@ -19,7 +21,18 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
  * security, the multi-line rule, the nodes. Every refusal names the option and the fix.
  */
 private[config] final class OptionReader(options: Map[String, String]) {
-  def get(spec: OptionSpec): Option[String] = options.get(spec.key).map(_.trim)
+  private val asked = mutable.Set.empty[String]
+
+  /** The keys read so far, set or not: a suite holds that every option is read. */
+  def keysAsked: Set[String] = asked.toSet
+
+  /** An option's value as given, untrimmed: a regex's spaces are part of it. */
+  private def raw(spec: OptionSpec): Option[String] = {
+    asked += spec.key
+    options.get(spec.key)
+  }
+
+  def get(spec: OptionSpec): Option[String] = raw(spec).map(_.trim)
 
   def fail(spec: OptionSpec, value: String, expected: String): Nothing =
     throw new IllegalArgumentException(
@@ -44,8 +57,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
 
   /** The values of an option that takes several, each checked; none when it is not set. */
   def many(spec: OptionSpec): Seq[String] =
-    // Not trimmed: a regex's spaces are part of it.
-    options.get(spec.key).toSeq.flatMap(spec.values(_).map(checked(spec, _)))
+    raw(spec).toSeq.flatMap(spec.values(_).map(checked(spec, _)))
 
   private def path(raw: String): PathPattern = {
     if (!raw.startsWith("/")) fail(O.Path, raw, "an absolute path such as /var/log/app/app.log.*")
@@ -154,7 +166,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
   def records(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
     val format = LineFormat.named(value(O.Format)).get
     // Not trimmed: a regex's spaces are part of it.
-    def regex(spec: OptionSpec) = options.get(spec.key).map(checked(spec, _))
+    def regex(spec: OptionSpec) = raw(spec).map(checked(spec, _))
     val rule = (regex(O.MultilineStart), regex(O.MultilineContinuation)) match {
       case (Some(_), Some(_)) =>
         throw new IllegalArgumentException(
@@ -186,7 +198,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
    * records would start where the header ends, which a node and a reader would each have to find.
    */
   def header(records: Option[RecordRule]): Option[FileHeader] =
-    options.get(O.HeaderLines.key).map(checked(O.HeaderLines, _)).map { regex =>
+    raw(O.HeaderLines).map(checked(O.HeaderLines, _)).map { regex =>
       records.foreach { r =>
         val other =
           if (r.format.wrapped) s"'${O.Format.key}' ${r.format.name}" else "multi-line records"
@@ -210,7 +222,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
           fail(O.Encoding, encoding, OptionReader.Charsets)
       }
     // Not trimmed: a space or `\r` may be the separator.
-    val separator = options.get(O.LineSeparator.key).map(checked(O.LineSeparator, _))
+    val separator = raw(O.LineSeparator).map(checked(O.LineSeparator, _))
     val ending = LineEnding(charset.name, separator)
     try ending.overlapsItself
     catch {

@@ -140,14 +140,9 @@ final class ZooKeeperRun(
     options.md5SampleLength,
     runKey,
     options.nodeNameEnv,
-    options.records,
+    options.read,
     options.batchCuts,
-    options.identity,
     options.ignoreOlderMs,
-    options.lineFilter,
-    options.pathColumns,
-    options.header,
-    options.ending,
     options.cleanup
   )
 

@@ -21,11 +21,11 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
   private val scanner = new DirectoryScanner(
     spec.files,
     spec.md5SampleLength,
-    spec.records,
+    spec.read.records,
     batchCuts = spec.batchCuts,
-    identity = spec.identity,
+    identity = spec.read.identity,
     ignoreOlderMs = spec.ignoreOlderMs,
-    ending = spec.ending,
+    ending = spec.read.ending,
     cleanup = spec.cleanup,
     changes = Some(changedDirs)
   )

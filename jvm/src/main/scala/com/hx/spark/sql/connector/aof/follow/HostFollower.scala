@@ -6,6 +6,7 @@ import java.time.Clock
 import org.apache.spark.sql.catalyst.InternalRow
 import org.slf4j.LoggerFactory
 
+import com.hx.spark.sql.connector.aof.backlog.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies
 import com.hx.spark.sql.connector.aof.files.identity.FileMeta
@@ -15,9 +16,7 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{
   CopiesLookedFor, FileRange, PlanLimits, PlanMemos, Planner, Ranges, Reports
 }
-import com.hx.spark.sql.connector.aof.stream.{
-  DataLoss, FileRangeReader, LineBatch, ReadCounters, SourceMetrics, WriteTimes
-}
+import com.hx.spark.sql.connector.aof.read.{DataLoss, FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
 
 /**
@@ -41,7 +40,6 @@ final class HostFollower(
     start: Option[HostOffsets],
     endpoint: EndpointSpec,
     limits: PlanLimits,
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     journal: PlanJournal,
@@ -52,11 +50,11 @@ final class HostFollower(
   private val scanner = new DirectoryScanner(
     endpoint.files,
     endpoint.md5SampleLength,
-    endpoint.records,
+    endpoint.read.records,
     clock = clock,
-    identity = endpoint.identity,
+    identity = endpoint.read.identity,
     ignoreOlderMs = endpoint.ignoreOlderMs,
-    ending = endpoint.ending,
+    ending = endpoint.read.ending,
     changes = looks.changes
   )
   private val copies = new UnmatchedCopies(endpoint.md5SampleLength)
@@ -166,8 +164,7 @@ final class HostFollower(
       }
       while (index < ranges.size) {
         if (reader.isEmpty) {
-          reader = Some(
-            FileRangeReader.of(ranges(index), endpoint, lineLengthMax, failOnDataLoss, counters))
+          reader = Some(FileRangeReader.of(ranges(index), endpoint, failOnDataLoss, counters))
         }
         if (reader.get.nextBatch(batch)) {
           rowIndex = 0

@@ -15,12 +15,13 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.config.AofOptions
 import com.hx.spark.sql.connector.aof.driver.QueryRun
-import com.hx.spark.sql.connector.aof.metrics.{GaugeGroup, Gauges, MetricDefinitions => M}
+import com.hx.spark.sql.connector.aof.metrics.{MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{
   FileRange, Plan, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Reports, Tasks
 }
-import com.hx.spark.sql.connector.aof.shim.{QueryName, SparkExecutors, StopWarnings}
+import com.hx.spark.sql.connector.aof.read.{DataLoss, ReadCounters}
+import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
 
 /**
  * What Spark calls for one query run, translated: the offsets are planned by the pure [[Planner]]
@@ -46,15 +47,7 @@ class AofMicroBatchStream(
   private val log = LoggerFactory.getLogger(getClass)
   protected val counters: ReadCounters = ReadCounters.register(spark.sparkContext)
   StopWarnings.quiet
-  @volatile private var plannedLoss = 0L
-  private val writeTimes = new WriteTimes
-  // For the gauges, read between triggers: what the last trigger started from, and its time.
-  @volatile private var consumedAtTrigger = AofOffset.Empty
-  @volatile private var planningMs = 0L
-  // Made on the query's thread once a session lists the query, which may be only after Spark
-  // made its sources: a few triggers at most, then named by the query's id.
-  @volatile private var gauges: Option[GaugeGroup] = None
-  private var triggers = 0
+  private val figures = new StreamFigures(spark, run, counters, clock)
   private val held = new HeldNews
   private val memos = new PlanMemos
   @volatile private var availableNow = false
@@ -107,7 +100,7 @@ class AofMicroBatchStream(
       PlanLimits(
         perFile.filter(_ => bounded),
         options.startingOffsets,
-        options.identity,
+        options.read.identity,
         perBatch.filter(_ => bounded)),
       reports.looked,
       run.nodesRead.flatMap(_.expected).getOrElse(Set.empty),
@@ -119,7 +112,7 @@ class AofMicroBatchStream(
       if (perFile.isEmpty && perBatch.isEmpty) plan.end else planned(reports, bounded = false).end
     }
     val news = run.reports(start)
-    writeTimes.observe(news, start, clock.millis())
+    figures.observe(news, start)
     val first = held.along(start, news)
     // Nothing new from the news alone, or too little: every host looks, so that "no new data"
     // holds for every byte written before the trigger began (and a trigger that waits for
@@ -129,13 +122,11 @@ class AofMicroBatchStream(
       .getOrElse {
         if (options.batchMinimum.nonEmpty) held.hold(start, first)
         val looked = run.reports(start, look = true)
-        writeTimes.observe(looked, start, clock.millis())
+        figures.observe(looked, start)
         val all = held.along(start, looked)
         all -> planned(all)
       }
-    consumedAtTrigger = start
-    planningMs = (System.nanoTime() - began) / 1000000L
-    syncGauges()
+    figures.planned(start, (System.nanoTime() - began) / 1000000L)
     if (waiting(reports, plan)) {
       held.hold(start, reports)
       start // so Spark runs no batch; the plan's losses are found again when one runs
@@ -147,7 +138,7 @@ class AofMicroBatchStream(
           DataLoss.of(plan.losses, options.files),
           options.failOnDataLoss,
           log.warn(_))
-        plannedLoss += plan.losses.map(_.bytes).sum
+        figures.lost(plan.losses.map(_.bytes).sum)
       }
       // An offset with no new files is the start itself: the same JSON, so Spark runs no batch.
       val end = snapshots.rebase(start, plan.end.copy(plannedAtMs = Some(clock.millis())))
@@ -189,7 +180,7 @@ class AofMicroBatchStream(
         slotsOf,
         options.partitionBytesMax,
         FilesOpenCost.of(spark),
-        cuttable = options.records.isEmpty,
+        cuttable = options.read.records.isEmpty,
         cutsOf = messageCuts)
       .map(rs => AofInputPartition(rs, locations(rs.head.host), plannedAt): InputPartition)
       .toArray
@@ -202,7 +193,7 @@ class AofMicroBatchStream(
    * not cut: where one starts may depend on where reading started (`multiline.bytes.max`).
    */
   private def messageCuts(range: FileRange): Seq[Long] =
-    if (options.records.exists(_.multiline)) Nil
+    if (options.read.records.exists(_.multiline)) Nil
     else {
       run.lastReports.everyHost
         .getOrElse(range.host, Nil)
@@ -211,7 +202,7 @@ class AofMicroBatchStream(
     }
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new AofReaderFactory(options.lineLengthMax, options.failOnDataLoss, counters, run.endpoint)
+    new AofReaderFactory(options.failOnDataLoss, counters, run.endpoint)
 
   override def commit(end: Offset): Unit = {
     run.commit(offsetOf(end))
@@ -220,7 +211,7 @@ class AofMicroBatchStream(
   }
 
   override def stop(): Unit =
-    try gauges.foreach(_.close())
+    try figures.close()
     finally run.stop()
 
   override def metrics(latestConsumedOffset: Optional[Offset]): java.util.Map[String, String] = {
@@ -228,52 +219,8 @@ class AofMicroBatchStream(
     // Where `pyspark-aof status` finds the query: the embedded server's address is known only here.
     val whereStored = Map(M.MetaStore.name -> options.metaStore) ++
       run.zookeeperAddress.map(M.ZooKeeperAddress.name -> _)
-    (figures(consumed).map { case (k, v) => k -> v.toString } ++ whereStored ++
+    (figures.of(consumed).map { case (k, v) => k -> v.toString } ++ whereStored ++
       run.nodesRead.fold(Map.empty[String, String])(_.metrics)).asJava
-  }
-
-  /** The figures of [[M]] read from `consumed` on: the progress's, and the gauges'. */
-  private def figures(consumed: AofOffset): Map[String, Long] =
-    SourceMetrics.of(consumed, run.lastReports, writeTimes, clock.millis()) ++ runFigures
-
-  // The figures of the run, not of the backlog: none is a pass over files.
-  private def runFigures: Map[String, Long] =
-    run.nodesRead.fold(Map.empty[String, Long])(_.figures) ++ Map[String, Long](
-      M.HostsWithoutEndpoint.name -> run.hostsWithoutEndpoint.size.toLong,
-      M.LinesRead.name -> counters.linesRead.value,
-      M.BytesRead.name -> counters.bytesRead.value,
-      M.BytesLost.name -> (plannedLoss + counters.bytesLost.value),
-      M.LinesTruncated.name -> counters.linesTruncated.value,
-      M.LinesFiltered.name -> counters.linesFiltered.value,
-      M.LinesMalformed.name -> counters.linesMalformed.value,
-      M.LinesInvalidEncoding.name -> counters.linesInvalidEncoding.value,
-      M.FilesRemoved.name -> run.filesRemoved,
-      M.FilesNotRemoved.name -> run.filesNotRemoved,
-      M.PlanningMs.name -> planningMs
-    )
-
-  // Without the plugin, nothing: no gauge to name or keep up to date.
-  private def syncGauges(): Unit = if (Gauges.enabled) {
-    triggers += 1
-    if (gauges.isEmpty) {
-      val name = QueryName.of(spark).orElse(Some(QueryName.id(spark)).filter(_ => triggers > 10))
-      gauges = name.map(n => Gauges.group(s"query.${Gauges.part(n)}", () => gaugeFigures()))
-    }
-    gauges.foreach(_.sync(SourceMetrics.names(run.lastReports) ++ runFigures.keySet))
-  }
-
-  // A scrape reads every gauge at once: the figures are worked out once for all of them.
-  @volatile private var lastGaugeFigures: Option[(Long, Map[String, Long])] = None
-
-  private def gaugeFigures(): Map[String, Long] = {
-    val now = clock.millis()
-    lastGaugeFigures match {
-      case Some((at, last)) if now - at < 1000L && now >= at => last
-      case _ =>
-        val fresh = figures(consumedAtTrigger)
-        lastGaugeFigures = Some((now, fresh))
-        fresh
-    }
   }
 
   protected def offsetOf(offset: Offset): AofOffset = offset match {

@@ -6,11 +6,11 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, MisplacedTask, NodeName}
 import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
+import com.hx.spark.sql.connector.aof.read.{FileRangeReader, LineBatch, ReadCounters}
 
 /** Reads a task's ranges one after the other, in batches, on the host that holds their files. */
 final class AofPartitionReader(
     partition: AofInputPartition,
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     endpoint: EndpointSpec)
@@ -28,7 +28,7 @@ final class AofPartitionReader(
       current = None
       if (!ranges.hasNext) return false
       val range = ranges.next()
-      current = Some(FileRangeReader.of(range, endpoint, lineLengthMax, failOnDataLoss, counters))
+      current = Some(FileRangeReader.of(range, endpoint, failOnDataLoss, counters))
     }
     true
   }

@@ -5,6 +5,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints, NodeName}
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.shim.StopWarnings
 
 /**
@@ -13,7 +14,6 @@ import com.hx.spark.sql.connector.aof.shim.StopWarnings
  * @param endpoint started (or joined as a stand-by) by every executor that reads for the run
  */
 final class AofReaderFactory(
-    lineLengthMax: Int,
     failOnDataLoss: Boolean,
     counters: ReadCounters,
     endpoint: EndpointSpec)
@@ -25,7 +25,7 @@ final class AofReaderFactory(
     StopWarnings.quiet // on an executor: its log, too, says nothing of a stop
     val node = NodeName.current(endpoint.nodeNameEnv)
     if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
-    new AofPartitionReader(task, lineLengthMax, failOnDataLoss, counters, endpoint)
+    new AofPartitionReader(task, failOnDataLoss, counters, endpoint)
   }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =

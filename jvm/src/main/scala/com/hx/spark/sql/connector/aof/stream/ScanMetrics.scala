@@ -4,6 +4,7 @@ import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, Cus
 
 import com.hx.spark.sql.connector.aof.metrics.MetricDefinition
 import com.hx.spark.sql.connector.aof.metrics.MetricDefinitions._
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 
 /**
  * The scan's own figures on its node of the Spark UI's SQL tab, per batch: each task gives its

@@ -10,6 +10,7 @@ import scala.collection.JavaConverters._
 
 import org.apache.hadoop.conf.Configuration
 
+import com.hx.spark.sql.connector.aof.backlog.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.driver.{
   Coordinator, ExpectedNodes, HostReports, NodeCoverage, ReportWarnings, UnreadNodes
@@ -18,7 +19,6 @@ import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges, Reports}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
-import com.hx.spark.sql.connector.aof.stream.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperProcess}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 

@@ -25,8 +25,21 @@ class AofOptionsSuite extends AnyFunSuite {
     assert(o.bytesMax === None)
     assert(o.metaStore === "/aof/var/log/app")
     assert(o.metaAwaitTimeoutMs === 3000L)
-    assert(o.identity.checked)
+    assert(o.read.identity.checked)
     assert(o.md5SampleLength === 1024)
+  }
+
+  test("every option of options.json is read when a query is defined") {
+    // An option read only beside another is reached by a set that has the other.
+    val sets = Seq(Map(path), Map(path, "zookeeper.ssl.enabled" -> "true"))
+    val asked = sets.flatMap { options =>
+      val reader = new OptionReader(options)
+      try AofOptions.read(reader)
+      catch { case _: IllegalArgumentException => () } // a set refused may still have asked
+      reader.keysAsked
+    }.toSet
+    val never = AofOptionSpecs.All.map(_.key).filterNot(asked)
+    assert(never.isEmpty, s"options.json's options no query reads: ${never.mkString(", ")}")
   }
 
   test("session conf spark.aof.<key> applies, and an explicit option wins over it") {
@@ -93,14 +106,15 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("multi-line records: a rule, its regex kept as given, and the limits it scans within") {
-    assert(parse(path)().records === None)
-    val rule = parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().records.get
+    assert(parse(path)().read.records === None)
+    val rule =
+      parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().read.records.get
     assert(rule.pattern === Some("^ ") && !rule.patternStarts) // a regex's spaces are part of it
     assert((rule.bytesMax, rule.flushMs, rule.lineLengthMax) === ((1048576, 2000L, 1048576)))
     assert(rule.scanWindow === Some(4000L))
     val start = parse(path, "multiline.start" -> "^\\d", "multiline.flush.timeout" -> "50")()
     assert(
-      start.records.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
+      start.read.records.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
         Some((true, 50L, None)))
   }
 
@@ -207,18 +221,18 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("format: a runtime's lines are read as records of one message, flushed by time too") {
-    val cri = parse(path, "format" -> "CRI", "multiline.flush.timeout" -> "500")().records.get
+    val cri = parse(path, "format" -> "CRI", "multiline.flush.timeout" -> "500")().read.records.get
     assert((cri.format, cri.pattern, cri.flushMs) === ((LineFormat.Cri, None, 500L)))
-    val both = parse(path, "format" -> "docker", "multiline.start" -> "^\\S")().records.get
+    val both = parse(path, "format" -> "docker", "multiline.start" -> "^\\S")().read.records.get
     assert((both.format, both.pattern) === ((LineFormat.Docker, Some("^\\S"))))
-    assert(parse(path, "format" -> "text")().records === None)
+    assert(parse(path, "format" -> "text")().read.records === None)
     val e = intercept[IllegalArgumentException](parse(path, "format" -> "json")())
     assert(e.getMessage.contains("'text' or 'cri' or 'docker'"), e.getMessage)
   }
 
   test("header.lines: a regex for text lines, one a row; refused with a format or records") {
-    assert(parse(path, "header.lines" -> "^#")().header === Some(FileHeader("^#")))
-    assert(parse(path)().header === None)
+    assert(parse(path, "header.lines" -> "^#")().read.header === Some(FileHeader("^#")))
+    assert(parse(path)().read.header === None)
     Seq(
       Seq("format" -> "cri") -> "'format' cri",
       Seq("multiline.start" -> "^\\d") -> "multi-line records").foreach { case (other, named) =>
@@ -231,11 +245,11 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("encoding and line.separator: a charset the JVM has, a separator that cannot overlap") {
-    assert(parse(path)().ending === LineEnding.Default)
-    assert(parse(path, "encoding" -> " utf-16le ")().ending === LineEnding("UTF-16LE"))
-    assert(parse(path, "encoding" -> "latin1")().ending === LineEnding("ISO-8859-1"))
-    assert(parse(path, "line.separator" -> "\r")().ending === LineEnding("UTF-8", Some("\r")))
-    assert(parse(path, "line.separator" -> " ")().ending.separator === Some(" "))
+    assert(parse(path)().read.ending === LineEnding.Default)
+    assert(parse(path, "encoding" -> " utf-16le ")().read.ending === LineEnding("UTF-16LE"))
+    assert(parse(path, "encoding" -> "latin1")().read.ending === LineEnding("ISO-8859-1"))
+    assert(parse(path, "line.separator" -> "\r")().read.ending === LineEnding("UTF-8", Some("\r")))
+    assert(parse(path, "line.separator" -> " ")().read.ending.separator === Some(" "))
     def refused(options: (String, String)*): String =
       intercept[IllegalArgumentException](parse(path +: options: _*)()).getMessage
     assert(
@@ -280,7 +294,7 @@ class AofOptionsSuite extends AnyFunSuite {
 
   test("path.columns: named groups, `_` and Python's (?P<...>) too; refused without one") {
     val kubelet = "/var/log/pods/(?<namespace>[^_/]+)_(?P<pod>[^_/]+)_(?<pod_uid>[^/]+)/([^/]+)/"
-    val columns = parse(path, "path.columns" -> kubelet)().pathColumns.get
+    val columns = parse(path, "path.columns" -> kubelet)().read.pathColumns.get
     assert(columns.names === Seq("namespace", "pod", "pod_uid"))
     val file = "/var/log/pods/shop_web-7d9f_0f1e-2a/nginx/0.log.20261128-100000.gz"
     assert(columns.values(file) === Seq(Some("shop"), Some("web-7d9f"), Some("0f1e-2a")))
@@ -382,9 +396,9 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("include.lines and exclude.lines make a line filter, only when one is set") {
-    assert(parse(path)().lineFilter === None)
+    assert(parse(path)().read.lineFilter === None)
     val filter = parse(path, "include.lines" -> """["ERROR", "FATAL"]""", "exclude.lines" -> " ")()
-    assert(filter.lineFilter === Some(LineFilter(Seq("ERROR", "FATAL"), Seq(" "))))
+    assert(filter.read.lineFilter === Some(LineFilter(Seq("ERROR", "FATAL"), Seq(" "))))
     val e = intercept[IllegalArgumentException](parse(path, "exclude.lines" -> "a{")())
     assert(e.getMessage.contains("'exclude.lines'") && e.getMessage.contains("at index"))
   }

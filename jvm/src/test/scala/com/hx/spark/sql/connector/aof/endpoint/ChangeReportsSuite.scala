@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework
 import org.apache.zookeeper.Watcher
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.driver.Coordinator
 import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
 import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, FileStamp, KnownFile}
@@ -65,7 +66,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     }
     dirs.foreach { case (h, dir) =>
       val spec = EndpointSpec(s"changes-$runs", zk.access, metaStore, files(dir), 1024, key)
-        .copy(records = records)
+        .copy(read = ReadSettings(records = records))
       val endpoint = new NodeEndpoint(spec, h, () => (), endpointClient)
       endpoints ::= endpoint
       endpoint.start()

@@ -12,6 +12,7 @@ import org.scalatest.LoneElement
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
+import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
@@ -19,9 +20,8 @@ import com.hx.spark.sql.connector.aof.protocol.{
   MessageSeal, Messages, Request, Response, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories, ZooKeeperFixture}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
-import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /** The driver / endpoint exchange against a real ZooKeeper server in its own process. */
 class EndpointProtocolSuite

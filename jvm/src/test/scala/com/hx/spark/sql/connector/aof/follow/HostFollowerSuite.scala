@@ -10,6 +10,7 @@ import scala.collection.mutable
 import com.codahale.metrics.MetricRegistry
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.filter.LineFilter
@@ -19,7 +20,7 @@ import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.metrics.Gauges
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
-import com.hx.spark.sql.connector.aof.stream.ReadCounters
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.testkit.{Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
@@ -76,17 +77,7 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
       SourceFiles(dir, "app\\.log.*"),
       1024,
       "key")
-    new HostFollower(
-      "host-a",
-      start,
-      reads(spec),
-      limits,
-      1 << 20,
-      true,
-      counters,
-      journal,
-      later,
-      looks)
+    new HostFollower("host-a", start, reads(spec), limits, true, counters, journal, later, looks)
   }
 
   /** The row `f` is at: its value, file id and offset. */
@@ -113,9 +104,11 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
 
   private val ways = Seq[(String, EndpointSpec => EndpointSpec)](
     "lines" -> identity,
-    "lines, some dropped by a filter" -> (_.copy(lineFilter = Some(LineFilter(Nil, Seq("skip"))))),
-    "multi-line records" -> (_.copy(records =
-      Some(RecordRule(Some("^ "), patternStarts = false, 1 << 20, 1000L, 1 << 20, None))))
+    "lines, some dropped by a filter" -> (s =>
+      s.copy(read = ReadSettings(lineFilter = Some(LineFilter(Nil, Seq("skip")))))),
+    "multi-line records" -> (s =>
+      s.copy(read = ReadSettings(records =
+        Some(RecordRule(Some("^ "), patternStarts = false, 1 << 20, 1000L, 1 << 20, None)))))
   )
 
   ways.foreach { case (way, reads) =>

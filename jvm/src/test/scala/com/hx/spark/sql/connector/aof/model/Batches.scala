@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.model
 
+import com.hx.spark.sql.connector.aof.backlog.WriteTimes
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{
@@ -8,7 +9,7 @@ import com.hx.spark.sql.connector.aof.plan.{
 import com.hx.spark.sql.connector.aof.protocol.{
   DriverExchange, Exchange, HostExchanges, Reply, Request, Response
 }
-import com.hx.spark.sql.connector.aof.stream.{ReadCounters, WriteTimes}
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 
 /**
  * A query's triggers on one node, as the models run them without Spark's scheduler: the node's

@@ -16,7 +16,7 @@ import com.hx.spark.sql.connector.aof.follow.{FileWrites, FollowerLooks, HostFol
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.protocol.JournalPlans
-import com.hx.spark.sql.connector.aof.stream.ReadCounters
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.{PlanJournal, ZkAccess}
 
@@ -129,7 +129,6 @@ class FollowerModelSuite extends SeededSuite with SparkTestKit {
         committed,
         spec,
         limits,
-        1 << 20,
         false,
         counters,
         journal.open(committed),

@@ -5,6 +5,7 @@ import java.nio.file.Path
 import scala.collection.mutable
 import scala.util.Random
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.container.LineFormat
 import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, FileMeta, KnownFile}
@@ -12,7 +13,7 @@ import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
-import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
+import com.hx.spark.sql.connector.aof.read.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Spark4Only, SparkTestKit}
 
 /**
@@ -82,14 +83,8 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
     protected def rowsRead: Int = rows.size
 
     protected def readRange(range: FileRange): Unit = {
-      val reader = new FileRangeReader(
-        range,
-        files,
-        1 << 20,
-        Some(rule),
-        false,
-        counters,
-        FileIdentity(checked = true))
+      val reader =
+        new FileRangeReader(range, files, ReadSettings(records = Some(rule)), false, counters)
       val batch = new LineBatch(wrapped = true)
       try {
         while (reader.nextBatch(batch)) {

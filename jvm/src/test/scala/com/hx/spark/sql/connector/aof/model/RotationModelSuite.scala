@@ -7,6 +7,7 @@ import scala.util.Random
 
 import org.apache.spark.sql.Row
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.files.cleanup.Cleanup
 import com.hx.spark.sql.connector.aof.files.identity.{
@@ -15,7 +16,7 @@ import com.hx.spark.sql.connector.aof.files.identity.{
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.plan.{FileRange, PlanLimits}
-import com.hx.spark.sql.connector.aof.stream.{FileRangeReader, LineBatch, ReadCounters}
+import com.hx.spark.sql.connector.aof.read.{FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only, SparkTestKit}
 
 /**
@@ -168,11 +169,9 @@ class RotationModelSuite extends SeededSuite with SparkTestKit {
       val reader = new FileRangeReader(
         range,
         SourceFiles(Paths.get(directory), regex),
-        1 << 20,
-        None,
+        ReadSettings(),
         false,
-        counters,
-        FileIdentity(checked = true))
+        counters)
       val batch = new LineBatch()
       try {
         while (reader.nextBatch(batch)) {

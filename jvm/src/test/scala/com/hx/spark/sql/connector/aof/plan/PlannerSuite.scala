@@ -3,12 +3,12 @@ package com.hx.spark.sql.connector.aof.plan
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 import com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopy
 import com.hx.spark.sql.connector.aof.files.identity.{
   FileIdentity, FileKey, FileMeta, Fingerprint, KnownFile
 }
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, RetiredFile}
-import com.hx.spark.sql.connector.aof.config.StartingOffsets.{Earliest, Latest}
 
 class PlannerSuite extends AnyFunSuite {
   private val host = "node-1"

@@ -13,13 +13,13 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, NodeEndpoints}
+import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
-import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
-import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
+import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /** Values larger than a znode takes, against a real ZooKeeper server in its own process. */
 class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {

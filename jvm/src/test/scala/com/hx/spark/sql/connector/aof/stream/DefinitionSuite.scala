@@ -14,6 +14,7 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint, Prefixes}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.plan.FileRange
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.shim.SparkExecutors
 import com.hx.spark.sql.connector.aof.testkit.{Logged, NameSwapper, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
@@ -183,7 +184,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
         10,
         Fingerprint.Empty)
     val e = intercept[IllegalStateException](
-      new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, spec))
+      new AofPartitionReader(AofInputPartition(Seq(range)), false, counters, spec))
     assert(e.getMessage.contains("files of host some-other-host"))
     assert(e.getMessage.contains("cannot read"))
   }
@@ -203,7 +204,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     def read(): Seq[(String, Long)] = {
       val reader =
-        new AofPartitionReader(AofInputPartition(Seq(range)), 100, true, counters, specOf(dir))
+        new AofPartitionReader(AofInputPartition(Seq(range)), true, counters, specOf(dir))
       try rows(reader).map(r => (r.getUTF8String(0).toString, r.getLong(3))).toList
       finally reader.close()
     }
@@ -238,7 +239,7 @@ class DefinitionSuite extends AnyFunSuite with SparkTestKit {
       val deadline = System.nanoTime() + 3L * 1000 * 1000 * 1000
       while (System.nanoTime() < deadline) {
         val reader =
-          new AofPartitionReader(AofInputPartition(Seq(range)), 100, false, counters, specOf(dir))
+          new AofPartitionReader(AofInputPartition(Seq(range)), false, counters, specOf(dir))
         try rows(reader).foreach(r => assert(r.getUTF8String(0).toString === "a"))
         finally reader.close()
       }

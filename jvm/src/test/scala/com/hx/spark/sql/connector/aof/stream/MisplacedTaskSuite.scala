@@ -16,6 +16,7 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.plan.FileRange
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, MisplacedTasks, ZkPaths}
+import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.testkit.{SparkTestKit, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
@@ -58,7 +59,7 @@ class MisplacedTaskSuite extends AnyFunSuite with SparkTestKit with ZooKeeperFix
     try {
       val job = sc
         .parallelize(Seq(1), 1)
-        .foreachAsync(_ => new AofPartitionReader(partition, 100, false, counters, spec))
+        .foreachAsync(_ => new AofPartitionReader(partition, false, counters, spec))
       def killed: Seq[String] = ends.asScala.toSeq.map(_.reason).collect { case k: TaskKilled =>
         k.reason
       }

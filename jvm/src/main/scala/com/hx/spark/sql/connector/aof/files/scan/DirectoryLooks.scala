@@ -4,10 +4,10 @@ import java.nio.file.Path
 import java.util.regex.Pattern
 
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileStamp, NodeQuestion}
-import com.hx.spark.sql.connector.aof.files.listing.LookedDirectories.{Every, Heard, Stamped, Which}
 import com.hx.spark.sql.connector.aof.files.listing.{
   DirectoryChanges, FileListing, LookedDirectories
 }
+import com.hx.spark.sql.connector.aof.files.listing.LookedDirectories.{Every, Heard, Stamped, Which}
 
 /**
  * Which directories a scan's looks list ([[DirectoryLook]]): every one, or those a watch heard

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.nio.channels.FileChannel
 import java.nio.file.Path
@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
  * @param ending    how the file's bytes are lines
  * @param sameFile  whether the file still holds what it did when opened, asked after each read
  */
-private[stream] final class RangeSource(
+private[read] final class RangeSource(
     val path: Path,
     channel: FileChannel,
     from: Long,
@@ -50,7 +50,7 @@ private[stream] final class RangeSource(
   def close(): Unit = channel.close()
 }
 
-private[stream] object RangeSource {
+private[read] object RangeSource {
   // A read's buffer: a range's length, in these bounds.
   val BufferMin: Long = 8 * 1024
   val BufferMax: Long = 256 * 1024

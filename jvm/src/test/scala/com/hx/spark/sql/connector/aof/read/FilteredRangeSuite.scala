@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
@@ -8,8 +8,9 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.files.filter.LineFilter
-import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.plan.FileRange
@@ -32,12 +33,9 @@ class FilteredRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       files,
-      1 << 20,
-      records,
+      ReadSettings(records = records, lineFilter = Some(filter)),
       false,
-      counters,
-      FileIdentity(checked = true),
-      Some(filter))
+      counters)
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch(capacity = 7) // batches end between kept lines and filtered ones
     try {

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.io.Closeable
 import java.nio.channels.{ClosedByInterruptException, FileChannel}
@@ -7,14 +7,13 @@ import java.nio.file.{Path, Paths}
 import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.files.container.MessageJoin
-import com.hx.spark.sql.connector.aof.files.filter.LineFilter
-import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, KnownFile, Prefixes}
-import com.hx.spark.sql.connector.aof.files.lines.{LineEnding, LineReader}
-import com.hx.spark.sql.connector.aof.files.listing.{FileSearch, SourceFiles}
-import com.hx.spark.sql.connector.aof.files.records.{RecordJoin, RecordRule}
-import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
+import com.hx.spark.sql.connector.aof.files.container.MessageJoin
+import com.hx.spark.sql.connector.aof.files.identity.{KnownFile, Prefixes}
+import com.hx.spark.sql.connector.aof.files.lines.LineReader
+import com.hx.spark.sql.connector.aof.files.listing.{FileSearch, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.records.RecordJoin
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
 /**
@@ -43,17 +42,12 @@ import com.hx.spark.sql.connector.aof.plan.FileRange
 final class FileRangeReader(
     range: FileRange,
     sourceFiles: SourceFiles,
-    lineLengthMax: Int,
-    records: Option[RecordRule],
+    settings: ReadSettings,
     failOnDataLoss: Boolean,
-    counters: ReadCounters,
-    identity: FileIdentity,
-    lineFilter: Option[LineFilter] = None,
-    pathColumns: Option[PathColumns] = None,
-    header: Option[FileHeader] = None,
-    ending: LineEnding = LineEnding.Default)
+    counters: ReadCounters)
     extends Closeable {
   import FileRangeReader.log
+  import settings.{ending, identity, lineFilter, lineLengthMax, records}
   // Asked of every line: a null, not an Option's closure, in the loop.
   private val filter = lineFilter.orNull
 
@@ -66,8 +60,8 @@ final class FileRangeReader(
       from,
       r.until,
       records.fold(lineLengthMax)(_.lineLimit),
-      pathColumns,
-      header,
+      settings.pathColumns,
+      settings.header,
       ending,
       () => identity.keepsHead(planned(r), Prefixes.md5(channel, r.head.length))
     )
@@ -97,11 +91,8 @@ final class FileRangeReader(
   private var source: Option[RangeSource] = open(range.from)
   // A message found but not given yet: of the other file than the batch it was found for.
   private var held = false
-  private var truncated = 0L
-  private var filtered = 0L
-  private var rows = 0L
-  private var joined = 0L
-  private var invalid = 0L
+  private val counts =
+    new RangeCounts(range, records.map(_.format.name), lineLengthMax, ending.encoding)
   private val messages: Option[MessageJoin] = records.map(_.messages())
   private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
   // The range's lines are all read, and its records all complete.
@@ -121,7 +112,7 @@ final class FileRangeReader(
       case (None, Some(m)) => nextMessages(m, batch)
       case _ => nextLines(batch)
     }
-    if (more) rows += batch.columns.numRows()
+    if (more) counts.rows += batch.columns.numRows()
     consumed =
       if (!more || finished && !recordJoin.exists(_.hasReady)) range.until
       else if (records.isEmpty) source.get.lines.lineEnd
@@ -155,7 +146,7 @@ final class FileRangeReader(
   /** Whether the filter keeps the current line; one it drops is counted. */
   private def kept(lines: LineReader): Boolean =
     filter == null || filter.keeps(lines.lineBytes, lines.lineStart, lines.lineLength) || {
-      filtered += 1
+      counts.filtered += 1
       false
     }
 
@@ -198,10 +189,10 @@ final class FileRangeReader(
   private def inFile(offset: Long): Long = if (offset < 0) offset - tailShift else offset
 
   private def keptMessage(m: MessageJoin): Boolean =
-    filter == null || filter.keeps(m.bytes, m.start, m.length) || { filtered += 1; false }
+    filter == null || filter.keeps(m.bytes, m.start, m.length) || { counts.filtered += 1; false }
 
   private def addMessage(m: MessageJoin, batch: LineBatch): Unit = {
-    if (m.truncated) truncated += 1
+    if (m.truncated) counts.truncated += 1
     batch.add(m.bytes, m.start, m.length, inFile(m.offset), m.stream, m.timeMicros)
   }
 
@@ -225,22 +216,22 @@ final class FileRangeReader(
       }
       val record = join.take()
       if (lineFilter.forall(_.keeps(record.bytes, 0, record.length))) {
-        if (record.truncated) truncated += 1
+        if (record.truncated) counts.truncated += 1
         resetFor(batch, record.offset < 0)
         val offset = inFile(record.offset)
         if (records.get.format.wrapped) {
           batch.add(record.bytes, 0, record.length, offset, record.stream, record.timeMicros)
         } else batch.add(record.bytes, 0, record.length, offset)
-        joined += 1
+        counts.joined += 1
         return true
       }
-      filtered += 1
+      counts.filtered += 1
     }
     false
   }
 
   private def add(lines: LineReader, batch: LineBatch): Unit = {
-    if (lines.truncated) truncated += 1
+    if (lines.truncated) counts.truncated += 1
     batch.add(lines.lineBytes, lines.lineStart, lines.lineLength, lines.lineOffset)
   }
 
@@ -271,38 +262,14 @@ final class FileRangeReader(
   }
 
   override def close(): Unit = {
-    counters.linesRead.add(rows)
-    counters.bytesRead.add(consumed - range.from)
-    counters.filesRead.add(1)
-    if (joined > 0) counters.recordsJoined.add(joined)
-    if (filtered > 0) counters.linesFiltered.add(filtered)
-    messages.map(_.malformed).filter(_ > 0).foreach { n =>
-      counters.linesMalformed.add(n)
-      log.warn(
-        s"aof: $n lines of ${range.path} in bytes ${range.from} to ${range.until} are not of " +
-          s"the format '${records.get.format.name}' (option 'format'): each is a row as " +
-          "written, with no stream or time")
-    }
-    if (truncated > 0) {
-      counters.linesTruncated.add(truncated)
-      log.warn(
-        s"aof: $truncated lines of ${range.path} in bytes ${range.from} to ${range.until} were " +
-          s"longer than $lineLengthMax bytes (line.length.max) and were cut to that length")
-    }
     tail.foreach(done)
     source.foreach(done)
-    if (invalid > 0) {
-      counters.linesInvalidEncoding.add(invalid)
-      log.warn(
-        s"aof: $invalid lines of ${range.path} in bytes ${range.from} to ${range.until} held " +
-          s"bytes that are not ${ending.encoding} (option 'encoding'); each such sequence was " +
-          "read as U+FFFD")
-    }
+    counts.report(counters, consumed - range.from, messages.fold(0L)(_.malformed), log)
   }
 
   /** Closes a file read from, counting its lines of invalid bytes. */
   private def done(s: RangeSource): Unit = {
-    invalid += s.lines.invalid
+    counts.invalid += s.lines.invalid
     s.close()
   }
 
@@ -336,20 +303,7 @@ object FileRangeReader {
   def of(
       range: FileRange,
       endpoint: EndpointSpec,
-      lineLengthMax: Int,
       failOnDataLoss: Boolean,
       counters: ReadCounters): FileRangeReader =
-    new FileRangeReader(
-      range,
-      endpoint.files,
-      lineLengthMax,
-      endpoint.records,
-      failOnDataLoss,
-      counters,
-      endpoint.identity,
-      endpoint.lineFilter,
-      endpoint.pathColumns,
-      endpoint.header,
-      endpoint.ending
-    )
+    new FileRangeReader(range, endpoint.files, endpoint.read, failOnDataLoss, counters)
 }

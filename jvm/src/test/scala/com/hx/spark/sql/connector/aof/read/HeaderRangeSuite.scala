@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
@@ -9,7 +9,8 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.config.ReadSettings
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.lines.LineEnding
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.rows.FileHeader
@@ -64,12 +65,9 @@ class HeaderRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       SourceFiles(file.getParent, ".*"),
-      1 << 20,
-      None,
+      ReadSettings(header = Some(header)),
       false,
-      ReadCounters.register(spark.sparkContext),
-      FileIdentity(checked = true),
-      header = Some(header))
+      ReadCounters.register(spark.sparkContext))
     val rows = ArrayBuffer.empty[(String, Long, String)]
     val batch = new LineBatch(capacity = 7, header = true)
     val headerColumn = 6

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import org.apache.spark.SparkContext
 import org.apache.spark.util.LongAccumulator

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.nio.channels.{ClosedByInterruptException, FileChannel}
 import java.nio.charset.StandardCharsets.UTF_8
@@ -9,6 +9,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.{FileSearch, PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.plan.FileRange
@@ -41,7 +42,8 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     val directory = path.getOrElse(Paths.get(range.path).getParent.toString)
     val files = SourceFiles(Seq(PathPattern(directory, ".*")), exclude)
-    val reader = new FileRangeReader(range, files, 1 << 20, None, false, counters, identity)
+    val reader =
+      new FileRangeReader(range, files, ReadSettings(identity = identity), false, counters)
     val rows = ArrayBuffer.empty[(String, Long)]
     val batch = new LineBatch()
     try {
@@ -175,14 +177,7 @@ class ChangedRangeSuite extends AnyFunSuite with SparkTestKit {
     val counters = ReadCounters.register(spark.sparkContext)
     val files = SourceFiles(Seq(PathPattern(file.getParent.toString, ".*")), Nil)
     val reader =
-      new FileRangeReader(
-        planned(file, 0L),
-        files,
-        1 << 20,
-        None,
-        false,
-        counters,
-        FileIdentity(checked = true))
+      new FileRangeReader(planned(file, 0L), files, ReadSettings(), false, counters)
     // What Spark does to a task's thread when its query stops: the file's reads then fail.
     Thread.currentThread().interrupt()
     try intercept[ClosedByInterruptException](reader.nextBatch(new LineBatch()))

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import org.apache.spark.sql.types.{DataType, Decimal, LongType, StringType, TimestampType}
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
@@ -157,9 +157,9 @@ object LineBatch {
   /** An empty batch of the rows an endpoint's read tasks make, planned at `plannedAtMs`. */
   def of(endpoint: EndpointSpec, plannedAtMs: Long): LineBatch = new LineBatch(
     timestampMicros = plannedAtMs * 1000L,
-    wrapped = endpoint.records.exists(_.format.wrapped),
-    pathColumns = endpoint.pathColumns.fold(0)(_.names.size),
-    header = endpoint.header.nonEmpty
+    wrapped = endpoint.read.records.exists(_.format.wrapped),
+    pathColumns = endpoint.read.pathColumns.fold(0)(_.names.size),
+    header = endpoint.read.header.nonEmpty
   )
 
   private val NoValues = Array.empty[UTF8String]

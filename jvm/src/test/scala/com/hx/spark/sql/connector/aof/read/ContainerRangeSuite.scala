@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.read
 
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
@@ -10,8 +10,9 @@ import scala.util.Random
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.files.container.LineFormat
-import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, Fingerprint}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
 import com.hx.spark.sql.connector.aof.plan.FileRange
@@ -77,12 +78,9 @@ class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       SourceFiles(file.getParent, ".*"),
-      1 << 20,
-      Some(rule(format, continuation)),
+      ReadSettings(records = Some(rule(format, continuation))),
       false,
-      ReadCounters.register(spark.sparkContext),
-      FileIdentity(checked = true)
-    )
+      ReadCounters.register(spark.sparkContext))
     val batch = new LineBatch(capacity = 5, wrapped = true)
     val rows = ArrayBuffer.empty[Row]
     try {
@@ -219,11 +217,9 @@ class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       SourceFiles(dir, ".*"),
-      1 << 20,
-      Some(rule(LineFormat.Cri, None)),
+      ReadSettings(records = Some(rule(LineFormat.Cri, None))),
       false,
-      ReadCounters.register(spark.sparkContext),
-      FileIdentity(checked = true))
+      ReadCounters.register(spark.sparkContext))
     // Rows of the two files come in batches of their own, each with its file's path and id.
     val batch = new LineBatch(capacity = 5, wrapped = true)
     val rows = ArrayBuffer.empty[(String, String, String, Long)]

@@ -1,4 +1,4 @@
-package com.hx.spark.sql.connector.aof.stream
+package com.hx.spark.sql.connector.aof.backlog
 
 import com.hx.spark.sql.connector.aof.metrics.MetricDefinitions._
 import com.hx.spark.sql.connector.aof.offset.AofOffset
