@@ -32,7 +32,7 @@ object AofSchema {
    * @throws IllegalArgumentException when a path column would take a column's name
    */
   def of(options: AofOptions): StructType = {
-    val runtime = if (options.read.records.exists(_.format.wrapped)) Runtime else Nil
+    val runtime = if (options.read.grouping.exists(_.format.byRuntime)) Runtime else Nil
     val fromPath = options.read.pathColumns.toSeq.flatMap(_.names).map(StructField(_, StringType))
     val header = options.read.header.map(_ => StructField("header", StringType)).toSeq
     val taken = (Schema.fields.toSeq ++ runtime ++ header).map(_.name).toSet

@@ -59,7 +59,7 @@ final class AofRealTimeStream(
         s"aof: ${limits.mkString(" and ")} bound micro-batches; real-time mode reads each line " +
           "as it is written, one task per host. Remove them, or use a processing-time trigger.")
     }
-    options.read.records.map(_.format).filter(_.wrapped).foreach { f =>
+    options.read.grouping.map(_.format).filter(_.byRuntime).foreach { f =>
       throw new IllegalArgumentException(
         s"aof: format '${f.name}' is read in micro-batches only: a real-time task may stop " +
           "between two chunks of a long line, where no position says which rows were read. " +

@@ -4,18 +4,14 @@ import java.time.Clock
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.CustomTaskMetric
-import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming.{PartitionOffset, SupportsRealTimeRead}
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
 
-import com.hx.spark.sql.connector.aof.endpoint.{
-  EndpointSpec, MisplacedTask, NodeEndpoints, NodeName
-}
+import com.hx.spark.sql.connector.aof.endpoint.{EndpointSpec, MisplacedTask, NodeName}
 import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
 import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.read.ReadCounters
-import com.hx.spark.sql.connector.aof.shim.StopWarnings
 import com.hx.spark.sql.connector.aof.stream.ScanMetrics
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
@@ -92,21 +88,4 @@ final class RealTimeReader(
       writes.close()
       ExecutorReads.add(endpoint.metaStore, counters.linesRead.value, counters.bytesRead.value)
     }
-}
-
-/** Makes the [[RealTimeReader]]s of a real-time query. */
-final class RealTimeReaderFactory(
-    limits: PlanLimits,
-    failOnDataLoss: Boolean,
-    counters: ReadCounters,
-    endpoint: EndpointSpec)
-    extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val task = partition.asInstanceOf[HostPartition]
-    StopWarnings.quiet // on an executor: its log, too, says nothing of a stop
-    val node = NodeName.current(endpoint.nodeNameEnv)
-    // The endpoint answers the driver's look at each batch's start, and `pyspark-aof status`.
-    if (node == task.host) NodeEndpoints.ensureRunningSoon(endpoint, node)
-    new RealTimeReader(task, limits, failOnDataLoss, counters, endpoint)
-  }
 }

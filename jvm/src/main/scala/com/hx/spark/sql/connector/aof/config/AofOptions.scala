@@ -78,7 +78,7 @@ object AofOptions {
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
     val lineLengthMax = reader.int(O.LineLengthMax)
     val nodeNameEnv = reader.optional(O.NodeNameEnv)
-    val records = reader.records(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
+    val grouping = reader.grouping(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
     val zookeeperAddress = reader.optional(O.ZookeeperAddress)
     val zookeeperSecurity = reader.zookeeperSecurity()
     val resumeFromBackup = reader.boolean(O.ResumeFromBackup)
@@ -111,11 +111,11 @@ object AofOptions {
       read = ReadSettings(
         identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
         lineLengthMax = lineLengthMax,
-        records = records,
+        grouping = grouping,
         lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
         pathColumns = reader.pathColumns(),
-        header = reader.header(records),
-        ending = reader.ending(records)
+        header = reader.header(grouping),
+        ending = reader.ending(grouping)
       ),
       cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),

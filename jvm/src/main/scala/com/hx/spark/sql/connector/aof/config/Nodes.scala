@@ -1,7 +1,5 @@
 package com.hx.spark.sql.connector.aof.config
 
-import java.util.Locale
-
 /**
  * The `nodes` option: the nodes whose files a query must read, each read or named. Listed by
  * name, or discovered from a cluster manager and asked again every `refreshMs`.
@@ -25,18 +23,4 @@ object Nodes {
       url: Option[String],
       refreshMs: Long)
       extends Nodes
-}
-
-/** A cluster manager that can say which nodes it has. */
-sealed abstract class ClusterManager(val name: String)
-
-object ClusterManager {
-  case object Standalone extends ClusterManager("standalone")
-  case object Yarn extends ClusterManager("yarn")
-  case object Kubernetes extends ClusterManager("kubernetes")
-
-  val All: Seq[ClusterManager] = Seq(Standalone, Yarn, Kubernetes)
-
-  def named(name: String): Option[ClusterManager] =
-    All.find(_.name == name.trim.toLowerCase(Locale.ROOT))
 }

@@ -163,7 +163,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
    * @param limit the smallest byte limit of a batch, if any: a node looks for record ends a
    *              few times that far ahead, not through a whole backlog at every trigger
    */
-  def records(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
+  def grouping(lineLengthMax: Int, limit: Option[Long]): Option[RecordRule] = {
     val format = LineFormat.named(value(O.Format)).get
     // Not trimmed: a regex's spaces are part of it.
     def regex(spec: OptionSpec) = raw(spec).map(checked(spec, _))
@@ -176,7 +176,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
     }
     val tuning = Seq(O.MultilineBytesMax, O.MultilineFlushTimeout)
       .filter(get(_).nonEmpty)
-      .filterNot(_ == O.MultilineFlushTimeout && format.wrapped)
+      .filterNot(_ == O.MultilineFlushTimeout && format.byRuntime)
     if (rule.isEmpty && tuning.nonEmpty) {
       throw new IllegalArgumentException(
         s"Option '${tuning.head.key}' applies to multi-line records only: set " +
@@ -190,18 +190,18 @@ private[config] final class OptionReader(options: Map[String, String]) {
         long(O.MultilineFlushTimeout),
         lineLengthMax,
         limit.filter(_ < Long.MaxValue / 4).map(_ * 4),
-        format)).filter(r => r.multiline || format.wrapped)
+        format)).filter(r => r.multiline || format.byRuntime)
   }
 
   /**
    * `header.lines`, for a file of text lines, one a row: a runtime's chunks and multi-line
    * records would start where the header ends, which a node and a reader would each have to find.
    */
-  def header(records: Option[RecordRule]): Option[FileHeader] =
+  def header(grouping: Option[RecordRule]): Option[FileHeader] =
     raw(O.HeaderLines).map(checked(O.HeaderLines, _)).map { regex =>
-      records.foreach { r =>
+      grouping.foreach { r =>
         val other =
-          if (r.format.wrapped) s"'${O.Format.key}' ${r.format.name}" else "multi-line records"
+          if (r.format.byRuntime) s"'${O.Format.key}' ${r.format.name}" else "multi-line records"
         throw new IllegalArgumentException(
           s"Option '${O.HeaderLines.key}' reads a header from text lines, one a row; it " +
             s"cannot be used with $other: remove one of them.")
@@ -213,7 +213,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
    * `encoding` and `line.separator`. A runtime's lines are UTF-8 and end in `\n`, as the kubelet
    * reads them, so neither applies with a runtime's `format`.
    */
-  def ending(records: Option[RecordRule]): LineEnding = {
+  def ending(grouping: Option[RecordRule]): LineEnding = {
     val encoding = value(O.Encoding)
     val charset =
       try Charset.forName(encoding)
@@ -241,7 +241,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
           "'-'), such as \\r, NUL (U+0000) or |;"
       )
     }
-    records.filter(_.format.wrapped && !ending.isDefault).foreach { r =>
+    grouping.filter(_.format.byRuntime && !ending.isDefault).foreach { r =>
       val set = Seq(O.Encoding, O.LineSeparator).filter(get(_).nonEmpty).map(s => s"'${s.key}'")
       throw new IllegalArgumentException(
         s"Option '${O.Format.key}' ${r.format.name} reads a container runtime's lines, which are " +

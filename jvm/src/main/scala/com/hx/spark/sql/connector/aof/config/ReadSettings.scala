@@ -14,7 +14,8 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
  * @param identity      how a file is told from what was known of it (`md5.check.enabled`), on
  *                      the node and in the reader as in the planner
  * @param lineLengthMax the longest line kept whole (`line.length.max`); longer ones are cut
- * @param records       how lines group into messages and records, when not one row a line
+ * @param grouping      how lines group into rows: a runtime's chunks into messages, and lines
+ *                      or messages into multi-line records; None for a row a line
  * @param lineFilter    which lines (or records) are kept, when not all are
  * @param pathColumns   the columns taken from a file's path (`path.columns`)
  * @param header        the lines at a file's head that are its header, not rows (`header.lines`)
@@ -23,7 +24,7 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
 final case class ReadSettings(
     identity: FileIdentity = FileIdentity(checked = true),
     lineLengthMax: Int = ReadSettings.LineLengthMax,
-    records: Option[RecordRule] = None,
+    grouping: Option[RecordRule] = None,
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
     header: Option[FileHeader] = None,

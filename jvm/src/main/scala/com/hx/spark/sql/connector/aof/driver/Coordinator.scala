@@ -80,7 +80,7 @@ final class Coordinator(
       paths.changes,
       paths.pulls).foreach(ZkClients.ensure(client, _))
     driver.start()
-    if (!driver.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+    if (!driver.waitForInitialCreate(Coordinator.CreateTimeoutMs, TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException(s"aof: could not create ${paths.driver} in ZooKeeper")
     }
     checkpoint.foreach(refuseAnotherQuery)
@@ -238,12 +238,13 @@ final class Coordinator(
   def stop(): Unit =
     try {
       driver.close()
-      waitFor(10000)(liveHosts().isEmpty)
+      waitFor(Coordinator.StopWaitMs)(liveHosts().isEmpty)
       ChildrenCaches.close(endpoints)
       responses.close()
-      val deadline = System.nanoTime() + 10L * 1000 * 1000 * 1000
+      val deadline = System.nanoTime() + Coordinator.StopWaitMs * 1000000L
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
-        if (!runs.removed(paths.run)) Thread.sleep(50) // a stand-by endpoint is closing its latch
+        // A stand-by endpoint is closing its latch.
+        if (!runs.removed(paths.run)) Thread.sleep(Coordinator.RemovePollMs)
       }
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
@@ -304,6 +305,18 @@ object Coordinator {
 
   /** How long the requests of a trigger may take to be written, all together. */
   val SendTimeoutMs: Long = 30000L
+
+  /** How long a run waits for its driver's znode to be made, as it starts. */
+  private val CreateTimeoutMs = 30000L
+
+  /**
+   * How long a stop waits for the endpoints to see the driver go, and then for the run's znodes
+   * to go: each, so that a query stops in seconds even with ZooKeeper out of reach.
+   */
+  private val StopWaitMs = 10000L
+
+  /** How often a stop tries again to remove the run's znodes, while an endpoint holds one. */
+  private val RemovePollMs = 50L
 
   /**
    * The longest a quiet trigger waits for news once a look found nothing: news ends the wait at

@@ -189,14 +189,23 @@ final class HostReports(
         s"aof: ${census.silent.mkString(", ")} did not answer within $waited; " +
           "planning without them")
     }
+    val reports = reportsOf(coordinator, answers, current, everyHost)
+    Round(reports, after, census.unheard, waited, waitOption)
+  }
+
+  /** A round's reports, from its answers; the figures kept across rounds brought up to date. */
+  private def reportsOf(
+      coordinator: Coordinator,
+      answers: Answers,
+      current: Set[String],
+      everyHost: Boolean): Reports = {
     removed += answers.removed
     ignored = ignored ++ answers.ignored -- answers.unlisted.keySet
     notRemoved = notRemoved ++ answers.notRemoved -- answers.unlisted.keySet
     val latest = coordinator.latest
     // AvailableNow plans every host that answered, its news or not: a plan is a fixed point.
     val files = if (everyHost) latest.filter(h => current(h._1)) ++ answers.files else answers.files
-    val reports = Reports(files, answers.looked, ignored, current, latest)
-    Round(reports, after, census.unheard, waited, waitOption)
+    Reports(files, answers.looked, ignored, current, latest)
   }
 
   /**

@@ -21,7 +21,7 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
   private val scanner = new DirectoryScanner(
     spec.files,
     spec.md5SampleLength,
-    spec.read.records,
+    spec.read.grouping,
     batchCuts = spec.batchCuts,
     identity = spec.read.identity,
     ignoreOlderMs = spec.ignoreOlderMs,

@@ -50,7 +50,7 @@ final class HostFollower(
   private val scanner = new DirectoryScanner(
     endpoint.files,
     endpoint.md5SampleLength,
-    endpoint.read.records,
+    endpoint.read.grouping,
     clock = clock,
     identity = endpoint.read.identity,
     ignoreOlderMs = endpoint.ignoreOlderMs,

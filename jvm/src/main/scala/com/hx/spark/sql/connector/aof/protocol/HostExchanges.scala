@@ -117,30 +117,3 @@ final class HostExchanges {
     }
   }
 }
-
-/**
- * A request on its way: its id, the files it names in full, its retired files, the exchange it
- * is a change from, and the files it lets the node remove.
- */
-final case class SentRequest(
-    id: String,
-    known: Seq[KnownFile],
-    retired: Map[String, KnownFile],
-    base: Option[Exchange],
-    remove: Seq[FileKey] = Nil,
-    seq: Long = 0L)
-
-/** What a host's response says. */
-sealed trait Reply
-
-object Reply {
-
-  /** The host's files, in full. */
-  final case class Listed(files: Seq[FileMeta]) extends Reply
-
-  /** Why the host could not list its directory: its files are unknown this time, not gone. */
-  final case class Unlisted(why: String) extends Reply
-
-  /** The host cannot take the request as a change (a new endpoint, or a late answer). */
-  case object NeedsFull extends Reply
-}

@@ -47,7 +47,7 @@ final class FileRangeReader(
     counters: ReadCounters)
     extends Closeable {
   import FileRangeReader.log
-  import settings.{ending, identity, lineFilter, lineLengthMax, records}
+  import settings.{ending, grouping, identity, lineFilter, lineLengthMax}
   // Asked of every line: a null, not an Option's closure, in the loop.
   private val filter = lineFilter.orNull
 
@@ -59,7 +59,7 @@ final class FileRangeReader(
       channel,
       from,
       r.until,
-      records.fold(lineLengthMax)(_.lineLimit),
+      grouping.fold(lineLengthMax)(_.lineLimit),
       settings.pathColumns,
       settings.header,
       ending,
@@ -92,9 +92,9 @@ final class FileRangeReader(
   // A message found but not given yet: of the other file than the batch it was found for.
   private var held = false
   private val counts =
-    new RangeCounts(range, records.map(_.format.name), lineLengthMax, ending.encoding)
-  private val messages: Option[MessageJoin] = records.map(_.messages())
-  private val recordJoin: Option[RecordJoin] = records.filter(_.multiline).map(new RecordJoin(_))
+    new RangeCounts(range, grouping.map(_.format.name), lineLengthMax, ending.encoding)
+  private val messages: Option[MessageJoin] = grouping.map(_.messages())
+  private val recordJoin: Option[RecordJoin] = grouping.filter(_.multiline).map(new RecordJoin(_))
   // The range's lines are all read, and its records all complete.
   private var finished = false
   // Where the lines after those returned so far start: a query stopped here goes on from there.
@@ -115,7 +115,7 @@ final class FileRangeReader(
     if (more) counts.rows += batch.columns.numRows()
     consumed =
       if (!more || finished && !recordJoin.exists(_.hasReady)) range.until
-      else if (records.isEmpty) source.get.lines.lineEnd
+      else if (grouping.isEmpty) source.get.lines.lineEnd
       else {
         // Real-time mode reads text only, where a record's first line starts where it does.
         val next = recordJoin.fold(Long.MaxValue)(j => j.openFrom min j.readyFrom)
@@ -219,7 +219,7 @@ final class FileRangeReader(
         if (record.truncated) counts.truncated += 1
         resetFor(batch, record.offset < 0)
         val offset = inFile(record.offset)
-        if (records.get.format.wrapped) {
+        if (grouping.get.format.byRuntime) {
           batch.add(record.bytes, 0, record.length, offset, record.stream, record.timeMicros)
         } else batch.add(record.bytes, 0, record.length, offset)
         counts.joined += 1

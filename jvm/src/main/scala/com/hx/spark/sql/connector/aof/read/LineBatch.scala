@@ -11,8 +11,8 @@ import com.hx.spark.sql.connector.aof.files.container.LineChunks
  * Lines of one file, handed to Spark as a columnar batch of the source's schema. A batch is a
  * view, not a copy: `value` points into the read buffer, `offset` is an array, and `host`,
  * `path`, `file_id`, `timestamp` and the path's columns are the same for every line. A container
- * runtime's lines ([[com.hx.spark.sql.connector.aof.files.container.LineFormat]], `wrapped`) add `stream`
- * and `time`, both null for a line that is not of the format; `header.lines` adds the file's
+ * runtime's lines (`streamNames`, its format's [[LineFormat.streams]]) add `stream` and `time`,
+ * both null for a line that is not of the format; `header.lines` adds the file's
  * `header`, the same for every line.
  *
  * Columnar because Spark then reads the lines in a loop of its generated code, one call per
@@ -25,15 +25,18 @@ import com.hx.spark.sql.connector.aof.files.container.LineChunks
 final class LineBatch(
     val capacity: Int = LineBatch.Capacity,
     timestampMicros: Long = 0L,
-    wrapped: Boolean = false,
+    streamNames: Seq[String] = Nil,
     pathColumns: Int = 0,
     header: Boolean = false) {
   private val arrays = new Array[Array[Byte]](capacity)
   private val starts = new Array[Int](capacity)
   private val lengths = new Array[Int](capacity)
   private val offsets = new Array[Long](capacity)
-  private val streams = if (wrapped) new Array[Int](capacity) else null
-  private val times = if (wrapped) new Array[Long](capacity) else null
+  private val byRuntime = streamNames.nonEmpty
+  private val streams = if (byRuntime) new Array[Int](capacity) else null
+  private val times = if (byRuntime) new Array[Long](capacity) else null
+  // The values of `stream`, by a line's stream id.
+  private val streamValues = (null +: streamNames).map(UTF8String.fromString).toArray
   private var host = UTF8String.EMPTY_UTF8
   private var path = UTF8String.EMPTY_UTF8
   private var fileId = UTF8String.EMPTY_UTF8
@@ -41,12 +44,12 @@ final class LineBatch(
   private var headerValue: UTF8String = null
   private var plannedMicros = timestampMicros
 
-  private def runtimeColumns: Seq[ColumnVector] = if (!wrapped) Nil
+  private def runtimeColumns: Seq[ColumnVector] = if (!byRuntime) Nil
   else {
     Seq(
       new LineBatch.NullableColumn(StringType, () => columns.numRows) {
         override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
-        override def getUTF8String(i: Int): UTF8String = LineBatch.StreamNames(streams(i))
+        override def getUTF8String(i: Int): UTF8String = streamValues(streams(i))
       },
       new LineBatch.NullableColumn(TimestampType, () => columns.numRows) {
         override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
@@ -157,14 +160,12 @@ object LineBatch {
   /** An empty batch of the rows an endpoint's read tasks make, planned at `plannedAtMs`. */
   def of(endpoint: EndpointSpec, plannedAtMs: Long): LineBatch = new LineBatch(
     timestampMicros = plannedAtMs * 1000L,
-    wrapped = endpoint.read.records.exists(_.format.wrapped),
+    streamNames = endpoint.read.grouping.fold(Seq.empty[String])(_.format.streams),
     pathColumns = endpoint.read.pathColumns.fold(0)(_.names.size),
     header = endpoint.read.header.nonEmpty
   )
 
   private val NoValues = Array.empty[UTF8String]
-  private val StreamNames =
-    (0 until LineChunks.Streams).map(s => UTF8String.fromString(LineChunks.name(s))).toArray
 
   /** A column that is never null and answers only for its own type. */
   private abstract class Column(dataType: DataType) extends ColumnVector(dataType) {

@@ -180,7 +180,7 @@ class AofMicroBatchStream(
         slotsOf,
         options.partitionBytesMax,
         FilesOpenCost.of(spark),
-        cuttable = options.read.records.isEmpty,
+        cuttable = options.read.grouping.isEmpty,
         cutsOf = messageCuts)
       .map(rs => AofInputPartition(rs, locations(rs.head.host), plannedAt): InputPartition)
       .toArray
@@ -193,7 +193,7 @@ class AofMicroBatchStream(
    * not cut: where one starts may depend on where reading started (`multiline.bytes.max`).
    */
   private def messageCuts(range: FileRange): Seq[Long] =
-    if (options.read.records.exists(_.multiline)) Nil
+    if (options.read.grouping.exists(_.multiline)) Nil
     else {
       run.lastReports.everyHost
         .getOrElse(range.host, Nil)

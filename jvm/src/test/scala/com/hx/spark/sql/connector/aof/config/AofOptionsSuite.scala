@@ -106,15 +106,15 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("multi-line records: a rule, its regex kept as given, and the limits it scans within") {
-    assert(parse(path)().read.records === None)
+    assert(parse(path)().read.grouping === None)
     val rule =
-      parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().read.records.get
+      parse(path, "multiline.continuation" -> "^ ", "bytes.max" -> "1000")().read.grouping.get
     assert(rule.pattern === Some("^ ") && !rule.patternStarts) // a regex's spaces are part of it
     assert((rule.bytesMax, rule.flushMs, rule.lineLengthMax) === ((1048576, 2000L, 1048576)))
     assert(rule.scanWindow === Some(4000L))
     val start = parse(path, "multiline.start" -> "^\\d", "multiline.flush.timeout" -> "50")()
     assert(
-      start.read.records.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
+      start.read.grouping.map(r => (r.patternStarts, r.flushMs, r.scanWindow)) ===
         Some((true, 50L, None)))
   }
 
@@ -221,11 +221,11 @@ class AofOptionsSuite extends AnyFunSuite {
   }
 
   test("format: a runtime's lines are read as records of one message, flushed by time too") {
-    val cri = parse(path, "format" -> "CRI", "multiline.flush.timeout" -> "500")().read.records.get
+    val cri = parse(path, "format" -> "CRI", "multiline.flush.timeout" -> "500")().read.grouping.get
     assert((cri.format, cri.pattern, cri.flushMs) === ((LineFormat.Cri, None, 500L)))
-    val both = parse(path, "format" -> "docker", "multiline.start" -> "^\\S")().read.records.get
+    val both = parse(path, "format" -> "docker", "multiline.start" -> "^\\S")().read.grouping.get
     assert((both.format, both.pattern) === ((LineFormat.Docker, Some("^\\S"))))
-    assert(parse(path, "format" -> "text")().read.records === None)
+    assert(parse(path, "format" -> "text")().read.grouping === None)
     val e = intercept[IllegalArgumentException](parse(path, "format" -> "json")())
     assert(e.getMessage.contains("'text' or 'cri' or 'docker'"), e.getMessage)
   }

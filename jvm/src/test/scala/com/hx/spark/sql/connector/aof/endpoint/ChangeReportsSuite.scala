@@ -66,7 +66,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     }
     dirs.foreach { case (h, dir) =>
       val spec = EndpointSpec(s"changes-$runs", zk.access, metaStore, files(dir), 1024, key)
-        .copy(read = ReadSettings(records = records))
+        .copy(read = ReadSettings(grouping = records))
       val endpoint = new NodeEndpoint(spec, h, () => (), endpointClient)
       endpoints ::= endpoint
       endpoint.start()

@@ -10,8 +10,7 @@ import scala.collection.mutable
 import com.codahale.metrics.MetricRegistry
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.config.ReadSettings
-import com.hx.spark.sql.connector.aof.config.StartingOffsets
+import com.hx.spark.sql.connector.aof.config.{ReadSettings, StartingOffsets}
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.filter.LineFilter
 import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
@@ -107,7 +106,7 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     "lines, some dropped by a filter" -> (s =>
       s.copy(read = ReadSettings(lineFilter = Some(LineFilter(Nil, Seq("skip")))))),
     "multi-line records" -> (s =>
-      s.copy(read = ReadSettings(records =
+      s.copy(read = ReadSettings(grouping =
         Some(RecordRule(Some("^ "), patternStarts = false, 1 << 20, 1000L, 1 << 20, None)))))
   )
 

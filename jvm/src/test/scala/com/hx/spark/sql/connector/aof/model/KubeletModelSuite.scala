@@ -7,7 +7,7 @@ import scala.util.Random
 
 import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
-import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.container.{LineChunks, LineFormat}
 import com.hx.spark.sql.connector.aof.files.identity.{FileIdentity, FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.records.RecordRule
@@ -62,7 +62,7 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
     private def newScanner() = new DirectoryScanner(
       files,
       1024,
-      records = Some(rule),
+      grouping = Some(rule),
       listed = { listing =>
         if (inListing.nonEmpty) inListing.dequeue()()
         listing
@@ -84,8 +84,8 @@ class KubeletModelSuite extends SeededSuite with SparkTestKit {
 
     protected def readRange(range: FileRange): Unit = {
       val reader =
-        new FileRangeReader(range, files, ReadSettings(records = Some(rule)), false, counters)
-      val batch = new LineBatch(wrapped = true)
+        new FileRangeReader(range, files, ReadSettings(grouping = Some(rule)), false, counters)
+      val batch = new LineBatch(streamNames = LineChunks.RuntimeStreams)
       try {
         while (reader.nextBatch(batch)) {
           (0 until batch.columns.numRows).foreach { i =>

@@ -11,7 +11,7 @@ import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.ReadSettings
-import com.hx.spark.sql.connector.aof.files.container.LineFormat
+import com.hx.spark.sql.connector.aof.files.container.{LineChunks, LineFormat}
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
@@ -78,10 +78,10 @@ class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       SourceFiles(file.getParent, ".*"),
-      ReadSettings(records = Some(rule(format, continuation))),
+      ReadSettings(grouping = Some(rule(format, continuation))),
       false,
       ReadCounters.register(spark.sparkContext))
-    val batch = new LineBatch(capacity = 5, wrapped = true)
+    val batch = new LineBatch(capacity = 5, streamNames = LineChunks.RuntimeStreams)
     val rows = ArrayBuffer.empty[Row]
     try {
       while (reader.nextBatch(batch)) {
@@ -217,11 +217,11 @@ class ContainerRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       SourceFiles(dir, ".*"),
-      ReadSettings(records = Some(rule(LineFormat.Cri, None))),
+      ReadSettings(grouping = Some(rule(LineFormat.Cri, None))),
       false,
       ReadCounters.register(spark.sparkContext))
     // Rows of the two files come in batches of their own, each with its file's path and id.
-    val batch = new LineBatch(capacity = 5, wrapped = true)
+    val batch = new LineBatch(capacity = 5, streamNames = LineChunks.RuntimeStreams)
     val rows = ArrayBuffer.empty[(String, String, String, Long)]
     try {
       while (reader.nextBatch(batch)) {

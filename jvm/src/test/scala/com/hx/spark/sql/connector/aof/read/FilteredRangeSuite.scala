@@ -33,7 +33,7 @@ class FilteredRangeSuite extends AnyFunSuite with SparkTestKit {
     val reader = new FileRangeReader(
       range,
       files,
-      ReadSettings(records = records, lineFilter = Some(filter)),
+      ReadSettings(grouping = records, lineFilter = Some(filter)),
       false,
       counters)
     val rows = ArrayBuffer.empty[(String, Long)]

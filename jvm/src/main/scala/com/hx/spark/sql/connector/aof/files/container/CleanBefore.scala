@@ -20,6 +20,8 @@ import com.hx.spark.sql.connector.aof.files.lines.LineReader
  */
 private[files] final class CleanBefore(channel: FileChannel, format: LineFormat, lineLimit: Int) {
   private val chunks = format.parser()
+  // A bit for each stream of the format: all set once every stream's last message ended.
+  private val every = format.streamIds.filter(_ != LineChunks.NoStream).map(1 << _).sum
   private val lines = new CleanBefore.Lines
 
   /** The last clean position in `[lower, upper]`, where `lower` is clean. */
@@ -42,7 +44,7 @@ private[files] final class CleanBefore(channel: FileChannel, format: LineFormat,
             decided = 0
           } else {
             decided |= 1 << stream
-            if (decided == CleanBefore.Every) return candidate
+            if (decided == every) return candidate
           }
         }
         i -= 1
@@ -67,7 +69,6 @@ private[files] final class CleanBefore(channel: FileChannel, format: LineFormat,
 private object CleanBefore {
   private val FirstBlock = 16L * 1024
   private val LastBlock = 1024L * 1024
-  private val Every = (1 << LineChunks.Stdout) | (1 << LineChunks.Stderr)
 
   /** The lines of one block, in arrays reused from block to block. */
   final class Lines {

@@ -19,30 +19,11 @@ import com.hx.spark.sql.connector.aof.files.lines.LineReader
  * copy of the file between two lines. At the range's end, [[drain]] completes what is still
  * open: the planner ends a range there only once the file went quiet (the flush timeout).
  */
-final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
+final class MessageJoin(format: LineFormat, lineLengthMax: Int) extends Message {
   private val chunks = format.parser()
-  private val open = new Array[MessageJoin.Open](LineChunks.Streams)
+  private val open = new Array[MessageJoin.Open](format.streamIds.size)
   private var openCount = 0
   private var malformedLines = 0L
-
-  // The current message: valid until the next take or drain.
-  private var array: Array[Byte] = Array.emptyByteArray
-  private var from = 0
-  private var count = 0
-  private var at = 0L
-  private var streamOf = LineChunks.NoStream
-  private var time = 0L
-  private var cut = false
-
-  def bytes: Array[Byte] = array
-  def start: Int = from
-  def length: Int = count
-
-  /** Where the message's first chunk starts in its file. */
-  def offset: Long = at
-  def stream: Int = streamOf
-  def timeMicros: Long = time
-  def truncated: Boolean = cut
 
   /** Lines not of the format, passed on as text. */
   def malformed: Long = malformedLines
@@ -84,7 +65,7 @@ final class MessageJoin(format: LineFormat, lineLengthMax: Int) {
 
   /** After the range's last line: completes the open message with the first offset, if any. */
   def drain(): Boolean = {
-    val s = (0 until LineChunks.Streams).filter(open(_) != null).sortBy(open(_).offset).headOption
+    val s = format.streamIds.filter(open(_) != null).sortBy(open(_).offset).headOption
     s.foreach { stream =>
       val pending = open(stream)
       open(stream) = null

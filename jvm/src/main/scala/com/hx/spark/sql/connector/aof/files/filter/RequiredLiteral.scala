@@ -42,29 +42,14 @@ object RequiredLiteral {
     var depth = 0 // inside groups: nothing there is required
     var i = 0
     while (i < regex.length) {
-      val c = regex.charAt(i)
-      // The character this element stands for, if one, and where the next element starts.
-      val (literal, next) = c match {
-        case '\\' if i + 1 >= regex.length => return None
-        case '\\' =>
-          val e = regex.charAt(i + 1)
-          if (Escapable.indexOf(e) >= 0) (Some(e), i + 2)
-          else if (Controls.contains(e)) (Controls.get(e), i + 2)
-          else if (Classes.indexOf(e) >= 0) (None, i + 2)
-          else return None // \x41, \u0041, \p{L}, \1, ...: not read here
-        case '{' =>
-          val end = regex.indexOf('}', i)
-          if (end < 0) return None
-          (None, end + 1)
-        case '[' =>
-          val end = classEnd(regex, i)
-          if (end < 0) return None
-          (None, end)
-        case _ if Special.indexOf(c) >= 0 || Character.isSurrogate(c) =>
-          if (c == '(') depth += 1
-          if (c == ')' && depth > 0) depth -= 1
-          (None, i + 1)
-        case _ => (Some(c), i + 1)
+      val (literal, next) = element(regex, i) match {
+        case Some(found) => found
+        case None => return None
+      }
+      regex.charAt(i) match {
+        case '(' => depth += 1
+        case ')' if depth > 0 => depth -= 1
+        case _ =>
       }
       val quantifier = if (next < regex.length) regex.charAt(next) else ' '
       literal match {
@@ -78,6 +63,27 @@ object RequiredLiteral {
     if (run.nonEmpty) runs += run.toString
     if (runs.isEmpty) None
     else Some(RequiredLiteral(runs.maxBy(_.length), whole = !others && runs.size == 1))
+  }
+
+  /**
+   * The character the element at `i` stands for, if one, and where the next element starts;
+   * None for an element not read here.
+   */
+  private def element(regex: String, i: Int): Option[(Option[Char], Int)] = {
+    val c = regex.charAt(i)
+    c match {
+      case '\\' if i + 1 >= regex.length => None
+      case '\\' =>
+        val e = regex.charAt(i + 1)
+        if (Escapable.indexOf(e) >= 0) Some((Some(e), i + 2))
+        else if (Controls.contains(e)) Some((Controls.get(e), i + 2))
+        else if (Classes.indexOf(e) >= 0) Some((None, i + 2))
+        else None // \x41, \u0041, \p{L}, \1, ...: not read here
+      case '{' => Some(regex.indexOf('}', i)).filter(_ >= 0).map(end => (None, end + 1))
+      case '[' => Some(classEnd(regex, i)).filter(_ >= 0).map(end => (None, end))
+      case _ if Special.indexOf(c) >= 0 || Character.isSurrogate(c) => Some((None, i + 1))
+      case _ => Some((Some(c), i + 1))
+    }
   }
 
   /** Where the class starting at `start` ends (just after its `]`); -1 when unsure. */

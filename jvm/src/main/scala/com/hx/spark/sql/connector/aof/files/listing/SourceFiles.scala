@@ -1,20 +1,9 @@
 package com.hx.spark.sql.connector.aof.files.listing
 
-import java.nio.file.{Path, Paths}
+import java.nio.file.Path
 import java.util.regex.Pattern
 
 import scala.collection.mutable
-
-/**
- * One of a source's `path`s: a directory, which may hold wildcards ([[DirectoryGlob]]), and a
- * Java regex matched against whole file names in it.
- */
-final case class PathPattern(directory: String, fileNameRegex: String) {
-  @transient lazy val glob: DirectoryGlob = DirectoryGlob.of(Paths.get(directory))
-  @transient lazy val names: Pattern = Pattern.compile(fileNameRegex)
-
-  override def toString: String = s"${if (directory == "/") "" else directory}/$fileNameRegex"
-}
 
 /**
  * The files a source reads: in each directory one of its paths names, the files whose names

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.files.records
 
-import com.hx.spark.sql.connector.aof.files.container.{LineChunks, MessageJoin}
+import com.hx.spark.sql.connector.aof.files.container.{Message, MessageJoin}
 
 /**
  * A multi-line record being put together, in an array of its own: its messages lie in the read
@@ -8,25 +8,9 @@ import com.hx.spark.sql.connector.aof.files.container.{LineChunks, MessageJoin}
  * gives it (a line without its `\r`), so a record of one message is that message. Its stream
  * and time are its first message's.
  */
-final class RecordBuffer {
-  private var array = new Array[Byte](4096)
-  private var used = 0
-  private var firstOffset = 0L
-  private var cut = false
+final class RecordBuffer extends Message {
+  array = new Array[Byte](4096)
   private var counted = 0L
-  private var firstStream = LineChunks.NoStream
-  private var firstTime = 0L
-
-  def bytes: Array[Byte] = array
-  def length: Int = used
-
-  /** Where the record's first message starts in its file. */
-  def offset: Long = firstOffset
-  def stream: Int = firstStream
-  def timeMicros: Long = firstTime
-
-  /** Whether a line of it was cut to `line.length.max`. */
-  def truncated: Boolean = cut
 
   /** Its messages' bytes with their newlines, as [[RecordRule.startsRecord]] counts them. */
   def recordBytes: Long = counted
@@ -36,18 +20,18 @@ final class RecordBuffer {
 
   /** Empties it. */
   def clear(): Unit = {
-    used = 0
+    count = 0
     counted = 0L
   }
 
   /** Starts a record with the current message. */
-  def start(message: MessageJoin): Unit = {
-    used = 0
+  def begin(message: MessageJoin): Unit = {
+    count = 0
     counted = 0L
     cut = false
-    firstOffset = message.offset
-    firstStream = message.stream
-    firstTime = message.timeMicros
+    at = message.offset
+    streamOf = message.stream
+    time = message.timeMicros
     append(message)
   }
 
@@ -59,13 +43,13 @@ final class RecordBuffer {
     cut ||= message.truncated
   }
 
-  private def put(from: Array[Byte], start: Int, count: Int): Unit = {
-    if (used + count > array.length) {
-      val grown = math.max(array.length.toLong * 2, used.toLong + count)
+  private def put(src: Array[Byte], srcStart: Int, n: Int): Unit = {
+    if (count + n > array.length) {
+      val grown = math.max(array.length.toLong * 2, count.toLong + n)
       array = java.util.Arrays.copyOf(array, math.min(grown, Int.MaxValue - 8L).toInt)
     }
-    System.arraycopy(from, start, array, used, count)
-    used += count
+    System.arraycopy(src, srcStart, array, count, n)
+    count += n
   }
 }
 

@@ -15,32 +15,33 @@ import com.hx.spark.sql.connector.aof.files.container.{LineChunks, MessageJoin}
  * order of completion until taken.
  */
 final class RecordJoin(rule: RecordRule) {
-  private val open = Array.fill(LineChunks.Streams)(new RecordBuffer)
-  private val lastTime = new Array[Long](LineChunks.Streams)
+  private val streams = rule.format.streamIds
+  private val open = Array.fill(streams.size)(new RecordBuffer)
+  private val lastTime = new Array[Long](streams.size)
   private val ready = new ArrayDeque[RecordBuffer]()
   private val spare = new ArrayDeque[RecordBuffer]()
   private var taken: Option[RecordBuffer] = None
 
   /** Takes the current message of `m`; the records it completes are then ready. */
   def add(m: MessageJoin): Unit = {
-    if (rule.format.wrapped && m.stream != LineChunks.NoStream) {
+    if (rule.format.byRuntime && m.stream != LineChunks.NoStream) {
       val before = m.timeMicros - rule.flushMs * 1000L
-      LineChunks.All.foreach { s =>
+      streams.foreach { s =>
         if (!open(s).isEmpty && lastTime(s) <= before) complete(s)
       }
     }
     val s = m.stream
     if (!open(s).isEmpty && rule.startsRecord(m, open(s).recordBytes)) complete(s)
-    if (open(s).isEmpty) open(s).start(m) else open(s).append(m)
+    if (open(s).isEmpty) open(s).begin(m) else open(s).append(m)
     lastTime(s) = m.timeMicros
   }
 
   /** At the range's end: every record still open is complete, the first started first. */
   def finish(): Unit =
-    LineChunks.All.filterNot(open(_).isEmpty).sortBy(open(_).offset).foreach(complete)
+    streams.filterNot(open(_).isEmpty).sortBy(open(_).offset).foreach(complete)
 
   /** Where the first record not complete yet starts; MaxValue when none is open. */
-  def openFrom: Long = LineChunks.All.foldLeft(Long.MaxValue)((m, s) => m min openFrom(s))
+  def openFrom: Long = streams.foldLeft(Long.MaxValue)((m, s) => m min openFrom(s))
 
   /** Where the stream's record not complete yet starts; MaxValue when none is open. */
   def openFrom(stream: Int): Long = if (open(stream).isEmpty) Long.MaxValue else open(stream).offset

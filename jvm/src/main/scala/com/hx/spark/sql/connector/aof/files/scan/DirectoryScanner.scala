@@ -55,7 +55,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
 final class DirectoryScanner(
     files: SourceFiles,
     sampleLength: Int,
-    records: Option[RecordRule] = None,
+    grouping: Option[RecordRule] = None,
     listed: Seq[Path] => Seq[Path] = Predef.identity,
     batchCuts: Option[BatchCuts] = None,
     stat: Path => FileStamp = FileStamp.of,
@@ -69,7 +69,7 @@ final class DirectoryScanner(
   private val keptDirs = new KeptDirectories
   private val tracker = new FileTracker(
     sampleLength,
-    records,
+    grouping,
     batchCuts,
     stat,
     clock,

@@ -9,7 +9,7 @@ import scala.annotation.tailrec
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, Prefixes
+  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, NodeQuestion, Prefixes
 }
 import com.hx.spark.sql.connector.aof.files.lines.{LineEnding, LineReader}
 import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
@@ -28,7 +28,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, Reco
  */
 private[files] final class FileDescriber(
     sampleLength: Int,
-    records: Option[RecordRule],
+    grouping: Option[RecordRule],
     batchCuts: Option[BatchCuts],
     identity: FileIdentity,
     clock: Clock = Clock.systemUTC(),
@@ -43,8 +43,8 @@ private[files] final class FileDescriber(
 
   /**
    * The answer for the file `stamp` was taken of, read through `channel`, given the driver's
-   * question about it (if it is tracked), every file tracked on the node and every file it
-   * retired, by file id (of any of which it may be a copy). With a [[RecordRule]], where
+   * question: what it asks of the file (if it is tracked), every file tracked on the node and
+   * every file it retired, by file id (of any of which it may be a copy). With a [[RecordRule]], where
    * complete records end ([[RecordEnds]]), from the driver's position.
    *
    * The answer is read at several places, one after another, and must be of one state of the
@@ -59,14 +59,12 @@ private[files] final class FileDescriber(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
-      asked: Option[KnownFile],
-      known: Seq[KnownFile],
-      retired: Map[String, KnownFile],
+      question: NodeQuestion,
       attempts: Int = 3): FileMeta = {
     val size = channel.size()
     val meta = Prefixes
       .md5(channel, math.min(sampleLength.toLong, size))
-      .map(head => describeOnce(channel, path, stamp, asked, known, retired, size, head))
+      .map(head => describeOnce(channel, path, stamp, question, size, head))
       .filter { m =>
         val head = m.fingerprint
         channel.size() >= size && FileIdentity.sameHead(head, Prefixes.md5(channel, head.length))
@@ -74,7 +72,7 @@ private[files] final class FileDescriber(
     meta match {
       case Some(m) => m
       case None if attempts > 1 =>
-        describe(channel, path, stamp, asked, known, retired, attempts - 1)
+        describe(channel, path, stamp, question, attempts - 1)
       case None => throw new IOException("it kept shrinking while it was read")
     }
   }
@@ -84,59 +82,25 @@ private[files] final class FileDescriber(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
-      asked: Option[KnownFile],
-      known: Seq[KnownFile],
-      retired: Map[String, KnownFile],
+      question: NodeQuestion,
       size: Long,
       fingerprint: Fingerprint): FileMeta = {
-    val key = stamp.key
+    val asked = question.knownByKey.get(stamp.key)
     val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
     }
     val tailAtFloor = asked.filter(_.floor <= size).flatMap(k => tail(channel, k.floor))
     val askedHead = Some(probe.getOrElse(fingerprint))
-    // The driver's floor holds only for the content it was planned against: a replaced or
-    // truncated file is scanned from its start.
-    val floor = asked
-      .filter(k => identity.ofKey(k, size, askedHead, Some(tailAtFloor)) == FileIdentity.Same)
-      .fold(0L)(_.floor)
-    val ((lineEnd, tailAtLineEnd), cuts, openFrom) = records match {
-      case None =>
-        val (lineEnd, tail) = lineEndAfter(channel, key, size, fingerprint, floor)
-        val cuts = batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd, ending))
-        ((lineEnd, tail), cuts, None)
-      case Some(rule) =>
-        // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
-        val window = asked.flatMap(_ => rule.scanWindow)
-        val found = recordEnds(channel, stamp, floor, size, rule, window)
-        (
-          (found.recordEnd, tail(channel, found.recordEnd)),
-          found.cuts,
-          found.openFrom.filter(_ => rule.format.wrapped))
-    }
+    val floor = floorOf(asked, size, askedHead, tailAtFloor)
+    val (lineEnd, tailAtLineEnd, cuts, openFrom) =
+      ends(channel, stamp, asked.nonEmpty, floor, size, fingerprint)
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.
-    val holdsAsked = asked.exists(identity.keepsHead(_, askedHead))
-    val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
-    def head(length: Long) =
-      heads.getOrElseUpdate(
-        length,
-        Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
-    def copied(k: KnownFile) = k.key != key && isCopy(channel, size, head, k)
-    val copyOf =
-      if (holdsAsked) None
-      else known.filter(copied).sortBy(k => (-k.floor, k.key.dev, k.key.ino)).headOption.map(_.key)
-    // A whole copy before one it may be the start of; of those, the one read furthest.
-    val copyOfRetired =
-      if (holdsAsked) None
-      else
-        retired.toSeq
-          .filter { case (_, k) => copied(k) }
-          .sortBy { case (id, k) => (size < k.floor, -k.floor, id) }
-          .headOption
-          .map(_._1)
+    val (copyOf, copyOfRetired) =
+      if (asked.exists(identity.keepsHead(_, askedHead))) (None, None)
+      else copies(channel, stamp.key, size, fingerprint, question)
     FileMeta(
       path.toString,
-      key,
+      stamp.key,
       size,
       lineEnd,
       fingerprint,
@@ -150,6 +114,73 @@ private[files] final class FileDescriber(
       openFrom = openFrom,
       modifiedMs = stamp.modifiedMs
     )
+  }
+
+  /**
+   * The driver's position in the file, where it holds: only for the content it was planned
+   * against. A replaced or truncated file is scanned from its start.
+   */
+  private def floorOf(
+      asked: Option[KnownFile],
+      size: Long,
+      askedHead: Option[Fingerprint],
+      tailAtFloor: Option[Fingerprint]): Long =
+    asked
+      .filter(k => identity.ofKey(k, size, askedHead, Some(tailAtFloor)) == FileIdentity.Same)
+      .fold(0L)(_.floor)
+
+  /**
+   * Where the file's lines (or records) end from `floor`, with its tail there, where a batch may
+   * end early, and where a runtime's open message starts.
+   */
+  private def ends(
+      channel: FileChannel,
+      stamp: FileStamp,
+      asked: Boolean,
+      floor: Long,
+      size: Long,
+      fingerprint: Fingerprint): (Long, Option[Fingerprint], Seq[Long], Option[Long]) =
+    grouping match {
+      case None =>
+        val (lineEnd, tail) = lineEndAfter(channel, stamp.key, size, fingerprint, floor)
+        val cuts = batchCuts.fold(Seq.empty[Long])(_.lineStarts(channel, floor, lineEnd, ending))
+        (lineEnd, tail, cuts, None)
+      case Some(rule) =>
+        // A file first seen is looked at whole: `starting.offsets` latest starts at its end.
+        val window = if (asked) rule.scanWindow else None
+        val found = recordEnds(channel, stamp, floor, size, rule, window)
+        val openFrom = found.openFrom.filter(_ => rule.format.byRuntime)
+        (found.recordEnd, tail(channel, found.recordEnd), found.cuts, openFrom)
+    }
+
+  /**
+   * The tracked file and the retired one (by id) the file is a copy of, if any: a whole copy
+   * before one it may be the start of; of those, the one read furthest.
+   */
+  private def copies(
+      channel: FileChannel,
+      key: FileKey,
+      size: Long,
+      fingerprint: Fingerprint,
+      question: NodeQuestion): (Option[FileKey], Option[String]) = {
+    val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
+    def head(length: Long) =
+      heads.getOrElseUpdate(
+        length,
+        Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
+    def copied(k: KnownFile) = k.key != key && isCopy(channel, size, head, k)
+    val copyOf =
+      question.known
+        .filter(copied)
+        .sortBy(k => (-k.floor, k.key.dev, k.key.ino))
+        .headOption
+        .map(_.key)
+    val copyOfRetired = question.retired.toSeq
+      .filter { case (_, k) => copied(k) }
+      .sortBy { case (id, k) => (size < k.floor, -k.floor, id) }
+      .headOption
+      .map(_._1)
+    copyOf -> copyOfRetired
   }
 
   /**

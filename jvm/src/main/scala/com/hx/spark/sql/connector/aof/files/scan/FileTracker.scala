@@ -32,7 +32,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
  */
 private[files] final class FileTracker(
     sampleLength: Int,
-    records: Option[RecordRule],
+    grouping: Option[RecordRule],
     batchCuts: Option[BatchCuts],
     stat: Path => FileStamp,
     clock: Clock,
@@ -42,8 +42,8 @@ private[files] final class FileTracker(
     changed: FileKey => Unit = _ => ()) {
   private val log = LoggerFactory.getLogger(getClass)
   private val describer =
-    new FileDescriber(sampleLength, records, batchCuts, identity, clock, ending)
-  private val reopens = records.filter(_.format.wrapped).map(new RuntimeReopens(_, describer))
+    new FileDescriber(sampleLength, grouping, batchCuts, identity, clock, ending)
+  private val reopens = grouping.filter(_.format.byRuntime).map(new RuntimeReopens(_, describer))
   private val described = mutable.Map.empty[FileKey, FileDescription]
   private val unreadable = mutable.Map.empty[FileKey, String]
   // What each file was found to be (a compression format, or none), at which stamp.
@@ -195,7 +195,7 @@ private[files] final class FileTracker(
    * it is.
    */
   def untilSettled(stamp: FileStamp, nowMs: Long = clock.millis()): Long =
-    math.max(0L, math.max(100L, records.fold(0L)(_.flushMs)) + 1L - stamp.quietMs(nowMs))
+    math.max(0L, math.max(100L, grouping.fold(0L)(_.flushMs)) + 1L - stamp.quietMs(nowMs))
 
   /** `describe`'s answer, or the file reported unreadable when reading it fails. */
   private def readable(path: Path, stamp: FileStamp)(
@@ -249,7 +249,7 @@ private[files] final class FileTracker(
         }
         Some(meta)
       case None =>
-        val found = read(path, stamp, format, asked, question)
+        val found = read(path, stamp, format, question)
         for ((m, compressedTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
           described(stamp.key) = FileDescription(stamp, asked, m, compressedTail)
@@ -278,10 +278,8 @@ private[files] final class FileTracker(
       path: Path,
       stamp: FileStamp,
       format: Option[String],
-      asked: Option[KnownFile],
       question: NodeQuestion): Option[(FileMeta, Option[Fingerprint])] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
-    val (known, retired) = (question.known, question.retired)
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
     try {
@@ -294,13 +292,13 @@ private[files] final class FileTracker(
         None
       } else {
         format.filter(Compression.decompresses) match {
-          case None => Some(describer.describe(channel, path, stamp, asked, known, retired) -> None)
+          case None => Some(describer.describe(channel, path, stamp, question) -> None)
           case Some(f) =>
             val compressedTail = describer.tail(channel, stamp.size)
             decompressions += 1
             val lines = Decompressed.open(channel, f)
             try
-              Some(describer.describe(lines, path, stamp, asked, known, retired) -> compressedTail)
+              Some(describer.describe(lines, path, stamp, question) -> compressedTail)
             finally lines.close()
         }
       }

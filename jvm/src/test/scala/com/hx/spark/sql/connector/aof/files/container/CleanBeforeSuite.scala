@@ -9,8 +9,8 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.files.lines.{CountingChannel, LineReader}
-import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
+import com.hx.spark.sql.connector.aof.files.lines.{CountingChannel, LineEnding, LineReader}
+import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule, RecordScan}
 
 /**
  * A runtime's messages without a multi-line pattern: a node finds where they end reading back
@@ -79,8 +79,8 @@ class CleanBeforeSuite extends AnyFunSuite {
           val limits = BatchCuts(Seq.fill(random.nextInt(3))(1L + random.nextInt(100000)))
           val r = rule(format)
           val size = channel.size
-          val expected =
-            RecordEnds.forwards(channel, floor, size, r, flushed, None, limits, None)
+          val expected = new RecordScan(channel, r, limits, LineEnding.Default)
+            .forwards(floor, size, flushed, None, None)
           val found = RecordEnds.scan(channel, floor, size, r, flushed, None, limits)
           assert(found === expected, s"from $floor, flushed $flushed, $limits")
         }

@@ -17,7 +17,7 @@ class LineFormatSuite extends AnyFunSuite {
     val length = line.getBytes(UTF_8).length
     val ok = chunks.parse(bytes, 4, length)
     val message = new String(chunks.bytes, chunks.start, chunks.length, UTF_8)
-    val stream = LineChunks.name(chunks.stream)
+    val stream = format.streamName(chunks.stream)
     val time = Option(stream).map(_ => Instant.EPOCH.plusNanos(chunks.timeMicros * 1000).toString)
     ok -> Chunk(message, stream, time, chunks.partial)
   }

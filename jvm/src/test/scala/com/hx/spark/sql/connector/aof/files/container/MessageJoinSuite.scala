@@ -32,7 +32,7 @@ class MessageJoinSuite extends AnyFunSuite {
       def add() = found += Message(
         new String(join.bytes, join.start, join.length, UTF_8),
         join.offset,
-        LineChunks.name(join.stream),
+        LineFormat.Cri.streamName(join.stream),
         join.truncated)
       while (reader.next()) {
         if (join.take(reader)) add()
