@@ -22,17 +22,19 @@ import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Queries, Spark4Only,
 /**
  * The rotation rules held by a model: for each seed, random operations on three logs (appends,
  * half lines, rename rotations with a late reopen, copytruncate, gzip begun, written in parts and
- * finished apart, `olddir` moves, deletes of rotations read whole, which free inodes for the next
- * file), placed at random among the node's looks, the planning and the reading: between two
- * triggers, inside a look (after a listing, before the files it named are looked at; or amid
- * them, some looked at and some not: where no real rotation can be made to land on demand),
- * between planning a batch and reading it (what a batch replayed after a restart meets), and
- * endpoints started again.
- * Now and then time passes and the node may remove (`cleanup`) what the committed batches read
- * to their end. The node hears which directories changed as a watch tells it, at once, after its
- * next look, or as events lost ([[WatchedWorld]]), and lists only those. The node's scanner, the planner and the reader are the source's own, on real
- * files; what comes out must be every line written exactly once, with nothing counted lost
- * (nothing is deleted before it is read), and every file the node removed read whole first.
+ * finished apart, a whole run of logrotate with `compress` (renamed, reopened, compressed, the
+ * original deleted, in one step), `olddir` moves, deletes of rotations read whole, which free
+ * inodes for the next file), placed at random among the node's looks, the planning and the
+ * reading: between two triggers, inside a look (after a listing, before the files it named are
+ * looked at; or amid them, some looked at and some not: where no real rotation can be made to
+ * land on demand), between planning a batch and reading it (what a batch replayed after a
+ * restart meets), and endpoints started again. Now and then time passes and the node may remove
+ * (`cleanup`) what the committed batches read to their end. The node hears which directories
+ * changed as a watch tells it, at once, after its next look, or as events lost
+ * ([[WatchedWorld]]), and lists only those. The node's scanner, the planner and the reader are
+ * the source's own, on real files; what comes out must be every line written exactly once, with
+ * nothing counted lost (nothing is deleted before it is read), and every file the node removed
+ * read whole first.
  *
  * A seed is replayed exactly (`AOF_MODEL_SEED`), the file system's choice of inodes aside.
  */

@@ -110,6 +110,8 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
       Some(Op.GzipPart(log, RotationWorld.Compressors(l.written % 5)))
         .filter(_ => l.gzip.nonEmpty),
       Some(Op.GzipEnd(log, RotationWorld.Compressors(l.written % 5))).filter(_ => l.gzip.nonEmpty),
+      Some(Op.CompressAtOnce(log, RotationWorld.Compressors(l.written % 5)))
+        .filter(_ => !l.held && l.gzip.isEmpty),
       idle.collectFirst { case (f, i) if f.path.getParent != old => Op.ToOldDir(log, i) },
       idle.lastOption.map { case (_, i) => Op.Delete(log, i) }
     ).flatten
@@ -183,6 +185,16 @@ final class RotationWorld(dir: Path, logNames: Seq[String]) {
         files -= source
         l.rotated = l.rotated.map(f => if (f eq source) gz else f)
         l.gzip = None
+      case Op.CompressAtOnce(_, compressor) =>
+        // One run of logrotate with `create` and `compress`, no `delaycompress`: the application
+        // told to reopen (`postrotate`) before the compressor runs.
+        val l = op.log
+        Seq(
+          Op.Rotate(l, create = true),
+          Op.Reopen(l),
+          Op.GzipBegin(l, 0),
+          Op.GzipEnd(l, compressor))
+          .foreach(apply)
       case Op.ToOldDir(_, nth) =>
         val f = l.rotated(nth)
         f.path = Files.move(f.path, old.resolve(f.name))
@@ -294,6 +306,7 @@ object Op {
   final case class GzipBegin(log: Int, nth: Int) extends Op
   final case class GzipPart(log: Int, compressor: String) extends Op
   final case class GzipEnd(log: Int, compressor: String) extends Op
+  final case class CompressAtOnce(log: Int, compressor: String) extends Op
   final case class ToOldDir(log: Int, nth: Int) extends Op
   final case class Delete(log: Int, nth: Int) extends Op
 }

@@ -57,6 +57,13 @@ object Decompressed {
     }
   }
 
+  /**
+   * MD5 of the first `length` bytes `file` decompresses to, by the format its magic number says;
+   * None when it holds fewer, or is no compressed file it can read.
+   */
+  def headMd5(file: FileChannel, length: Long): Option[Fingerprint] =
+    Compression.of(file).filter(Compression.decompresses).flatMap(headMd5(file, _, length))
+
   /** MD5 of the first `length` bytes `file` decompresses to; None when it holds fewer. */
   def headMd5(file: FileChannel, format: String, length: Long): Option[Fingerprint] =
     decoded(file, format) { in =>

@@ -34,7 +34,11 @@ import com.hx.spark.sql.connector.aof.files.identity.{
  * could not tell from the file the driver tracks there, the compressed file is left out of this
  * answer: the original is read as a new file, and from the next look on the compressed file is
  * a copy of a tracked one. (Naming the original the copy instead, the follower model found
- * lines never read and lines read under two keys.)
+ * lines never read and lines read under two keys.) A compressed file that holds more than a new
+ * plain file, from that file's head, is that file's output too, the look overtaken: the file
+ * described, then written on, renamed and compressed before the look came to the output's name
+ * (which it listed for an older rotation). The scanner looks again, and finds the original gone,
+ * or whole beside its output.
  */
 private[files] final class NewFileCopies(identity: FileIdentity) {
 
@@ -56,14 +60,15 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       .partition(m => compressed(m.key))
     def copyOfNone(m: FileMeta) = m.copyOf.isEmpty && m.copyOfRetired.isEmpty
     // Of any new plain file, a copy itself or not: a copytruncate's copy is compressed in turn.
-    val pairs = packed.filter(copyOfNone).flatMap { c =>
-      plain.find(begins(c, _, evidence)).map(c -> _)
-    }
+    val candidates = packed.filter(copyOfNone)
+    val pairs = candidates.flatMap(c => plain.find(begins(c, _, evidence)).map(c -> _))
     val (heldBack, named) = pairs.partition { case (_, original) => question.tracks(original.key) }
     val compressedCopies = named.map { case (c, original) => c.key -> original.key }
     NewFileCopies.Found(
       compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence),
-      heldBack.map(_._1.key).toSet)
+      heldBack.map(_._1.key).toSet,
+      candidates.exists(c => plain.exists(overtook(c, _, evidence)))
+    )
   }
 
   private def plainCopies(
@@ -93,6 +98,11 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
       FileIdentity.sameHead(c.fingerprint, evidence.head(p, c.fingerprint.length)) &&
       c.tailAtLineEnd.forall(t => evidence.tail(p, c.lineEnd).contains(t))
 
+  /** Whether compressed `c` holds more than plain `p` as `p` was described, from `p`'s head. */
+  private def overtook(c: FileMeta, p: FileMeta, evidence: IdentityEvidence): Boolean =
+    c.size > p.size &&
+      FileIdentity.sameHead(p.fingerprint, evidence.head(c, p.fingerprint.length))
+
   /** Which of `a` and `b` (looked at in that order) is a copy of the other, if either is. */
   private def copyAndOriginal(
       a: FileMeta,
@@ -120,6 +130,9 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
 
 private[files] object NewFileCopies {
 
-  /** Copies of new files (by key, with the file's key), and the files to leave out for now. */
-  final case class Found(copyOf: Map[FileKey, FileKey], heldBack: Set[FileKey])
+  /**
+   * Copies of new files (by key, with the file's key), the files to leave out for now, and
+   * whether a rotation overtook the look.
+   */
+  final case class Found(copyOf: Map[FileKey, FileKey], heldBack: Set[FileKey], overtaken: Boolean)
 }

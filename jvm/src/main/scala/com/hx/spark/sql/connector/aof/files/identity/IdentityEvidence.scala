@@ -10,13 +10,19 @@ import scala.collection.mutable
  * What one look knows of its files' bytes, for telling a copy: a file's head (the MD5 of its
  * first bytes) and a tail (of the bytes before a position). Taken from the file's answer when it
  * holds them, else read from the file, each at most once per look, each file opened once. The
- * rules that judge the evidence are [[FileIdentity]]'s. A compressed file's bytes are not read
- * here: its answer is all there is of it. A file gone since reads nothing, and says so
- * ([[missed]]): the look is then out of date, a rotation under way.
+ * rules that judge the evidence are [[FileIdentity]]'s. A compressed file's head is decompressed
+ * only as far as asked; its tails are never read here (each a pass over all it holds): its
+ * answer's are all there is of them. A file gone since reads nothing, and says so ([[missed]]):
+ * the look is then out of date, a rotation under way.
  *
- * @param compressed whether a file (by key) is compressed
+ * @param compressed     whether a file (by key) is compressed
+ * @param compressedHead the MD5 of the first bytes (of a length) a compressed file, open,
+ *                       decompresses to; None when it holds fewer
  */
-private[files] final class IdentityEvidence(sampleLength: Int, compressed: FileKey => Boolean)
+private[files] final class IdentityEvidence(
+    sampleLength: Int,
+    compressed: FileKey => Boolean,
+    compressedHead: (FileChannel, Long) => Option[Fingerprint] = (_, _) => None)
     extends Closeable {
   private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
   private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
@@ -30,27 +36,31 @@ private[files] final class IdentityEvidence(sampleLength: Int, compressed: FileK
   def head(m: FileMeta, length: Long): Option[Fingerprint] =
     m.headAt(length).orElse {
       if (m.size < length) None
-      else heads.getOrElseUpdate((m.key, length), read(m)(Prefixes.md5(_, length)))
+      else {
+        val md5 = (c: FileChannel) =>
+          if (compressed(m.key)) compressedHead(c, length) else Prefixes.md5(c, length)
+        heads.getOrElseUpdate((m.key, length), read(m)(md5))
+      }
     }
 
   /** The MD5 of the bytes of `m` just before `end`; None when it does not reach it. */
   def tail(m: FileMeta, end: Long): Option[Fingerprint] =
     m.tailAt(end).getOrElse {
-      tails.getOrElseUpdate((m.key, end), read(m)(Prefixes.tail(_, end, sampleLength.toLong)))
+      if (compressed(m.key)) None
+      else
+        tails.getOrElseUpdate((m.key, end), read(m)(Prefixes.tail(_, end, sampleLength.toLong)))
     }
 
   private def read[T](m: FileMeta)(f: FileChannel => Option[T]): Option[T] =
-    if (compressed(m.key)) None
-    else
-      channels
-        .getOrElseUpdate(
-          m.key,
-          try Some(FileChannel.open(Paths.get(m.path)))
-          catch { case _: IOException => failed = true; None })
-        .flatMap { channel =>
-          try f(channel)
-          catch { case _: IOException => failed = true; None }
-        }
+    channels
+      .getOrElseUpdate(
+        m.key,
+        try Some(FileChannel.open(Paths.get(m.path)))
+        catch { case _: IOException => failed = true; None })
+      .flatMap { channel =>
+        try f(channel)
+        catch { case _: IOException => failed = true; None }
+      }
 
   override def close(): Unit = channels.values.flatten.foreach(_.close())
 }

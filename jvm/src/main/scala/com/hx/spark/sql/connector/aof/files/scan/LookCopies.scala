@@ -1,5 +1,6 @@
 package com.hx.spark.sql.connector.aof.files.scan
 
+import com.hx.spark.sql.connector.aof.files.compression.Decompressed
 import com.hx.spark.sql.connector.aof.files.copies.{NewFileCopies, ShortHeadCopies}
 import com.hx.spark.sql.connector.aof.files.identity.{
   FileIdentity, FileKey, FileMeta, IdentityEvidence, NodeQuestion
@@ -18,13 +19,14 @@ private[files] final class LookCopies(
 
   /**
    * A look's files, each with the tracked or new file it is a copy of, if any; and whether to look
-   * again: one is a copy of a new file, or a file the look found went before its bytes could be
-   * compared (a rotation's compressor done and its original deleted, amid the look).
+   * again: one is a copy of a new file, a rotation overtook the look ([[NewFileCopies]]), or a file
+   * the look found went before its bytes could be compared (a rotation's compressor done and its
+   * original deleted, amid the look).
    */
   def answer(look: DirectoryLook, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
     // Only for files that may be copies: most files of most looks are tracked.
     lazy val byKey = look.found.map(m => m.key -> m).toMap
-    val evidence = new IdentityEvidence(sampleLength, tracker.compressed)
+    val evidence = new IdentityEvidence(sampleLength, tracker.compressed, Decompressed.headMd5)
     try {
       // The same answer, the same object: comparing it with the last answer's ends there. The
       // files found as kept are tracked files that keep their heads: copies of none.
@@ -37,7 +39,7 @@ private[files] final class LookCopies(
       val withCopies = metas
         .filterNot(m => found.heldBack(m.key))
         .map(m => found.copyOf.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))
-      (look.asKept ++ withCopies, found.copyOf.nonEmpty || evidence.missed)
+      (look.asKept ++ withCopies, found.copyOf.nonEmpty || found.overtaken || evidence.missed)
     } finally evidence.close()
   }
 }

@@ -178,6 +178,43 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
     assert(plan.losses.isEmpty)
   }
 
+  // logrotate with `compress` and no `delaycompress` ran amid a look: the look described the
+  // original, the application wrote on, and the original was renamed, compressed to the name the
+  // look had listed for an older rotation, and deleted, all before the look came to that name.
+  test("a rotation that overtook the look, its output more than the original it found: once") {
+    val dir = tempDirectory("compressed-")
+    val file = write(dir.resolve("app.log"), text.getBytes(UTF_8))
+    val out = write(dir.resolve("app.log.1.lz4"), lz4("older\n".getBytes(UTF_8)))
+    val older = dir.resolve("app.log.2.lz4")
+    val more = (301 to 400).map(n => s"line $n\n").mkString
+    var rotate = Option.empty[() => Unit]
+    val scanner = new DirectoryScanner(
+      SourceFiles(dir, "app\\.log.*"),
+      1024,
+      listed = _.sortBy(_.getFileName.toString), // the original first
+      stat = { path =>
+        if (path == out) rotate.foreach { r => rotate = None; r() }
+        FileStamp.of(path)
+      }
+    )
+    rotate = Some { () =>
+      write(file, more.getBytes(UTF_8))
+      Files.move(out, older)
+      val rotated = Files.move(file, dir.resolve("app.log.1"))
+      Files.createFile(file)
+      write(out, lz4(Files.readAllBytes(rotated)))
+      Files.delete(rotated)
+    }
+    val plan = planOn(scanner, AofOffset.Empty)
+    assert(rotate.isEmpty)
+    val whole = (text + more).length.toLong
+    assert(
+      read(AofOffset.Empty, plan.end).sorted === Seq(
+        (out.toString, 0L, whole),
+        (older.toString, 0L, 6L)))
+    assert(plan.losses.isEmpty)
+  }
+
   // A deleted file's inode is soon another's: here a compressor's output that has only begun its
   // magic, which read as text would be found "replaced" by what it decompresses to.
   test("begun under a deleted tracked file's key: waits for its magic, as a new one does") {

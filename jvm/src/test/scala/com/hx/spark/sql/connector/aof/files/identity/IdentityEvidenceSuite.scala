@@ -2,10 +2,12 @@ package com.hx.spark.sql.connector.aof.files.identity
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Files
+import java.util.zip.GZIPOutputStream
 
 import org.apache.commons.codec.digest.DigestUtils.md5Hex
 import org.scalatest.funsuite.AnyFunSuite
 
+import com.hx.spark.sql.connector.aof.files.compression.Decompressed
 import com.hx.spark.sql.connector.aof.testkit.TempDirectories
 
 /** Where a look's evidence of a file's bytes comes from: its answer, else the file, once. */
@@ -26,7 +28,7 @@ class IdentityEvidenceSuite extends AnyFunSuite with TempDirectories {
     Case("the answer's probe, at its length", 10, Some(Fingerprint(10, "0" * 32)), compressed = false, Some(Fingerprint(10, "0" * 32))),
     Case("read from the file, at another length", 10, None, compressed = false, Some(md5(text.take(10)))),
     Case("longer than the file: none", 69, None, compressed = false, None),
-    Case("a compressed file is never read", 10, None, compressed = true, None)
+    Case("a compressed file, no decompressor given", 10, None, compressed = true, None)
   )
   // format: on
 
@@ -42,6 +44,19 @@ class IdentityEvidenceSuite extends AnyFunSuite with TempDirectories {
         assert(evidence.head(meta, c.length) === c.expected)
       } finally evidence.close()
     }
+  }
+
+  test("a compressed file: its head decompressed as far as asked, no tail") {
+    val file = tempDirectory("evidence-").resolve("app.log.gz")
+    val gzip = new GZIPOutputStream(Files.newOutputStream(file))
+    try gzip.write(text.getBytes(UTF_8))
+    finally gzip.close()
+    val meta = FileMeta(file.toString, FileKey.of(file), 68, 68, md5(text), None)
+    val evidence = new IdentityEvidence(17, _ => true, Decompressed.headMd5)
+    try {
+      assert(evidence.head(meta, 10) === Some(md5(text.take(10))))
+      assert(evidence.tail(meta, 17) === None)
+    } finally evidence.close()
   }
 
   test("a tail: the answer's at its floor, else read from the file once") {
