@@ -74,7 +74,7 @@ final class AofRealTimeStream(
       run.backUpSoon()
       val start = offsetOf(startOffset)
       // Every host whose latest answer lists its files, news or not: each batch follows them all.
-      hosts = run.reports(start).listed
+      hosts = run.news(start).listed
       start
     }
 

@@ -4,7 +4,7 @@ import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.plan.{AnswerChange, Reports}
+import com.hx.spark.sql.connector.aof.plan.{AnswerChange, News}
 
 /**
  * When the bytes not yet read were written, as well as the driver can tell: no later than the
@@ -28,9 +28,9 @@ final class WriteTimes {
   // Per host, its files past their offsets, and what they were worked out from.
   private val backlogs = mutable.HashMap.empty[String, Backlog]
 
-  /** A trigger at `nowMs` found `reports` (the news of its hosts), planning from `start`. */
-  def observe(reports: Reports, start: AofOffset, nowMs: Long): Unit = synchronized {
-    reports.files.foreach { case (host, files) =>
+  /** A trigger at `nowMs` found `news` (its hosts'), planning from `start`. */
+  def observe(news: News, start: AofOffset, nowMs: Long): Unit = synchronized {
+    news.files.foreach { case (host, files) =>
       val offsets = start.hosts.get(host)
       val sizes = seen.getOrElse(host, mutable.HashMap.empty[FileKey, Sizes])
       val now = observed.get(host).flatMap(_.changesTo(files, offsets)) match {

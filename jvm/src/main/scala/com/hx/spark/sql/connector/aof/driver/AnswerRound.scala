@@ -5,7 +5,7 @@ import scala.collection.mutable
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.protocol.{
-  HostExchanges, Reply, Request, Response, SentRequest
+  Answer, Answered, HostExchanges, Request, SentRequest
 }
 
 /**
@@ -21,7 +21,7 @@ import com.hx.spark.sql.connector.aof.protocol.{
 private[driver] final class AnswerRound(
     asked: Set[String],
     exchanges: HostExchanges,
-    responses: ResponseWatch,
+    answers: AnswerWatch,
     send: Map[String, (SentRequest, Request)] => Map[String, SentRequest],
     pull: Set[String] => (Long, Set[String]),
     owing: mutable.Set[String]) {
@@ -31,7 +31,7 @@ private[driver] final class AnswerRound(
   private var lookers = Map.empty[String, Long]
   private var pulled = Set.empty[String]
   private var resent = Set.empty[String]
-  var replies: Map[String, (SentRequest, Response, Reply)] = Map.empty
+  var taken: Map[String, (SentRequest, Answer, Answered)] = Map.empty
   // The hosts that answered in this call (after its look, if any).
   var heard: Set[String] = Set.empty
 
@@ -42,10 +42,10 @@ private[driver] final class AnswerRound(
     lookers ++= (hosts -- awaited).map(_ -> n)
   }
 
-  /** Reads the responses that changed, and calls the hosts that changed; the news. */
-  def take(): Map[String, (SentRequest, Response, Reply)] = {
-    val news = responses.wrote().flatMap(h => readFrom(h).map(h -> _)).toMap
-    replies ++= news
+  /** Reads the answers that changed, and calls the hosts that changed; the news. */
+  def take(): Map[String, (SentRequest, Answer, Answered)] = {
+    val news = answers.wrote().flatMap(h => readFrom(h).map(h -> _)).toMap
+    taken ++= news
     pullChanged()
     news
   }
@@ -62,9 +62,9 @@ private[driver] final class AnswerRound(
   private def pullChanged(): Unit = {
     val now = ChangedHosts.owing(
       owing.toSet,
-      responses.raisedCounts().keySet,
-      responses.changeCount,
-      responses.latest(_).map(_.changes))
+      answers.raisedCounts().keySet,
+      answers.changeCount,
+      answers.latest(_).map(_.changes))
     owing.clear()
     owing ++= now
     val due = (owing.toSet -- awaited -- lookers.keySet -- pulled -- heard)
@@ -76,31 +76,31 @@ private[driver] final class AnswerRound(
     }
   }
 
-  private def readFrom(host: String): Option[(SentRequest, Response, Reply)] = {
-    val (standing, latest) = (exchanges.standingFor(host), responses.latest(host))
+  private def readFrom(host: String): Option[(SentRequest, Answer, Answered)] = {
+    val (standing, latest) = (exchanges.standingFor(host), answers.latest(host))
     for (sent <- standing; r <- latest if r.id != sent.id) resendIfStale(host, sent, r)
     for {
       sent <- standing
-      response <- latest if response.id == sent.id
-      reply <- exchanges.read(sent, response) match {
-        case Reply.NeedsFull if !resent(host) =>
+      answer <- latest if answer.id == sent.id
+      answered <- exchanges.read(sent, answer) match {
+        case Answered.NeedsFull if !resent(host) =>
           log.info(s"aof: $host asks for the request in full (a new endpoint, or a late answer)")
           resent += host
           awaited ++= send(Map(host -> exchanges.inFull(sent))).keySet
           None
-        case Reply.NeedsFull => None
+        case Answered.NeedsFull => None
         case r =>
           awaited -= host
           // An answer to a request sent in this call is as new as one to its look.
           // The very call awaited: a call's number comes from ZooKeeper, where anybody may have
           // written a greater one, so a greater number does not say the host looked since.
-          if (lookers.get(host).forall(_ == response.look) || asked(host) || resent(host)) {
+          if (lookers.get(host).forall(_ == answer.look) || asked(host) || resent(host)) {
             lookers -= host
             heard += host
           }
-          Some(r).filter(_ => exchanges.isNews(host, response))
+          Some(r).filter(_ => exchanges.isNews(host, answer))
       }
-    } yield (sent, response, reply)
+    } yield (sent, answer, answered)
   }
 
   /**
@@ -108,11 +108,11 @@ private[driver] final class AnswerRound(
    * than the one standing holds a request written back over the driver's (a new endpoint takes
    * whatever it finds): the request is sent again, once a call, so that it answers the driver's.
    */
-  private def resendIfStale(host: String, sent: SentRequest, response: Response): Unit =
-    if (lookers.get(host).contains(response.look) && response.seq < sent.seq && !resent(host)) {
+  private def resendIfStale(host: String, sent: SentRequest, answer: Answer): Unit =
+    if (lookers.get(host).contains(answer.look) && answer.seq < sent.seq && !resent(host)) {
       // Also a request sent a moment ago that its endpoint had not read yet: said, not warned.
       log.info(
-        s"aof: $host answered a look with an older request than the driver's (${response.seq}, " +
+        s"aof: $host answered a look with an older request than the driver's (${answer.seq}, " +
           s"not ${sent.seq}); the request is sent again.")
       resent += host
       awaited ++= send(Map(host -> exchanges.inFull(sent))).keySet

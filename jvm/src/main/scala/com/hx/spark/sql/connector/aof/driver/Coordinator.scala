@@ -41,7 +41,7 @@ final class Coordinator(
   private val paths = ZkPaths(metaStore, runId)
   private val changed = new Object
   private val endpoints = ChildrenCaches(client, paths.endpoints, withData = false)
-  private val responses = new ResponseWatch(client, paths, runKey)
+  private val answerWatch = new AnswerWatch(client, paths, runKey)
   private val exchanges = new HostExchanges
   private val runs = new StoreRuns(client, metaStore, runId)
   // The hosts with an endpoint serving, as the cache's events tell them: with ten thousand
@@ -74,7 +74,7 @@ final class Coordinator(
       paths.latches,
       paths.endpoints,
       paths.requests,
-      paths.responses,
+      paths.answers,
       paths.reports,
       paths.look,
       paths.changes,
@@ -97,7 +97,7 @@ final class Coordinator(
         }
     })
     endpoints.start(PathChildrenCache.StartMode.NORMAL)
-    responses.start()
+    answerWatch.start()
   }
 
   /** Keeps what `status` shows of the nodes to read; a failure is said, not thrown. */
@@ -112,7 +112,7 @@ final class Coordinator(
   def liveHosts(): Set[String] = live
 
   /**
-   * Sends each host whose question changed its request: the files tracked there, and those
+   * Sends each host whose tracked files changed their request: the files tracked there, and those
    * retired whose copy may still show up (by file id). A host whose standing request asks the
    * same is sent nothing: it answers again by itself when its files change. A host whose endpoint
    * is still starting answers the request it finds when it starts serving. While ZooKeeper cannot
@@ -151,13 +151,13 @@ final class Coordinator(
    */
   def answers(asked: SentRequests, timeoutMs: Long, look: Look = Look.Never): Answers = {
     val deadline = System.nanoTime() + timeoutMs * 1000000L
-    val round = new AnswerRound(asked.sent.keySet, exchanges, responses, send, pull, owing)
+    val round = new AnswerRound(asked.sent.keySet, exchanges, answerWatch, send, pull, owing)
     round.take()
     if (look == Look.AfterWait) {
       val waitMs = if (quiet) Coordinator.QuietWaitMs else lastLookMs * 10
       val until = System.nanoTime() + math.min(waitMs, timeoutMs) * 1000000L
-      while (round.replies.isEmpty && System.nanoTime() < until) {
-        responses.await((until - System.nanoTime()) / 1000000L)
+      while (round.taken.isEmpty && System.nanoTime() < until) {
+        answerWatch.await((until - System.nanoTime()) / 1000000L)
         round.take()
       }
     }
@@ -165,17 +165,17 @@ final class Coordinator(
     val called = System.nanoTime()
     if (call) round.calling(callLook(), liveHosts())
     while (round.waiting && System.nanoTime() < deadline) {
-      responses.await((deadline - System.nanoTime()) / 1000000L)
+      answerWatch.await((deadline - System.nanoTime()) / 1000000L)
       round.take()
     }
     if (call) lastLookMs = (System.nanoTime() - called) / 1000000L
-    if (round.replies.nonEmpty) quiet = false else if (call) quiet = true
-    exchanges.complete(round.replies)
-    Answers.of(round.replies).copy(heard = round.heard)
+    if (round.taken.nonEmpty) quiet = false else if (call) quiet = true
+    exchanges.complete(round.taken)
+    Answers.of(round.taken).copy(heard = round.heard)
   }
 
   // For the suites: a host's count of changes as this driver last heard it (a watch's event).
-  private[aof] def changesHeard(host: String): Long = responses.changeCount(host)
+  private[aof] def changesHeard(host: String): Long = answerWatch.changeCount(host)
 
   /** The hosts whose standing request has an answer taken. */
   def current: Set[String] = exchanges.current
@@ -240,7 +240,7 @@ final class Coordinator(
       driver.close()
       waitFor(Coordinator.StopWaitMs)(liveHosts().isEmpty)
       ChildrenCaches.close(endpoints)
-      responses.close()
+      answerWatch.close()
       val deadline = System.nanoTime() + Coordinator.StopWaitMs * 1000000L
       while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
         // A stand-by endpoint is closing its latch.

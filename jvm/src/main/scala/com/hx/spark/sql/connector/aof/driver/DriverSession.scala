@@ -36,7 +36,7 @@ object DriverSession {
   /**
    * @param address  the `zookeeper.address` option; None starts the embedded server
    * @param listen   where an embedded server listens for the executors, and whether it is secured
-   * @param runKey   the run's secret sealing requests and responses
+   * @param runKey   the run's secret sealing requests and answers
    * @param kill     kills a task attempt (with the reason given) that ran on the wrong host
    * @param checkpoint the query's checkpoint: another query's run on `metaStore` is refused
    */

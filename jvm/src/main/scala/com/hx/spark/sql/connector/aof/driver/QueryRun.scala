@@ -2,7 +2,7 @@ package com.hx.spark.sql.connector.aof.driver
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.Reports
+import com.hx.spark.sql.connector.aof.plan.News
 
 /**
  * The driver's side of one query run, apart from Spark: what the hosts hold at each trigger, the
@@ -21,7 +21,7 @@ trait QueryRun {
    * (asked when the news alone would plan nothing new). After [[freezeAtNextTrigger]], every
    * trigger gets the next one's.
    */
-  def reports(start: AofOffset, look: Boolean = false): Reports
+  def news(start: AofOffset, look: Boolean = false): News
 
   /** Under `Trigger.AvailableNow`: every batch plans against the files as they were at its start. */
   def freezeAtNextTrigger(): Unit
@@ -42,7 +42,7 @@ trait QueryRun {
   def filesNotRemoved: Long = 0L
 
   /** What the last trigger planned with. */
-  def lastReports: Reports
+  def lastNews: News
 
   /** Hosts with an executor but no endpoint serving them, at the last trigger. */
   def hostsWithoutEndpoint: Set[String]

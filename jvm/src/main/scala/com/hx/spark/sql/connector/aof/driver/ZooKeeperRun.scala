@@ -10,7 +10,7 @@ import com.hx.spark.sql.connector.aof.cluster.NodeDiscovery
 import com.hx.spark.sql.connector.aof.config.{AofOptions, Nodes}
 import com.hx.spark.sql.connector.aof.endpoint.{EndpointLauncher, EndpointSpec, NodePlacement}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.Reports
+import com.hx.spark.sql.connector.aof.plan.News
 import com.hx.spark.sql.connector.aof.protocol.MessageSeal
 import com.hx.spark.sql.connector.aof.zookeeper.EmbeddedZooKeeper
 
@@ -58,14 +58,14 @@ final class ZooKeeperRun(
     }
   }
 
-  private val hosts = new HostReports(
+  private val hosts = new HostNews(
     () => EndpointLauncher.executorsByHost(sc),
     executors => EndpointLauncher.launch(sc, executors, endpoint),
     options.nodeNameEnv.isDefined,
     options.startAwaitTimeoutMs,
     options.metaAwaitTimeoutMs,
     // What a node found missing: for a pattern, where its wildcards start.
-    new ReportWarnings(options.files.roots.map(_.toString), log.warn(_), log.info(_)),
+    new AnswerWarnings(options.files.roots.map(_.toString), log.warn(_), log.info(_)),
     options.nodes.map(coverage),
     options.nodesAwaitTimeoutMs
   )
@@ -108,14 +108,14 @@ final class ZooKeeperRun(
 
   override def backedUp(): Option[String] = session.backup.read()
 
-  override def reports(start: AofOffset, look: Boolean): Reports =
+  override def news(start: AofOffset, look: Boolean): News =
     hosts.forTrigger(session.coordinator, start, look)
 
   override def freezeAtNextTrigger(): Unit = hosts.freezeAtNextTrigger()
 
   override def backUpSoon(): Unit = backup.soon(session.backup)
 
-  override def lastReports: Reports = hosts.lastReports
+  override def lastNews: News = hosts.lastNews
 
   override def commit(end: AofOffset): Unit = if (options.cleanup.nonEmpty) hosts.commit(end)
 

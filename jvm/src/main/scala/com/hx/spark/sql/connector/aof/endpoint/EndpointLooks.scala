@@ -6,7 +6,7 @@ import com.hx.spark.sql.connector.aof.files.listing.{
   ClosestNames, DirectoryChanges, FileListing, UnlistedDirectory
 }
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
-import com.hx.spark.sql.connector.aof.protocol.{Request, Response}
+import com.hx.spark.sql.connector.aof.protocol.{Answer, Request}
 
 /**
  * A serving endpoint's looks at its files, each the whole answer to the driver's request, and
@@ -56,7 +56,7 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
    * settling. A directory that cannot be listed is said, with no files.
    */
   def look(request: Request, known: Seq[KnownFile])(
-      answered: (Response, Option[Long]) => Option[Response]): Option[Response] = {
+      answered: (Answer, Option[Long]) => Option[Answer]): Option[Answer] = {
     val began = System.nanoTime()
     val wholeBefore = scanner.wholeListings
     val (found, unlisted) =
@@ -66,7 +66,7 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
     count += 1
     val listed = unlisted.isEmpty
     val absent = found.isEmpty && listed && !scanner.directoryExists
-    val full = Response(
+    val full = Answer(
       request.id,
       found,
       unlisted = unlisted,

@@ -8,7 +8,7 @@ import org.apache.curator.framework.recipes.cache.{NodeCache, NodeCacheListener}
 import org.apache.zookeeper.KeeperException
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZnodeValues}
+import com.hx.spark.sql.connector.aof.protocol.{Answer, Messages, ZnodeValues}
 
 /**
  * A node's files in full, for `pyspark-aof status`, written only while someone looks: answers
@@ -37,7 +37,7 @@ final class EndpointReport(
   private val writer = new EndpointWorker(s"aof-endpoint-report-$host", threads)
   private val asks = new NodeCache(client, askPath)
   // The latest answer in full: what a write writes, whenever it runs.
-  private var current: Option[Response] = None
+  private var current: Option[Answer] = None
   private var scheduled = false
   private var writesScheduled = 0L
   private var wantedUntilMs = clock.millis()
@@ -55,7 +55,7 @@ final class EndpointReport(
   def start(): Unit = asks.start(true)
 
   /** Publishes `answer` (in full) within a second, while asked; a later one replaces it. */
-  def publish(answer: Response): Unit = synchronized {
+  def publish(answer: Answer): Unit = synchronized {
     current = Some(answer)
     if (wanted) schedule(IntervalMs - (clock.millis() - lastWrittenMs))
   }

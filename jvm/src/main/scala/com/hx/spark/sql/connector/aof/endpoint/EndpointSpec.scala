@@ -11,7 +11,7 @@ import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
  * nothing written into ZooKeeper can make an endpoint look at another directory.
  *
  * @param files  the files the endpoint reads: its paths and what `exclude` leaves out
- * @param runKey the run's secret (Base64) that seals requests and responses: the endpoint obeys
+ * @param runKey the run's secret (Base64) that seals requests and answers: the endpoint obeys
  *               only requests sealed by this run's driver, whoever else can write in ZooKeeper
  * @param nodeNameEnv the environment variable naming an executor's node (`node.name.env`)
  * @param read        how the files become rows, on the node and in the read tasks alike

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.files.identity.KnownFile
 import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
-  DriverExchange, Exchange, Messages, Request, Response, ZkPaths, ZnodeValues
+  Answer, DriverExchange, Exchange, Messages, Request, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.zookeeper.{WatchedZnode, ZkClients}
 
@@ -76,10 +76,10 @@ final class NodeEndpoint(
   private var lastRejected = ""
   private var closed = false
   // The number of the last call to look answered, which answers carry; each call's last number;
-  // and the last response written: written again to say it looked.
+  // and the last answer written: written again to say it looked.
   private var lookSeen = 0L
   private var callsSeen = Map.empty[WatchedZnode, Long]
-  private var lastWritten: Option[Response] = None
+  private var lastWritten: Option[Answer] = None
   private val changeCount = new ChangeCount
   private val schedule = new LookSchedule(
     spec.files,
@@ -178,7 +178,7 @@ final class NodeEndpoint(
     Try(Messages.decodeRequest(data.get, spec.runKey)) match {
       case Failure(e) => reject(s"aof: endpoint on $host ignores a request: $e")
       case Success(request) if request.id != lastAnswered && exchange.takes(request) =>
-        respond(request).foreach(write)
+        answerTo(request).foreach(write)
         lastAnswered = request.id
       case Success(request) if request.id != lastAnswered =>
         reject(
@@ -246,23 +246,23 @@ final class NodeEndpoint(
       }
     }
 
-  private def write(response: Response): Unit = {
+  private def write(answer: Answer): Unit = {
     val sent =
-      response.copy(look = lookSeen, seq = exchange.seq, changes = changeCount.seenByLastLook)
-    ZnodeValues.put(client, paths.response(host), Messages.encode(sent, spec.runKey))
+      answer.copy(look = lookSeen, seq = exchange.seq, changes = changeCount.seenByLastLook)
+    ZnodeValues.put(client, paths.answer(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }
 
   /** In full to a request in full, else as the change from the answer the request is based on. */
-  private def respond(request: Request): Option[Response] = exchange.known(request) match {
-    case None => Some(Response(request.id, Nil, needsFull = true))
+  private def answerTo(request: Request): Option[Answer] = exchange.known(request) match {
+    case None => Some(Answer(request.id, Nil, needsFull = true))
     case Some((known, before)) => look(request, known, before)
   }
 
   private def look(
       request: Request,
       known: Seq[KnownFile],
-      before: Option[Exchange]): Option[Response] = {
+      before: Option[Exchange]): Option[Answer] = {
     schedule.rearm()
     changeCount.looking()
     val wholeBefore = looks.wholeLooks

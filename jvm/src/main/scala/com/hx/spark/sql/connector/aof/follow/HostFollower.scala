@@ -14,7 +14,7 @@ import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.metrics.{Gauges, MetricDefinitions}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 import com.hx.spark.sql.connector.aof.plan.{
-  CopiesLookedFor, FileRange, PlanLimits, PlanMemos, Planner, Ranges, Reports
+  CopiesLookedFor, FileRange, News, PlanLimits, PlanMemos, Planner, Ranges
 }
 import com.hx.spark.sql.connector.aof.read.{DataLoss, FileRangeReader, LineBatch, ReadCounters}
 import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
@@ -141,9 +141,9 @@ final class HostFollower(
 
   /** The gauges' figures at this look: only with the plugin, which shows them. */
   private def noteBehind(files: Seq[FileMeta]): Unit = {
-    val reports = Reports(Map(host -> files))
-    writeTimes.observe(reports, done, clock.millis())
-    val figures = SourceMetrics.of(done, reports, writeTimes, clock.millis())
+    val news = News(Map(host -> files))
+    writeTimes.observe(news, done, clock.millis())
+    val figures = SourceMetrics.of(done, news, writeTimes, clock.millis())
     behind = Seq(MetricDefinitions.BytesBehind, MetricDefinitions.SecondsBehind)
       .map(d => d.name -> figures(d.name))
       .toMap

@@ -49,11 +49,11 @@ import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets
  * to its tail, then its first range reads the tail first and that file moves to its end in the
  * same batch (`FileOffset.continues`, [[Ranges]]).
  *
- * A host missing from `reports` did not answer in time and keeps its offsets unchanged; so does
+ * A host missing from `news` did not answer in time and keeps its offsets unchanged; so does
  * a file its node could not read this time, which is neither lost nor new.
  *
- * A plan is a fixed point: planning again from its end against the same reports changes nothing
- * (`Trigger.AvailableNow` plans all its batches against the reports of its first trigger).
+ * A plan is a fixed point: planning again from its end against the same news changes nothing
+ * (`Trigger.AvailableNow` plans all its batches against the news of its first trigger).
  */
 object Planner {
 
@@ -98,18 +98,18 @@ object Planner {
    */
   def plan(
       start: AofOffset,
-      reports: Map[String, Seq[FileMeta]],
+      news: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
       looked: Map[String, CopiesLookedFor] = Map.empty,
       expected: Set[String] = Set.empty,
       memos: PlanMemos = PlanMemos.none): Plan = {
-    val unshared = planWith(start, reports, limits, looked, None, memos)
+    val unshared = planWith(start, news, limits, looked, None, memos)
     val (plan, planMemos) = limits.batchBytesMax.fold(unshared) { max =>
       val wants =
         Ranges
           .between(start, unshared._1.end)
           .map(r => (r.host, r.key) -> (r.until - r.from))
-      planWith(start, reports, limits, looked, Some(FairShare.of(wants, max)), memos)
+      planWith(start, news, limits, looked, Some(FairShare.of(wants, max)), memos)
     }
     planMemos.foreach { case (host, memo) => memos.keep(host, memo) }
     if (start.hosts.nonEmpty || expected.isEmpty) plan
@@ -122,13 +122,13 @@ object Planner {
   /** @param shares the bytes each file (by host and key) may read, when the batch is shared */
   private def planWith(
       start: AofOffset,
-      reports: Map[String, Seq[FileMeta]],
+      news: Map[String, Seq[FileMeta]],
       limits: PlanLimits,
       looked: Map[String, CopiesLookedFor],
       shares: Option[Map[(String, FileKey), Long]],
       memos: PlanMemos): (Plan, Map[String, PlanMemo]) = {
     val planned = InParallel
-      .map(reports.toSeq) { case (host, files) =>
+      .map(news.toSeq) { case (host, files) =>
         val share = shares.map(s => (key: FileKey) => s.getOrElse((host, key), 0L))
         val previous = start.hosts.get(host)
         val memo = memos.of(host)

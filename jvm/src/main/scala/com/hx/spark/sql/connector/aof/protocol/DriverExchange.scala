@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 final class DriverExchange {
   private val kept = mutable.LinkedHashMap.empty[String, Exchange]
   // The request answered last, the exchange it is a change from, and its latest answer in full.
-  private var current: Option[(Request, Seq[KnownFile], Option[Exchange], Response)] = None
+  private var current: Option[(Request, Seq[KnownFile], Option[Exchange], Answer)] = None
   // The order of the newest request taken: an older one was written back by someone else.
   private var newest = 0L
   // The last answer in full a change was made to: it repeats no file ([[Delta.between]]).
@@ -63,7 +63,7 @@ final class DriverExchange {
       request: Request,
       known: Seq[KnownFile],
       before: Option[Exchange],
-      full: Response): Option[Response] = {
+      full: Answer): Option[Answer] = {
     val repeated = current.exists { case (r, _, _, last) =>
       r.id == request.id && full.removed.isEmpty && last.copy(removed = Nil) == full
     }
@@ -81,8 +81,8 @@ final class DriverExchange {
         full.copy(files = d.changed, base = Some(b), gone = d.removed)
       }
       Some(
-        if (full.unlisted.nonEmpty) full.copy(files = Nil, answer = id)
-        else answer.copy(answer = id))
+        if (full.unlisted.nonEmpty) full.copy(files = Nil, name = id)
+        else answer.copy(name = id))
     }
   }
 

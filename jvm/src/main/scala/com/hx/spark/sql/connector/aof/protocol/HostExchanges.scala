@@ -9,7 +9,7 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFi
 /**
  * The driver's side of the exchange with the hosts' endpoints: what a host is asked (its files in
  * full, or the change from the last exchange it completed) and what its answers say. A request
- * stands until the driver's question changes (the offsets it names moved): the host answers it
+ * stands until what the driver tracks changes (the offsets it names moved): the host answers it
  * again when called to look after its files changed, and the driver takes each answer it has not
  * taken yet as the host's news. It keeps each host's standing request and the last answer it
  * took, the base of the next request; the driver's `Coordinator` carries the messages.
@@ -58,10 +58,10 @@ final class HostExchanges {
   /** The request standing for `host`, if any. */
   def standingFor(host: String): Option[SentRequest] = synchronized(standing.get(host))
 
-  /** Whether `response` answers `host`'s standing request with an answer not taken yet. */
-  def isNews(host: String, response: Response): Boolean = synchronized {
-    standing.get(host).exists(_.id == response.id) &&
-    !completed.get(host).exists(_.id == response.answerId)
+  /** Whether `answer` answers `host`'s standing request with an answer not taken yet. */
+  def isNews(host: String, answer: Answer): Boolean = synchronized {
+    standing.get(host).exists(_.id == answer.id) &&
+    !completed.get(host).exists(_.id == answer.answerId)
   }
 
   /** The hosts whose standing request has an answer taken: what the driver knows is current. */
@@ -91,26 +91,26 @@ final class HostExchanges {
       request.copy(seq = sequence)
   }
 
-  /** What `response` to `sent` says. */
-  def read(sent: SentRequest, response: Response): Reply =
-    (response.unlisted, response.base, sent.base) match {
-      case (Some(why), _, _) => Reply.Unlisted(why)
-      case _ if response.needsFull => Reply.NeedsFull
-      case (None, None, _) => Reply.Listed(response.files)
+  /** What `answer` to `sent` says. */
+  def read(sent: SentRequest, answer: Answer): Answered =
+    (answer.unlisted, answer.base, sent.base) match {
+      case (Some(why), _, _) => Answered.Unlisted(why)
+      case _ if answer.needsFull => Answered.NeedsFull
+      case (None, None, _) => Answered.Listed(answer.files)
       case (None, Some(b), Some(e)) if b == e.id =>
-        Reply.Listed(Delta.applied(e.files, Delta(response.files, response.gone))(_.key))
-      case _ => Reply.NeedsFull
+        Answered.Listed(Delta.applied(e.files, Delta(answer.files, answer.gone))(_.key))
+      case _ => Answered.NeedsFull
     }
 
   /** Keeps the answers taken, all at once: the bases of the hosts' next requests. */
-  def complete(replies: Map[String, (SentRequest, Response, Reply)]): Unit = synchronized {
+  def complete(replies: Map[String, (SentRequest, Answer, Answered)]): Unit = synchronized {
     replies.foreach {
-      case (host, (sent, response, Reply.Listed(files))) =>
-        completed(host) = Exchange(response.answerId, sent.known, files)
+      case (host, (sent, answer, Answered.Listed(files))) =>
+        completed(host) = Exchange(answer.answerId, sent.known, files)
         answered(host) = sent.id
         unlisted -= host
-      case (host, (sent, response, Reply.Unlisted(_))) =>
-        completed(host) = Exchange(response.answerId, sent.known, Nil)
+      case (host, (sent, answer, Answered.Unlisted(_))) =>
+        completed(host) = Exchange(answer.answerId, sent.known, Nil)
         answered(host) = sent.id
         unlisted += host
       case _ => ()

@@ -11,7 +11,7 @@ import scala.util.Try
 /**
  * Seals a message with an HMAC of the run's secret: `version (1 byte) | HMAC-SHA256 | payload`.
  * ZooKeeper may be writable by others (no ACLs, or a shared user); a sealed request can only come
- * from the run's driver and a sealed response only from one of its endpoints.
+ * from the run's driver and a sealed answer only from one of its endpoints.
  */
 object MessageSeal {
   private val Version: Byte = 1

@@ -16,7 +16,7 @@ import com.hx.spark.sql.connector.aof.files.identity.FileJson.{
 import com.hx.spark.sql.connector.aof.offset.OffsetJson
 
 /**
- * Requests and responses as gzip-compressed JSON: a node with ten thousand files fits in a znode
+ * Requests and answers as gzip-compressed JSON: a node with ten thousand files fits in a znode
  * (1 MB by default), a larger message goes in parts (see [[ZnodeValues]]). Written field by field
  * through Jackson's streaming generator (a tree of ten thousand files costs more to build than to
  * write), read through its tree model, and sealed with the run's key (see [[MessageSeal]]).
@@ -71,32 +71,32 @@ object Messages {
   private def known(n: JsonNode): KnownFile =
     KnownFile(key(n), n.path("floor").asLong, print(n, "fp"), optionalPrint(n, "tail"))
 
-  def encode(response: Response, runKey: String): Array[Byte] = MessageSeal.seal(
+  def encode(answer: Answer, runKey: String): Array[Byte] = MessageSeal.seal(
     gzip { g =>
-      g.writeStringField("id", response.id)
-      response.base.foreach(g.writeStringField("base", _))
-      if (response.answer.nonEmpty) g.writeStringField("answer", response.answer)
-      if (response.look > 0) g.writeNumberField("look", response.look)
-      if (response.seq > 0) g.writeNumberField("seq", response.seq)
-      if (response.changes > 0) g.writeNumberField("changes", response.changes)
-      writeKeys(g, "gone", response.gone)
-      writeKeys(g, "removed", response.removed)
-      if (response.needsFull) g.writeBooleanField("needsFull", true)
-      response.unlisted.foreach(g.writeStringField("unlisted", _))
-      if (response.absent) g.writeBooleanField("absent", true)
-      if (response.ignored > 0) g.writeNumberField("ignored", response.ignored)
-      if (response.notRemoved > 0) g.writeNumberField("notRemoved", response.notRemoved)
-      array(g, "closest", response.closest)(g.writeString)
-      array(g, "unmatchedCopies", response.unmatchedCopies.toSeq.sortBy(_._1)) { case (id, c) =>
+      g.writeStringField("id", answer.id)
+      answer.base.foreach(g.writeStringField("base", _))
+      if (answer.name.nonEmpty) g.writeStringField("answer", answer.name)
+      if (answer.look > 0) g.writeNumberField("look", answer.look)
+      if (answer.seq > 0) g.writeNumberField("seq", answer.seq)
+      if (answer.changes > 0) g.writeNumberField("changes", answer.changes)
+      writeKeys(g, "gone", answer.gone)
+      writeKeys(g, "removed", answer.removed)
+      if (answer.needsFull) g.writeBooleanField("needsFull", true)
+      answer.unlisted.foreach(g.writeStringField("unlisted", _))
+      if (answer.absent) g.writeBooleanField("absent", true)
+      if (answer.ignored > 0) g.writeNumberField("ignored", answer.ignored)
+      if (answer.notRemoved > 0) g.writeNumberField("notRemoved", answer.notRemoved)
+      array(g, "closest", answer.closest)(g.writeString)
+      array(g, "unmatchedCopies", answer.unmatchedCopies.toSeq.sortBy(_._1)) { case (id, c) =>
         g.writeStartObject()
         g.writeStringField("id", id)
         g.writeStringField("path", c.path)
         g.writeNumberField("size", c.size)
         g.writeEndObject()
       }
-      array(g, "retired", response.retired)(g.writeString)
+      array(g, "retired", answer.retired)(g.writeString)
       g.writeArrayFieldStart("files")
-      response.files.foreach { f =>
+      answer.files.foreach { f =>
         g.writeStartObject()
         g.writeStringField("path", f.path)
         writeKey(g, f.key)
@@ -127,9 +127,9 @@ object Messages {
     runKey
   )
 
-  def decodeResponse(bytes: Array[Byte], runKey: String): Response = {
+  def decodeAnswer(bytes: Array[Byte], runKey: String): Answer = {
     val root = gunzip(MessageSeal.open(bytes, runKey))
-    Response(
+    Answer(
       root.path("id").asText,
       root
         .path("files")

@@ -18,7 +18,7 @@ import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.metrics.{MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetJson, OffsetSnapshots}
 import com.hx.spark.sql.connector.aof.plan.{
-  FileRange, Plan, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Reports, Tasks
+  FileRange, News, Plan, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Tasks
 }
 import com.hx.spark.sql.connector.aof.read.{DataLoss, ReadCounters}
 import com.hx.spark.sql.connector.aof.shim.{SparkExecutors, StopWarnings}
@@ -94,41 +94,41 @@ class AofMicroBatchStream(
       case ReadMaxBytes(file, batch) => (file, batch)
       case other => throw new IllegalArgumentException(s"aof: unsupported read limit $other")
     }
-    def planned(reports: Reports, bounded: Boolean = true) = Planner.plan(
+    def planned(news: News, bounded: Boolean = true) = Planner.plan(
       start,
-      reports.files,
+      news.files,
       PlanLimits(
         perFile.filter(_ => bounded),
         options.startingOffsets,
         options.read.identity,
         perBatch.filter(_ => bounded)),
-      reports.looked,
+      news.looked,
       run.nodesRead.flatMap(_.expected).getOrElse(Set.empty),
       memos
     )
     // `batch.bytes.min` is weighed against all there is to read, as Kafka's `minOffsetsPerTrigger`
     // is: batches bounded below it would each wait the whole delay.
-    def waiting(reports: Reports, plan: Plan) = waits(start, limit) {
-      if (perFile.isEmpty && perBatch.isEmpty) plan.end else planned(reports, bounded = false).end
+    def waiting(news: News, plan: Plan) = waits(start, limit) {
+      if (perFile.isEmpty && perBatch.isEmpty) plan.end else planned(news, bounded = false).end
     }
-    val news = run.reports(start)
-    figures.observe(news, start)
-    val first = held.along(start, news)
+    val heard = run.news(start)
+    figures.observe(heard, start)
+    val first = held.along(start, heard)
     // Nothing new from the news alone, or too little: every host looks, so that "no new data"
     // holds for every byte written before the trigger began (and a trigger that waits for
     // `batch.bytes.min` waits for news as an idle one does, rather than at once again).
-    val (reports, plan) = Some(first -> planned(first))
+    val (news, plan) = Some(first -> planned(first))
       .filter { case (r, p) => !AofOffset.sameHosts(p.end.hosts, start.hosts) && !waiting(r, p) }
       .getOrElse {
         if (options.batchMinimum.nonEmpty) held.hold(start, first)
-        val looked = run.reports(start, look = true)
+        val looked = run.news(start, look = true)
         figures.observe(looked, start)
         val all = held.along(start, looked)
         all -> planned(all)
       }
     figures.planned(start, (System.nanoTime() - began) / 1000000L)
-    if (waiting(reports, plan)) {
-      held.hold(start, reports)
+    if (waiting(news, plan)) {
+      held.hold(start, news)
       start // so Spark runs no batch; the plan's losses are found again when one runs
     } else {
       held.clear()
@@ -195,7 +195,7 @@ class AofMicroBatchStream(
   private def messageCuts(range: FileRange): Seq[Long] =
     if (options.read.grouping.exists(_.multiline)) Nil
     else {
-      run.lastReports.everyHost
+      run.lastNews.everyHost
         .getOrElse(range.host, Nil)
         .find(m => m.key == range.key && m.fingerprint == range.head)
         .fold(Seq.empty[Long])(_.cuts)

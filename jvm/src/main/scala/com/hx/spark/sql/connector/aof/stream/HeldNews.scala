@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.stream
 
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.Reports
+import com.hx.spark.sql.connector.aof.plan.News
 
 /**
  * The hosts' news of triggers that ran no batch (`batch.bytes.min`). The run hands each answer
@@ -11,17 +11,17 @@ import com.hx.spark.sql.connector.aof.plan.Reports
  * thread that runs the triggers only.
  */
 private[stream] final class HeldNews {
-  private var held: Option[(AofOffset, Reports)] = None
+  private var held: Option[(AofOffset, News)] = None
 
-  /** `reports`, with the news held at `start` of each host that brought none newer. */
-  def along(start: AofOffset, reports: Reports): Reports = held match {
-    case Some((at, news)) if (at eq start) || at == start =>
-      reports.copy(files = news.files ++ reports.files, looked = news.looked ++ reports.looked)
-    case _ => reports
+  /** `news`, with the news held at `start` of each host that brought none newer. */
+  def along(start: AofOffset, news: News): News = held match {
+    case Some((at, kept)) if (at eq start) || at == start =>
+      news.copy(files = kept.files ++ news.files, looked = kept.looked ++ news.looked)
+    case _ => news
   }
 
-  /** A trigger from `start` planned with `reports` (`along` it) and ran no batch. */
-  def hold(start: AofOffset, reports: Reports): Unit = held = Some(start -> reports)
+  /** A trigger from `start` planned with `news` (`along` it) and ran no batch. */
+  def hold(start: AofOffset, news: News): Unit = held = Some(start -> news)
 
   /** A trigger ran a batch, or found nothing new: there is nothing to hold. */
   def clear(): Unit = held = None

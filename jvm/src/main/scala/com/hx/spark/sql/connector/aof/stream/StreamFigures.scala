@@ -8,7 +8,7 @@ import com.hx.spark.sql.connector.aof.backlog.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.driver.QueryRun
 import com.hx.spark.sql.connector.aof.metrics.{GaugeGroup, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.Reports
+import com.hx.spark.sql.connector.aof.plan.News
 import com.hx.spark.sql.connector.aof.read.ReadCounters
 import com.hx.spark.sql.connector.aof.shim.QueryName
 
@@ -35,7 +35,7 @@ private[stream] final class StreamFigures(
   @volatile private var lastGaugeFigures: Option[(Long, Map[String, Long])] = None
 
   /** The hosts' news of a trigger from `start`: when their bytes were written. */
-  def observe(news: Reports, start: AofOffset): Unit =
+  def observe(news: News, start: AofOffset): Unit =
     writeTimes.observe(news, start, clock.millis())
 
   /** Bytes a plan found gone before they were read. */
@@ -50,7 +50,7 @@ private[stream] final class StreamFigures(
 
   /** The figures read from `consumed` on: the progress's, and the gauges'. */
   def of(consumed: AofOffset): Map[String, Long] =
-    SourceMetrics.of(consumed, run.lastReports, writeTimes, clock.millis()) ++ runFigures
+    SourceMetrics.of(consumed, run.lastNews, writeTimes, clock.millis()) ++ runFigures
 
   def close(): Unit = gauges.foreach(_.close())
 
@@ -77,7 +77,7 @@ private[stream] final class StreamFigures(
       val name = QueryName.of(spark).orElse(Some(QueryName.id(spark)).filter(_ => triggers > 10))
       gauges = name.map(n => Gauges.group(s"query.${Gauges.part(n)}", () => gaugeFigures()))
     }
-    gauges.foreach(_.sync(SourceMetrics.names(run.lastReports) ++ runFigures.keySet))
+    gauges.foreach(_.sync(SourceMetrics.names(run.lastNews) ++ runFigures.keySet))
   }
 
   private def gaugeFigures(): Map[String, Long] = {

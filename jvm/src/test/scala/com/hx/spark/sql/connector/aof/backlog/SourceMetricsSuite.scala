@@ -4,7 +4,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint}
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets}
-import com.hx.spark.sql.connector.aof.plan.Reports
+import com.hx.spark.sql.connector.aof.plan.News
 
 /**
  * Bytes and seconds behind: the backlog, and the age of its oldest byte, dated by the file's
@@ -30,7 +30,7 @@ class SourceMetricsSuite extends AnyFunSuite {
         s"f$ino" -> FileOffset(s"/logs/$ino.log", FileKey(1, ino), ino, 0L, pos, Fingerprint.Empty)
       }.toMap)))
 
-  private def reports(files: FileMeta*) = Reports(Map("h" -> files))
+  private def news(files: FileMeta*) = News(Map("h" -> files))
 
   // (what, the triggers: (time, the file's size and last write, the position read to), expected
   // seconds behind at the last)
@@ -68,7 +68,7 @@ class SourceMetricsSuite extends AnyFunSuite {
     test(what) {
       val times = new WriteTimes
       val figures = triggers.map { case (now, (size, modified), pos) =>
-        val r = reports(meta(1, size, modified))
+        val r = news(meta(1, size, modified))
         times.observe(r, at(1L -> pos), now)
         SourceMetrics.of(at(1L -> pos), r, times, now)
       }
@@ -81,7 +81,7 @@ class SourceMetricsSuite extends AnyFunSuite {
 
   test("the oldest of a host's files, the oldest host in all; an unknown write time is ignored") {
     val times = new WriteTimes
-    val r = Reports(
+    val r = News(
       Map(
         "h" -> Seq(meta(1, 100, 9 * minute), meta(2, 100, 5 * minute), meta(3, 100, 0L)),
         "g" -> Seq(meta(4, 100, 8 * minute))))
@@ -93,7 +93,7 @@ class SourceMetricsSuite extends AnyFunSuite {
   }
 
   test("the gauges' names are the figures' own, without working the figures out") {
-    val r = Reports(Map("h" -> Seq(meta(1, 100, minute))), latest = Map("g" -> Nil))
+    val r = News(Map("h" -> Seq(meta(1, 100, minute))), latest = Map("g" -> Nil))
     val figures = SourceMetrics.of(at(1L -> 0L), r, new WriteTimes, minute)
     assert(SourceMetrics.names(r) === figures.keySet)
   }

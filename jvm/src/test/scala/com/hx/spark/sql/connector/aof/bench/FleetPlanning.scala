@@ -13,18 +13,18 @@ import org.apache.hadoop.conf.Configuration
 import com.hx.spark.sql.connector.aof.backlog.{SourceMetrics, WriteTimes}
 import com.hx.spark.sql.connector.aof.config.StartingOffsets
 import com.hx.spark.sql.connector.aof.driver.{
-  Coordinator, ExpectedNodes, HostReports, NodeCoverage, ReportWarnings, UnreadNodes
+  AnswerWarnings, Coordinator, ExpectedNodes, HostNews, NodeCoverage, UnreadNodes
 }
 import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, OffsetSnapshots}
-import com.hx.spark.sql.connector.aof.plan.{PlanLimits, Planner, Ranges, Reports}
+import com.hx.spark.sql.connector.aof.plan.{News, PlanLimits, Planner, Ranges}
 import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, ZkPaths}
 import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperProcess}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkClients
 
 /**
  * The driver's planning at fleet size: a real ZooKeeper server, the real coordinator, host
- * reports and planner in this JVM (so its heap is the driver's), and the real endpoint code for
+ * news and planner in this JVM (so its heap is the driver's), and the real endpoint code for
  * every simulated node in child JVMs ([[FleetNodes]]), each node with `FilesPerNode` files of
  * its own (or as many as an argument `<nodes>x<files>` says). Before each trigger a share of the
  * nodes (`@<percent>`, 1% unless said) has a line appended to one file in a thousand (at least
@@ -197,13 +197,13 @@ object FleetPlanning {
       }
       val limits = PlanLimits(None, StartingOffsets.Earliest, FileIdentity(checked = true))
       // No executors: the nodes' endpoints run already, so none is launched.
-      val reports = new HostReports(
+      val hostNews = new HostNews(
         () => Map.empty,
         _ => throw new IllegalStateException("no launch in the benchmark"),
         nodeNamed = false,
         startAwaitMs = 600000L,
         metaAwaitMs = 120000L,
-        new ReportWarnings(Seq(root.toString), _ => (), _ => ())
+        new AnswerWarnings(Seq(root.toString), _ => (), _ => ())
       )
       // The option `nodes` listing every node, as a driver with it checks them at each trigger.
       val coverage = new NodeCoverage(
@@ -234,14 +234,14 @@ object FleetPlanning {
       def trigger(): Seq[Long] = {
         val cpu = os.getProcessCpuTime
         val began = System.nanoTime()
-        val news = reports.forTrigger(coordinator, start)
+        val news = hostNews.forTrigger(coordinator, start)
         val heard = System.nanoTime()
-        def planned(r: Reports) = Planner.plan(start, r.files, limits, r.looked)
+        def planned(r: News) = Planner.plan(start, r.files, limits, r.looked)
         writeTimes.observe(news, start, System.currentTimeMillis())
         val (plan, used) = Some(planned(news)).filter(_.end.hosts != start.hosts) match {
           case Some(p) => (p, news)
           case None =>
-            val looked = reports.forTrigger(coordinator, start, look = true)
+            val looked = hostNews.forTrigger(coordinator, start, look = true)
             writeTimes.observe(looked, start, System.currentTimeMillis())
             (planned(looked), looked)
         }
@@ -280,7 +280,7 @@ object FleetPlanning {
       ZkClients.ensure(client, marker)
       def zxidNow(): Long = client.setData().forPath(marker, Array[Byte]()).getMzxid
       def exchanged(zxid: Long): Long =
-        bytesSince(paths.requests, zxid) + bytesSince(paths.responses, zxid)
+        bytesSince(paths.requests, zxid) + bytesSince(paths.answers, zxid)
       trigger() // every file is new: the nodes' first answers are in full
       var lastZxid = 0L
       val timings = (1 to WarmUpTriggers + Triggers)

@@ -19,7 +19,7 @@ import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
  * Endpoints that report changes, against a real ZooKeeper server and real files: a request
- * stands until the driver's question changes, a node answers it again when its files change, and
+ * stands until what the driver tracks changes, a node answers it again when its files change, and
  * an idle node writes nothing.
  */
 class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {
@@ -79,7 +79,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, None))
 
   /**
-   * Every host's first answer taken, then the driver's question moved to where those end and
+   * Every host's first answer taken, then the driver's request moved to where those end and
    * answered (as the trigger after a host's first batch asks): what later triggers ask, and the
    * hosts that answered it with news.
    */
@@ -105,7 +105,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val (coordinator, paths, _) = served("idle-a", "idle-b")
     val (asked, answered) = caughtUp(coordinator, "idle-a", "idle-b")
     assert(answered === Set("idle-a", "idle-b"))
-    val written = Seq("idle-a", "idle-b").flatMap(h => Seq(paths.request(h), paths.response(h)))
+    val written = Seq("idle-a", "idle-b").flatMap(h => Seq(paths.request(h), paths.answer(h)))
     val before = written.map(version)
     (1 to 5).foreach { _ =>
       val sent = coordinator.ask(asked)
@@ -120,7 +120,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
   test("a host whose file grows tells the driver by itself; the others say nothing") {
     val (coordinator, paths, dirs) = served("grow-a", "grow-b")
     val (asked, _) = caughtUp(coordinator, "grow-a", "grow-b")
-    val quiet = version(paths.response("grow-b"))
+    val quiet = version(paths.answer("grow-b"))
     val requests = Seq("grow-a", "grow-b").map(h => version(paths.request(h)))
     append(dirs("grow-a"), "two\n")
     var news = Map.empty[String, Seq[FileMeta]]
@@ -130,7 +130,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     }
     assert(news.keySet === Set("grow-a"))
     assert(Seq("grow-a", "grow-b").map(h => version(paths.request(h))) === requests)
-    assert(version(paths.response("grow-b")) === quiet)
+    assert(version(paths.answer("grow-b")) === quiet)
     coordinator.stop()
   }
 
@@ -140,14 +140,14 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val (asked, _) = caughtUp(coordinator, "busy")
     coordinator.answers(coordinator.ask(asked), 10000) // the start's own change, if not seen yet
     val (looks, answered, said) =
-      (endpoint.looksSoFar, version(paths.response("busy")), count(paths.changed("busy")))
+      (endpoint.looksSoFar, version(paths.answer("busy")), count(paths.changed("busy")))
     (1 to 12).foreach(i => append(dirs("busy"), s"line $i\n"))
     // Heard by the driver too (a watch's event): its next call calls the host to look.
     eventually("the host's word that its files changed, heard", 10000) {
       coordinator.changesHeard("busy") > said
     }
     assert(endpoint.looksSoFar === looks)
-    assert(version(paths.response("busy")) === answered)
+    assert(version(paths.answer("busy")) === answered)
     assert(count(paths.changed("busy")) === said + 1)
     val news = coordinator.answers(coordinator.ask(asked), 10000)
     assert(news.files("busy").head.lineEnd === Files.size(dirs("busy").resolve("app.log")))
@@ -161,13 +161,13 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val (asked, _) = caughtUp(coordinator, "asked")
     coordinator.answers(coordinator.ask(asked), 10000) // the start's own change, if not seen yet
     val (looks, answered, said) =
-      (endpoint.looksSoFar, version(paths.response("asked")), count(paths.changed("asked")))
-    // A new question, answered; then a write after its look, as a busy file has, before the
+      (endpoint.looksSoFar, version(paths.answer("asked")), count(paths.changed("asked")))
+    // A new request, answered; then a write after its look, as a busy file has, before the
     // driver reads the answer.
     val again = Map("asked" -> Seq.empty[KnownFile])
     val sent = coordinator.ask(again)
     assert(sent.hosts === Set("asked"))
-    eventually("the request answered", 10000)(version(paths.response("asked")) > answered)
+    eventually("the request answered", 10000)(version(paths.answer("asked")) > answered)
     append(dirs("asked"), "two\n")
     // Heard by the driver before it reads the answer: its next call would call the host now.
     eventually("the host's word that its files changed, heard", 10000) {
@@ -271,8 +271,8 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val answers = coordinator.answers(coordinator.ask(asked), 10000, Look.Now)
     assert(answers.heard === Set("look-a", "look-b"))
     assert(answers.files("look-b").head.lineEnd === 8L)
-    val response = Messages.decodeResponse(client.getData.forPath(paths.response("look-a")), key)
-    assert(response.look >= 1L)
+    val answer = Messages.decodeAnswer(client.getData.forPath(paths.answer("look-a")), key)
+    assert(answer.look >= 1L)
     assert(coordinator.latest("look-a").head.lineEnd === 4L)
     coordinator.stop()
   }
@@ -317,7 +317,7 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     coordinator.stop()
   }
 
-  /** The driver's first request to `host`, as sealed, then [[caughtUp]]'s question. */
+  /** The driver's first request to `host`, as sealed, then [[caughtUp]]'s request. */
   private def firstThenCaughtUp(
       coordinator: Coordinator,
       paths: ZkPaths,

@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerp
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.protocol.{
-  MessageSeal, Messages, Request, Response, ZkPaths, ZnodeValues
+  Answer, MessageSeal, Messages, Request, ZkPaths, ZnodeValues
 }
 import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
@@ -156,7 +156,7 @@ class EndpointProtocolSuite
     val (coordinator, spec, _) = run("app.log" -> "a\n")
     ZnodeValues.put(
       client,
-      ZkPaths(spec.metaStore, spec.runId).response("garbled-host"),
+      ZkPaths(spec.metaStore, spec.runId).answer("garbled-host"),
       "not gzip".getBytes(UTF_8))
     assert(collect(coordinator, Map("garbled-host" -> Nil), 300).isEmpty)
     coordinator.stop()
@@ -166,8 +166,8 @@ class EndpointProtocolSuite
     val (coordinator, spec, _) = run("app.log" -> "a\n")
     ZnodeValues.put(
       client,
-      ZkPaths(spec.metaStore, spec.runId).response("stale-host"),
-      Messages.encode(Response("old-id", Nil), key))
+      ZkPaths(spec.metaStore, spec.runId).answer("stale-host"),
+      Messages.encode(Answer("old-id", Nil), key))
     assert(collect(coordinator, Map("stale-host" -> Nil), 300).isEmpty)
     coordinator.stop()
   }
@@ -263,12 +263,10 @@ class EndpointProtocolSuite
         unreadable = if (n % 5 == 0) Some("Permission denied") else None
       )
     }
-    val bytes = Messages.encode(Response("id", files), key)
-    assert(Messages.decodeResponse(bytes, key) === Response("id", files))
-    Seq(
-      Response("u", Nil, unlisted = Some("/x cannot be listed")),
-      Response("a", Nil, absent = true))
-      .foreach(r => assert(Messages.decodeResponse(Messages.encode(r, key), key) === r))
+    val bytes = Messages.encode(Answer("id", files), key)
+    assert(Messages.decodeAnswer(bytes, key) === Answer("id", files))
+    Seq(Answer("u", Nil, unlisted = Some("/x cannot be listed")), Answer("a", Nil, absent = true))
+      .foreach(r => assert(Messages.decodeAnswer(Messages.encode(r, key), key) === r))
     assert(bytes.length < 1000000, s"${bytes.length} bytes")
     val known = Seq(KnownFile(FileKey(1, 2), 3, Fingerprint(4, "five")))
     val request = Messages.encode(Request("r", known), key)
@@ -287,8 +285,8 @@ class EndpointProtocolSuite
     client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).request(host)),
     key)
 
-  private def lastResponse(spec: EndpointSpec, host: String): Response = Messages.decodeResponse(
-    client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).response(host)),
+  private def lastAnswer(spec: EndpointSpec, host: String): Answer = Messages.decodeAnswer(
+    client.getData.forPath(ZkPaths(spec.metaStore, spec.runId).answer(host)),
     key)
 
   private def append(file: Path, text: String): Unit =
@@ -313,18 +311,18 @@ class EndpointProtocolSuite
     assert(request.base.nonEmpty)
     assert(request.known === Nil)
     assert(request.forgotten === Seq(keyOf("app-03.log")))
-    val response = lastResponse(spec, "host-g")
-    assert(response.base === request.base)
+    val answer = lastAnswer(spec, "host-g")
+    assert(answer.base === request.base)
     // app-03.log is described as untracked now: its answer changed too.
     val changed = Seq("app-03.log", "app-07.log", "app-51.log").map(keyOf)
-    assert(response.files.map(_.key).toSet === changed.toSet)
-    assert(response.gone === Seq(gone))
+    assert(answer.files.map(_.key).toSet === changed.toSet)
+    assert(answer.gone === Seq(gone))
     // The whole picture, for `status`, is published apart from the answers, once asked.
     askReports(spec)
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-g")
     eventually("the report holds every file") {
       client.checkExists().forPath(report) != null &&
-      Messages.decodeResponse(client.getData.forPath(report), key).files.toSet == third.toSet
+      Messages.decodeAnswer(client.getData.forPath(report), key).files.toSet == third.toSet
     }
     coordinator.stop()
   }
@@ -337,7 +335,7 @@ class EndpointProtocolSuite
     val report = ZkPaths(spec.metaStore, spec.runId).report("host-j")
     def written(): Option[(Long, Set[FileMeta])] = Option(client.checkExists().forPath(report))
       .map(stat =>
-        stat.getMzxid -> Messages.decodeResponse(client.getData.forPath(report), key).files.toSet)
+        stat.getMzxid -> Messages.decodeAnswer(client.getData.forPath(report), key).files.toSet)
     def writes = NodeEndpoints.reportOf(spec.runId).get.writesScheduledSoFar
     assert((writes, written()) === ((0L, None)))
     // Asked while idle: the last answer is written, though nothing changed since.
@@ -367,9 +365,9 @@ class EndpointProtocolSuite
         "host-l",
         clock = clock)
     report.start()
-    def answer(n: Int) = Response(s"request-$n", Nil)
+    def answer(n: Int) = Answer(s"request-$n", Nil)
     def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-l")))
-      .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-l")), key).id)
+      .map(_ => Messages.decodeAnswer(client.getData.forPath(paths.report("host-l")), key).id)
     report.publish(answer(1))
     askReports(spec)
     eventually("the answer before the ask is written")(written().contains("request-1"))
@@ -390,13 +388,13 @@ class EndpointProtocolSuite
     val report = new EndpointReport(client, paths.report("host-m"), paths.reports, key, "host-m")
     report.start()
     def written(): Option[String] = Option(client.checkExists().forPath(paths.report("host-m")))
-      .map(_ => Messages.decodeResponse(client.getData.forPath(paths.report("host-m")), key).id)
-    report.publish(Response("request-1", Nil))
+      .map(_ => Messages.decodeAnswer(client.getData.forPath(paths.report("host-m")), key).id)
+    report.publish(Answer("request-1", Nil))
     report.forget() // another endpoint serves the host now, and writes its own list
     askReports(spec)
     eventually("the ask seen")(report.isWanted)
     assert((report.writesScheduledSoFar, written()) === ((0L, None)))
-    report.publish(Response("request-2", Nil)) // serving again
+    report.publish(Answer("request-2", Nil)) // serving again
     eventually("the answer since it serves is written")(written().contains("request-2"))
     report.close()
     coordinator.stop()
@@ -416,7 +414,7 @@ class EndpointProtocolSuite
     assert(collect(coordinator, Map("host-k" -> Nil), 10000)("host-k") === first)
     eventually("the report holds the host's file") {
       val data = client.getData.forPath(report)
-      data.nonEmpty && Messages.decodeResponse(data, key).files.toSet == first.toSet
+      data.nonEmpty && Messages.decodeAnswer(data, key).files.toSet == first.toSet
     }
     coordinator.stop()
   }
@@ -449,7 +447,7 @@ class EndpointProtocolSuite
     // Not waited for: its answer, to a request without app-1.log, comes after the trigger.
     assert(collect(coordinator, Map("host-i" -> known.tail), 0).isEmpty)
     val late = lastRequest(spec, "host-i").id
-    eventually("the late answer written")(lastResponse(spec, "host-i").id == late)
+    eventually("the late answer written")(lastAnswer(spec, "host-i").id == late)
     // A change from the first request, not from the late one the node answered last.
     val third = collect(coordinator, Map("host-i" -> known), 10000)("host-i")
     assert(third.toSet === inFull(dir, known))

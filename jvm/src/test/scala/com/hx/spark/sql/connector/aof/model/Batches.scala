@@ -4,10 +4,10 @@ import com.hx.spark.sql.connector.aof.backlog.WriteTimes
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{
-  CopiesLookedFor, FileRange, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges, Reports
+  CopiesLookedFor, FileRange, News, PlanChanges, PlanLimits, PlanMemos, Planner, Ranges
 }
 import com.hx.spark.sql.connector.aof.protocol.{
-  DriverExchange, Exchange, HostExchanges, Reply, Request, Response
+  Answer, Answered, DriverExchange, Exchange, HostExchanges, Request
 }
 import com.hx.spark.sql.connector.aof.read.ReadCounters
 
@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.read.ReadCounters
  * files and how it reads a range are its own; so is what it does between the steps.
  *
  * The node and the driver talk as the endpoint and the driver do, messages handed over by hand:
- * the driver sends a request only when its question changes, the node answers it at once and
+ * the driver sends a request only when what it tracks changes, the node answers it at once and
  * again at each of its own looks ([[nodeLooks]], as its watch would have it look), only when its
  * answer changed, each answer replacing the last where the driver reads it (so the driver may
  * miss some); a trigger plans the latest answer it has not taken yet, however old, and when that
@@ -30,8 +30,8 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
   private var plannedLoss = 0L
   private val driver = new HostExchanges
   private var node = new DriverExchange
-  // The node's latest answer, as the driver would find it in the response's znode.
-  private var response = Option.empty[Response]
+  // The node's latest answer, as the driver would find it in the answer's znode.
+  private var latest = Option.empty[Answer]
 
   /** Whether a plan names the files the committed batches read to their end (`cleanup`). */
   var cleaning = false
@@ -68,25 +68,25 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
   protected def endpointRestarted(): Unit = {
     node = new DriverExchange
     driver.standingFor(host).foreach { s =>
-      if (s.base.nonEmpty) response = Some(Response(s.id, Nil, needsFull = true))
+      if (s.base.nonEmpty) latest = Some(Answer(s.id, Nil, needsFull = true))
       else receive(Request(s.id, s.known, retired = s.retired, remove = s.remove))
     }
   }
 
   private def answer(request: Request, known: Seq[KnownFile], before: Option[Exchange]): Unit = {
     val files = scan(known, request.retired, request.remove.toSet)
-    val full = Response(request.id, files, retired = request.retired.keys.toSeq.sorted)
-    node.answer(request, known, before, full).foreach(r => response = Some(r))
+    val full = Answer(request.id, files, retired = request.retired.keys.toSeq.sorted)
+    node.answer(request, known, before, full).foreach(r => latest = Some(r))
   }
 
   // The node receives `request`; a restarted node's first answer asks for it in full.
   private def receive(request: Request): Unit =
     node.known(request) match {
       case Some((known, before)) => answer(request, known, before)
-      case None => response = Some(Response(request.id, Nil, needsFull = true))
+      case None => latest = Some(Answer(request.id, Nil, needsFull = true))
     }
 
-  /** The driver's request, sent if its question changed; then the news, if any. */
+  /** The driver's request, sent if what it tracks changed; then the news, if any. */
   private def news(): Option[(Seq[FileMeta], CopiesLookedFor)] = {
     val remove =
       if (cleaning) Planner.removable(committed, committed, host) else Seq.empty[FileKey]
@@ -98,17 +98,17 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
     }
     for {
       sent <- driver.standingFor(host)
-      r <- response if r.id == sent.id
+      r <- latest if r.id == sent.id
       files <- driver.read(sent, r) match {
-        case Reply.NeedsFull =>
+        case Answered.NeedsFull =>
           val (full, request) = driver.inFull(sent)
           driver.sent(host, full)
           receive(request)
           None
-        case reply if driver.isNews(host, r) =>
-          driver.complete(Map(host -> ((sent, r, reply))))
-          reply match {
-            case Reply.Listed(files) => Some(files)
+        case answered if driver.isNews(host, r) =>
+          driver.complete(Map(host -> ((sent, r, answered))))
+          answered match {
+            case Answered.Listed(files) => Some(files)
             case _ => None
           }
         case _ => None
@@ -152,8 +152,8 @@ abstract class Batches(host: String, limits: PlanLimits, counters: ReadCounters)
 
   private def backlogBothWays(files: Map[String, Seq[FileMeta]], end: AofOffset): Unit = {
     triggerMs += 1000L
-    times.observe(Reports(files), committed, triggerMs)
-    timesInFull.observe(Reports(files), parsed(committed), triggerMs)
+    times.observe(News(files), committed, triggerMs)
+    timesInFull.observe(News(files), parsed(committed), triggerMs)
     files.get(host).foreach { answer =>
       val figures = times.backlog(host, answer, end.hosts.get(host))
       val inFull = timesInFull.backlog(host, answer, parsed(end).hosts.get(host))

@@ -41,7 +41,7 @@ class GoldenFilesSuite extends AnyFunSuite {
     Map("2049:11:1" -> KnownFile(FileKey(2049, 11), 2048, Fingerprint(1024, md5('g'))))
   )
 
-  private val response = Response(
+  private val answer = Answer(
     "request-2",
     Seq(
       FileMeta(
@@ -106,7 +106,7 @@ class GoldenFilesSuite extends AnyFunSuite {
     retired = Seq("2049:11:1"),
     // This answer's own id (the host answers a standing request again as its files change),
     // and the last call to look it had seen.
-    answer = "answer-2",
+    name = "answer-2",
     look = 3L
   )
 
@@ -177,22 +177,22 @@ class GoldenFilesSuite extends AnyFunSuite {
   }
 
   test("a response: what this build writes, as the golden file holds it") {
-    val sealedMessage = golden("response.bin", Messages.encode(response, key))
-    assert(Messages.decodeResponse(sealedMessage, key) === response)
+    val sealedMessage = golden("response.bin", Messages.encode(answer, key))
+    assert(Messages.decodeAnswer(sealedMessage, key) === answer)
     val json = golden("response.json", mapper.writeValueAsBytes(payload(sealedMessage)))
     assert(payload(sealedMessage) === tree(json))
-    assert(payload(Messages.encode(response, key)) === tree(json))
+    assert(payload(Messages.encode(answer, key)) === tree(json))
   }
 
   test("a response's newer fields, absent from the golden one, are read back") {
-    val cleaned = response.copy(
+    val cleaned = answer.copy(
       removed = Seq(FileKey(2049, 9)),
       notRemoved = 2,
       ignored = 1,
       closest = Seq("/var/log/app/App.log"),
       unmatchedCopies = Map("2049:8:0" -> UnmatchedCopy("/var/log/app/app.log.1", 4096))
     )
-    assert(Messages.decodeResponse(Messages.encode(cleaned, key), key) === cleaned)
+    assert(Messages.decodeAnswer(Messages.encode(cleaned, key), key) === cleaned)
   }
 
   test("the offset backup: the checkpoint's JSON, compressed") {

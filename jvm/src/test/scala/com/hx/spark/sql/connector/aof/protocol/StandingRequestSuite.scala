@@ -22,17 +22,17 @@ class StandingRequestSuite extends AnyFunSuite {
   private def answer(
       node: DriverExchange,
       request: Request,
-      files: Seq[FileMeta]): Option[Response] = {
+      files: Seq[FileMeta]): Option[Answer] = {
     val (names, before) = node.known(request).get
-    node.answer(request, names, before, Response(request.id, files))
+    node.answer(request, names, before, Answer(request.id, files))
   }
 
-  private def take(driver: HostExchanges, sent: SentRequest, response: Response): Seq[FileMeta] = {
-    assert(driver.isNews(host, response))
-    val reply = driver.read(sent, response)
-    driver.complete(Map(host -> ((sent, response, reply))))
-    reply match {
-      case Reply.Listed(files) => files
+  private def take(driver: HostExchanges, sent: SentRequest, got: Answer): Seq[FileMeta] = {
+    assert(driver.isNews(host, got))
+    val said = driver.read(sent, got)
+    driver.complete(Map(host -> ((sent, got, said))))
+    said match {
+      case Answered.Listed(files) => files
       case other => fail(s"not listed: $other")
     }
   }
@@ -53,7 +53,7 @@ class StandingRequestSuite extends AnyFunSuite {
       node: DriverExchange,
       sent: SentRequest,
       request: Request,
-      first: Response)
+      first: Answer)
 
   test("a node answers a standing request again only when its files changed") {
     val node = new DriverExchange
@@ -94,7 +94,7 @@ class StandingRequestSuite extends AnyFunSuite {
     assert(take(driver, sent2, answers.last).toSet === v4.toSet)
     assert(!driver.isNews(host, answers.last))
     // An older answer read late is whole too: each stands on the request's base alone.
-    assert(driver.read(sent2, answers.head) === Reply.Listed(v2))
+    assert(driver.read(sent2, answers.head) === Answered.Listed(v2))
   }
 
   test("the next request may be based on any of the node's last answers, not only the latest") {
@@ -104,9 +104,9 @@ class StandingRequestSuite extends AnyFunSuite {
     answer(node, request1, Seq(file(1, 12))).get
     val (sent2, request2) = driver.request(host, known(taken), Map.empty).get
     driver.sent(host, sent2)
-    val reply = answer(node, request2, Seq(file(1, 12))).get
-    assert(!reply.needsFull)
-    assert(take(driver, sent2, reply) === Seq(file(1, 12)))
+    val said = answer(node, request2, Seq(file(1, 12))).get
+    assert(!said.needsFull)
+    assert(take(driver, sent2, said) === Seq(file(1, 12)))
   }
 
   test("a base the node no longer keeps makes it ask for the request in full") {
@@ -122,11 +122,11 @@ class StandingRequestSuite extends AnyFunSuite {
     val Started(driver, node, sent1, request1, _) = started(Seq(file(1, 1)))
     assert(driver.latest === Map(host -> Seq(file(1, 1))))
     val (names, before) = node.known(request1).get
-    val full = Response(request1.id, Nil, unlisted = Some("/logs cannot be listed"))
+    val full = Answer(request1.id, Nil, unlisted = Some("/logs cannot be listed"))
     val cannot = node.answer(request1, names, before, full).get
-    val reply = driver.read(sent1, cannot)
-    assert(reply === Reply.Unlisted("/logs cannot be listed"))
-    driver.complete(Map(host -> ((sent1, cannot, reply))))
+    val said = driver.read(sent1, cannot)
+    assert(said === Answered.Unlisted("/logs cannot be listed"))
+    driver.complete(Map(host -> ((sent1, cannot, said))))
     assert(driver.current === Set(host))
     assert(driver.latest.isEmpty)
   }

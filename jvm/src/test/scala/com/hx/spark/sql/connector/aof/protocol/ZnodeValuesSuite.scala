@@ -119,17 +119,17 @@ class ZnodeValuesSuite extends AnyFunSuite with ZooKeeperFixture with TempDirect
     val files = collect(coordinator, Map("host-a" -> Nil), 30000)("host-a")
     assert(files.size === 40000)
     val paths = ZkPaths("/values/many", "many-files")
-    assert(parts(paths.response("host-a")).size >= 2)
+    assert(parts(paths.answer("host-a")).size >= 2)
     // Every file read to its end: the request and the answer name each file as changed.
     val known = files.map(f => KnownFile(f.key, f.lineEnd, f.fingerprint, f.tailAtLineEnd))
     val answer = collect(coordinator, Map("host-a" -> known), 30000)("host-a")
     assert(parts(paths.request("host-a")).size >= 2)
-    assert(parts(paths.response("host-a")).size >= 2)
+    assert(parts(paths.answer("host-a")).size >= 2)
     assert(answer.map(f => f.key -> f.floor).toMap === files.map(f => f.key -> Some(f.size)).toMap)
     client.setData().forPath(paths.reports, Array[Byte]()) // as `status` asks for reports
     eventually("a report", 20000)(ZnodeValues.get(client, paths.report("host-a")).nonEmpty)
     val report = ZnodeValues.get(client, paths.report("host-a")).get
-    assert(Messages.decodeResponse(report, key).files.size === 40000)
+    assert(Messages.decodeAnswer(report, key).files.size === 40000)
     coordinator.stop()
   }
 

@@ -15,7 +15,7 @@ import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint}
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, FileOffset, HostOffsets, OffsetSnapshots}
-import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, Reports}
+import com.hx.spark.sql.connector.aof.plan.{CopiesLookedFor, News}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, SparkTestKit}
 import com.hx.spark.sql.connector.aof.zookeeper.ZkAccess
 
@@ -42,13 +42,13 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     // What a look finds, when it differs from the news (a write the news did not carry yet).
     var afterLook = Option.empty[Map[String, Seq[FileMeta]]]
     var looks = 0
-    override def reports(start: AofOffset, look: Boolean): Reports = {
+    override def news(start: AofOffset, look: Boolean): News = {
       if (look) looks += 1
-      Reports(if (look) afterLook.getOrElse(files) else files, looked)
+      News(if (look) afterLook.getOrElse(files) else files, looked)
     }
     override def freezeAtNextTrigger(): Unit = frozen = true
     override def backUpSoon(): Unit = backUps += 1
-    override def lastReports: Reports = Reports(files, looked)
+    override def lastNews: News = News(files, looked)
     override def hostsWithoutEndpoint: Set[String] = Set("node-2")
     override def hostsByNode(hosts: Iterable[String]): Map[String, Seq[String]] =
       hosts.map(h => h -> Seq(h)).toMap

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.files.copies
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, IdentityEvidence, KnownFile, NodeQuestion
+  FileIdentity, FileKey, FileMeta, IdentityEvidence, KnownFile, NodeRequest
 }
 
 /**
@@ -51,21 +51,21 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
    */
   def of(
       found: Seq[FileMeta],
-      question: NodeQuestion,
+      request: NodeRequest,
       recent: FileKey => Boolean,
       compressed: FileKey => Boolean,
       evidence: IdentityEvidence): NewFileCopies.Found = {
     val (packed, plain) = found
-      .filter(m => m.unreadable.isEmpty && m.size > 0 && !question.keepsTracked(m))
+      .filter(m => m.unreadable.isEmpty && m.size > 0 && !request.keepsTracked(m))
       .partition(m => compressed(m.key))
     def copyOfNone(m: FileMeta) = m.copyOf.isEmpty && m.copyOfRetired.isEmpty
     // Of any new plain file, a copy itself or not: a copytruncate's copy is compressed in turn.
     val candidates = packed.filter(copyOfNone)
     val pairs = candidates.flatMap(c => plain.find(begins(c, _, evidence)).map(c -> _))
-    val (heldBack, named) = pairs.partition { case (_, original) => question.tracks(original.key) }
+    val (heldBack, named) = pairs.partition { case (_, original) => request.tracks(original.key) }
     val compressedCopies = named.map { case (c, original) => c.key -> original.key }
     NewFileCopies.Found(
-      compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), question, recent, evidence),
+      compressedCopies.toMap ++ plainCopies(plain.filter(copyOfNone), request, recent, evidence),
       heldBack.map(_._1.key).toSet,
       candidates.exists(c => plain.exists(overtook(c, _, evidence)))
     )
@@ -73,7 +73,7 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
 
   private def plainCopies(
       candidates: Seq[FileMeta],
-      question: NodeQuestion,
+      request: NodeRequest,
       recent: FileKey => Boolean,
       evidence: IdentityEvidence): Map[FileKey, FileKey] =
     if (!candidates.exists(m => recent(m.key))) Map.empty // most triggers
@@ -87,7 +87,7 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
         (o, j) <- indexed if j != i && !(recent(o.key) && j < i)
         (a, b) = if (i < j) (r, o) else (o, r)
         if !paired(a.key) && !paired(b.key)
-        (copy, original) <- copyAndOriginal(a, b, question, evidence)
+        (copy, original) <- copyAndOriginal(a, b, request, evidence)
       } copyOf(copy.key) = original.key
       copyOf.toMap
     }
@@ -107,11 +107,11 @@ private[files] final class NewFileCopies(identity: FileIdentity) {
   private def copyAndOriginal(
       a: FileMeta,
       b: FileMeta,
-      question: NodeQuestion,
+      request: NodeRequest,
       evidence: IdentityEvidence): Option[(FileMeta, FileMeta)] = {
     lazy val aHoldsB = holds(a, b, evidence)
     lazy val bHoldsA = holds(b, a, evidence)
-    (question.tracks(a.key), question.tracks(b.key)) match {
+    (request.tracks(a.key), request.tracks(b.key)) match {
       case (true, true) => None
       case (true, false) => Some((a, b)).filter(_ => aHoldsB || bHoldsA)
       case (false, true) => Some((b, a)).filter(_ => aHoldsB || bHoldsA)

@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.files.copies
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, IdentityEvidence, KnownFile, NodeQuestion
+  FileIdentity, FileKey, FileMeta, IdentityEvidence, KnownFile, NodeRequest
 }
 
 /**
@@ -18,23 +18,23 @@ import com.hx.spark.sql.connector.aof.files.identity.{
  */
 private[files] final class ShortHeadCopies(sampleLength: Int, identity: FileIdentity) {
 
-  /** `m`'s `copyOf`, given the question, the look's answers by key and what it read of them. */
+  /** `m`'s `copyOf`, given the request, the look's answers by key and what it read of them. */
   def copyOf(
       m: FileMeta,
-      question: NodeQuestion,
+      request: NodeRequest,
       byKey: => Map[FileKey, FileMeta],
       evidence: IdentityEvidence): Option[FileKey] = {
     def held(k: KnownFile): Option[FileMeta] = byKey.get(k.key).filter { o =>
       o.unreadable.nonEmpty || identity.ofKey(k, o) == FileIdentity.Same
     }
     def short(k: KnownFile) = k.fingerprint.length < sampleLength
-    val knownByKey = question.knownByKey
+    val knownByKey = request.knownByKey
     m.copyOf.flatMap(knownByKey.get) match {
       case Some(k) if short(k) =>
         held(k).fold(m.copyOf)(o => Some(k.key).filter(_ => copies(m, o, evidence)))
       case Some(_) => m.copyOf
       case None =>
-        if (m.unreadable.nonEmpty || m.size == 0 || question.keepsTracked(m)) None
+        if (m.unreadable.nonEmpty || m.size == 0 || request.keepsTracked(m)) None
         else
           knownByKey.values.toSeq
             .filter(k => k.key != m.key && (!FileIdentity.copyable(k.fingerprint) || begun(m, k)))

@@ -7,7 +7,7 @@ import java.util.regex.Pattern
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.compression.Compression
-import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, FileStamp, NodeQuestion}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, FileStamp, NodeRequest}
 import com.hx.spark.sql.connector.aof.files.listing.{
   FileListing, LookedDirectories, UnlistedDirectory
 }
@@ -17,7 +17,7 @@ import com.hx.spark.sql.connector.aof.files.listing.{
  * it looked at.
  */
 private[files] final class DirectoryLook(
-    question: NodeQuestion,
+    request: NodeRequest,
     tracker: FileTracker,
     looked: LookedDirectories,
     kept: KeptDirectories,
@@ -45,7 +45,7 @@ private[files] final class DirectoryLook(
   var taken = 0
   // Directories kept that a file of changed since: each file asked whether it still holds.
   var doubted = 0
-  // The tracked files found: fewer than the question's, one is missing.
+  // The tracked files found: fewer than the request's, one is missing.
   var trackedFound = 0
   // The files found other than as kept by the tracker ([[KeptDirectories]]): the others are
   // tracked files that keep their heads, copies of none, whose stamps are settled.
@@ -111,7 +111,7 @@ private[files] final class DirectoryLook(
 
   // Whether a file the last look answered as kept is answered so again, as it was.
   private def stillKept(f: KeptDirectories.File): Boolean =
-    !seenAlready(f.key) && question.knownByKey.get(f.key).exists(_ eq f.asked) &&
+    !seenAlready(f.key) && request.knownByKey.get(f.key).exists(_ eq f.asked) &&
       tracker.keepsFrom(f.key, f.stamp, f.description)
 
   // Whether the look found the file (by key) already: a file renamed while listed may be in two.
@@ -130,12 +130,12 @@ private[files] final class DirectoryLook(
       // The answer kept for a plain file unchanged since a look before, if it still holds.
       val answered = known
         .filter(s => s.regular && wanted(readBy, s.key))
-        .flatMap(s => tracker.kept(path, s, question).map(s -> _))
+        .flatMap(s => tracker.kept(path, s, request).map(s -> _))
       // A stamp of a look before only where nothing of the file is read.
       val stamp = answered
         .map(_._1)
         .orElse(known.filter(s =>
-          !s.regular || !wanted(readBy, s.key) || tracker.knows(s, question)))
+          !s.regular || !wanted(readBy, s.key) || tracker.knows(s, request)))
         .getOrElse(stat(path))
       val key = stamp.key
       if (!stamp.regular) {
@@ -162,9 +162,9 @@ private[files] final class DirectoryLook(
   }
 
   // A file answered as kept: the directory may be taken as it is by the next look while it is a
-  // tracked file that keeps its head (else whether it is a copy turns on every file's question).
+  // tracked file that keeps its head (else whether it is a copy turns on every file's request).
   private def noteKept(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = if (allKept) {
-    val asked = question.knownByKey.get(key).filter(_ => question.keepsTracked(meta))
+    val asked = request.knownByKey.get(key).filter(_ => request.keepsTracked(meta))
     (asked, tracker.keptFrom(key)) match {
       case (Some(a), Some(d)) => keptHere += KeptDirectories.File(key, stamp, meta, a, d)
       case _ => allKept = false
@@ -180,7 +180,7 @@ private[files] final class DirectoryLook(
   // A file found afresh: a directory kept that holds it too is not taken whole after it.
   private def foundAfresh(key: FileKey, stamp: FileStamp, meta: FileMeta): Unit = {
     kept.changed(key)
-    if (question.tracks(key)) trackedFound += 1
+    if (request.tracks(key)) trackedFound += 1
     afreshFound += meta
     found(key, stamp, meta)
   }
@@ -189,13 +189,13 @@ private[files] final class DirectoryLook(
   private def described(path: Path, stamp: FileStamp): Unit = {
     val key = stamp.key
     val format = tracker.formatOf(path, stamp, None).filter(Compression.decompresses)
-    if (format.exists(tracker.old.leftOut(path, stamp, _, question))) {
+    if (format.exists(tracker.old.leftOut(path, stamp, _, request))) {
       seen += key
       kept.changed(key)
       leftOld += 1
     } else {
       // Seen only once described: one renamed away meanwhile is looked for again.
-      tracker.describe(path, stamp, question).foreach(foundAfresh(key, stamp, _))
+      tracker.describe(path, stamp, request).foreach(foundAfresh(key, stamp, _))
     }
   }
 }

@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.files.scan
 import java.nio.file.Path
 import java.util.regex.Pattern
 
-import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileStamp, NodeQuestion}
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileStamp, NodeRequest}
 import com.hx.spark.sql.connector.aof.files.listing.{
   DirectoryChanges, FileListing, LookedDirectories
 }
@@ -30,21 +30,18 @@ private[files] final class DirectoryLooks(
    * directory renamed in: the driver gives one up once an answer found no copy of it, and a copy
    * renamed into a directory whose event is still on its way would be missed.
    */
-  def first(question: NodeQuestion, taken: Option[Set[Path]], retired: Boolean): DirectoryLook =
-    lookOrForget(
-      question,
-      if (retired) renamedIn(taken) else taken.fold[Which](Every)(Heard),
-      taken)
+  def first(request: NodeRequest, taken: Option[Set[Path]], retired: Boolean): DirectoryLook =
+    lookOrForget(request, if (retired) renamedIn(taken) else taken.fold[Which](Every)(Heard), taken)
 
   /** A look again, a rotation under way: a copy may be where no watch told yet. */
-  def again(question: NodeQuestion, taken: Option[Set[Path]]): DirectoryLook =
-    lookOrForget(question, renamedIn(taken), taken)
+  def again(request: NodeRequest, taken: Option[Set[Path]]): DirectoryLook =
+    lookOrForget(request, renamedIn(taken), taken)
 
   private def lookOrForget(
-      question: NodeQuestion,
+      request: NodeRequest,
       which: Which,
       taken: Option[Set[Path]]): DirectoryLook =
-    try look(question, which, taken)
+    try look(request, which, taken)
     catch {
       case e: Exception =>
         looked.clear()
@@ -56,22 +53,19 @@ private[files] final class DirectoryLooks(
    * One look: the files of the directories `which` names described, with the others as last
    * found, unless a file was made, went or was renamed in one heard (then every directory a name
    * changed in is listed again); then those listed again while a tracked file is missing
-   * ([[NodeQuestion.missesTracked]]), for the tracked files only: a file renamed into another
+   * ([[NodeRequest.missesTracked]]), for the tracked files only: a file renamed into another
    * directory is missing from its own before the watch may have told of the other.
    */
-  private def look(
-      question: NodeQuestion,
-      which: Which,
-      taken: Option[Set[Path]]): DirectoryLook = {
-    val look = new DirectoryLook(question, tracker, looked, keptDirs, listing, stat)
-    val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || question.tracks(key)
+  private def look(request: NodeRequest, which: Which, taken: Option[Set[Path]]): DirectoryLook = {
+    val look = new DirectoryLook(request, tracker, looked, keptDirs, listing, stat)
+    val wanted = (readBy: Option[Pattern], key: FileKey) => readBy.nonEmpty || request.tracks(key)
     if (look.describe(looked.listed(which), wanted) && which.isInstanceOf[Heard]) {
-      this.look(question, renamedIn(taken), taken)
+      this.look(request, renamedIn(taken), taken)
     } else {
       var listings = 1
-      while (listings < FileListing.Listings && question.missesTracked(look.trackedFound)) {
+      while (listings < FileListing.Listings && request.missesTracked(look.trackedFound)) {
         listings += 1
-        look.describe(looked.listed(renamedIn(taken)), (_, key) => question.tracks(key))
+        look.describe(looked.listed(renamedIn(taken)), (_, key) => request.tracks(key))
       }
       look.done()
       look

@@ -5,7 +5,7 @@ import java.time.Clock
 
 import com.hx.spark.sql.connector.aof.files.cleanup.{Cleanup, CleanupRun}
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, FileStamp, KnownFile, NodeQuestion
+  FileIdentity, FileKey, FileMeta, FileStamp, KnownFile, NodeRequest
 }
 import com.hx.spark.sql.connector.aof.files.lines.LineEnding
 import com.hx.spark.sql.connector.aof.files.listing.{
@@ -20,7 +20,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
  * keys and positions, never paths.
  *
  * Each file is described by the [[FileTracker]], which keeps what it knows of every file between
- * looks, and described again only when its bytes or the driver's question change. A compressed
+ * looks, and described again only when its bytes or the driver's request change. A compressed
  * file is looked at as the bytes it decompresses to: a rotation's `compress` may leave the unread
  * end of a tracked file only there. The directories are listed by the [[FileListing]], as a read
  * task lists them; told which changed since the last look (`changes`), a look lists and stats
@@ -33,7 +33,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
  * files.
  *
  * It runs a scan. Which directories a look lists is [[DirectoryLooks]]' to say, whether to look
- * again the [[NodeQuestion]]'s, what a file is a copy of [[LookCopies]]', what `cleanup` removes
+ * again the [[NodeRequest]]'s, what a file is a copy of [[LookCopies]]', what `cleanup` removes
  * [[CleanupRun]]'s.
  *
  * @param listed each listing, passed through before its files are looked at: tests place a
@@ -90,7 +90,7 @@ final class DirectoryScanner(
   @volatile private var doubtedLast = 0
   // The files the last scan looked at, whose keys the tracker keeps; none after one that failed.
   private var lastLookedAt = Option.empty[LookedKeys]
-  private var lastQuestion = Option.empty[NodeQuestion]
+  private var lastRequest = Option.empty[NodeRequest]
 
   /** How many files the last scan left unread for `ignore.older`. */
   def ignored: Int = ignoredByLastScan
@@ -132,7 +132,7 @@ final class DirectoryScanner(
   /**
    * The files to report, given what the driver tracks on this node and what it retired (files no
    * longer tracked whose copy may still show up, by file id). Looked at twice when the first
-   * look may have missed a copy ([[NodeQuestion.mayMissCopies]]), caught a file and its copy
+   * look may have missed a copy ([[NodeRequest.mayMissCopies]]), caught a file and its copy
    * both new, a rotation perhaps under way ([[NewFileCopies]]), or found a file gone when it came
    * to compare its bytes.
    *
@@ -144,22 +144,22 @@ final class DirectoryScanner(
       retired: Map[String, KnownFile] = Map.empty,
       remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
     synchronized {
-      val question = new NodeQuestion(known, retired, sampleLength, identity, lastQuestion)
-      lastQuestion = Some(question)
-      keptDirs.asked(question)
+      val request = new NodeRequest(known, retired, sampleLength, identity, lastRequest)
+      lastRequest = Some(request)
+      keptDirs.asked(request)
       // Forgotten until this scan ends: one that fails may have kept files no look reaches.
       val lookedBefore = lastLookedAt
       lastLookedAt = None
       val taken = looks.heard()
-      val first = looks.first(question, taken, retired.nonEmpty)
+      val first = looks.first(request, taken, retired.nonEmpty)
       // The first look's answer only when it is not looked at again.
       val firstAnswer =
-        Some(first).filterNot(l => question.mayMissCopies(l.afresh, l.trackedFound))
-      val (last, metas) = firstAnswer.map(copies.answer(_, question)) match {
+        Some(first).filterNot(l => request.mayMissCopies(l.afresh, l.trackedFound))
+      val (last, metas) = firstAnswer.map(copies.answer(_, request)) match {
         case Some((metas, false)) => (first, metas)
         case _ =>
-          val again = looks.again(question, taken)
-          (again, copies.answer(again, question)._1)
+          val again = looks.again(request, taken)
+          (again, copies.answer(again, request)._1)
       }
       val lookedAt = if (first eq last) first.lookedAt else first.lookedAt ++ last.lookedAt
       // What the last scan looked at and this one did not: the tracker holds no other file.
@@ -172,9 +172,9 @@ final class DirectoryScanner(
       takenLast = first.taken + (if (first eq last) 0 else last.taken)
       doubtedLast = first.doubted + (if (first eq last) 0 else last.doubted)
       val (removed, cleanupDue) =
-        cleanupRun.after(remove, metas, last.stampOf, question.knownByKey.get)
+        cleanupRun.after(remove, metas, last.stampOf, request.knownByKey.get)
       settlesIn = settlingMs(last, cleanupDue)
-      val joined = tracker.joined(metas, last.stampOf, question)
+      val joined = tracker.joined(metas, last.stampOf, request)
       val answered = WriteOrder.of(joined, last.stampOf, last.asKept.size)
       if (removed.isEmpty) answered else answered.filterNot(m => removed(m.key))
     }

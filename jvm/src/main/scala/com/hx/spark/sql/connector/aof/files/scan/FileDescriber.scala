@@ -9,7 +9,7 @@ import scala.annotation.tailrec
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, NodeQuestion, Prefixes
+  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, NodeRequest, Prefixes
 }
 import com.hx.spark.sql.connector.aof.files.lines.{LineEnding, LineReader}
 import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordEnds, RecordRule}
@@ -43,7 +43,7 @@ private[files] final class FileDescriber(
 
   /**
    * The answer for the file `stamp` was taken of, read through `channel`, given the driver's
-   * question: what it asks of the file (if it is tracked), every file tracked on the node and
+   * request: what it asks of the file (if it is tracked), every file tracked on the node and
    * every file it retired, by file id (of any of which it may be a copy). With a [[RecordRule]], where
    * complete records end ([[RecordEnds]]), from the driver's position.
    *
@@ -59,12 +59,12 @@ private[files] final class FileDescriber(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
-      question: NodeQuestion,
+      request: NodeRequest,
       attempts: Int = 3): FileMeta = {
     val size = channel.size()
     val meta = Prefixes
       .md5(channel, math.min(sampleLength.toLong, size))
-      .map(head => describeOnce(channel, path, stamp, question, size, head))
+      .map(head => describeOnce(channel, path, stamp, request, size, head))
       .filter { m =>
         val head = m.fingerprint
         channel.size() >= size && FileIdentity.sameHead(head, Prefixes.md5(channel, head.length))
@@ -72,7 +72,7 @@ private[files] final class FileDescriber(
     meta match {
       case Some(m) => m
       case None if attempts > 1 =>
-        describe(channel, path, stamp, question, attempts - 1)
+        describe(channel, path, stamp, request, attempts - 1)
       case None => throw new IOException("it kept shrinking while it was read")
     }
   }
@@ -82,10 +82,10 @@ private[files] final class FileDescriber(
       channel: FileChannel,
       path: Path,
       stamp: FileStamp,
-      question: NodeQuestion,
+      request: NodeRequest,
       size: Long,
       fingerprint: Fingerprint): FileMeta = {
-    val asked = question.knownByKey.get(stamp.key)
+    val asked = request.knownByKey.get(stamp.key)
     val probe = asked.map(_.fingerprint.length).filter(_ < fingerprint.length).map { length =>
       Prefixes.md5(channel, length).getOrElse(Fingerprint(length, ""))
     }
@@ -97,7 +97,7 @@ private[files] final class FileDescriber(
     // A tracked key may now be another file's (an inode reused): that one may be a copy too.
     val (copyOf, copyOfRetired) =
       if (asked.exists(identity.keepsHead(_, askedHead))) (None, None)
-      else copies(channel, stamp.key, size, fingerprint, question)
+      else copies(channel, stamp.key, size, fingerprint, request)
     FileMeta(
       path.toString,
       stamp.key,
@@ -162,7 +162,7 @@ private[files] final class FileDescriber(
       key: FileKey,
       size: Long,
       fingerprint: Fingerprint,
-      question: NodeQuestion): (Option[FileKey], Option[String]) = {
+      request: NodeRequest): (Option[FileKey], Option[String]) = {
     val heads = mutable.Map(fingerprint.length -> Option(fingerprint))
     def head(length: Long) =
       heads.getOrElseUpdate(
@@ -170,12 +170,12 @@ private[files] final class FileDescriber(
         Some(length).filter(_ <= size).flatMap(Prefixes.md5(channel, _)))
     def copied(k: KnownFile) = k.key != key && isCopy(channel, size, head, k)
     val copyOf =
-      question.known
+      request.known
         .filter(copied)
         .sortBy(k => (-k.floor, k.key.dev, k.key.ino))
         .headOption
         .map(_.key)
-    val copyOfRetired = question.retired.toSeq
+    val copyOfRetired = request.retired.toSeq
       .filter { case (_, k) => copied(k) }
       .sortBy { case (id, k) => (size < k.floor, -k.floor, id) }
       .headOption

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.compression.{Compression, Decompressed}
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, NodeQuestion, Prefixes
+  FileIdentity, FileKey, FileMeta, FileStamp, Fingerprint, KnownFile, NodeRequest, Prefixes
 }
 import com.hx.spark.sql.connector.aof.files.lines.LineEnding
 import com.hx.spark.sql.connector.aof.files.listing.FileListing
@@ -19,7 +19,7 @@ import com.hx.spark.sql.connector.aof.files.records.{BatchCuts, RecordRule}
 
 /**
  * Everything a node keeps of its files between looks, by key, and the description of one file
- * at a look: answered again without reading while its bytes and the driver's question stay the
+ * at a look: answered again without reading while its bytes and the driver's request stay the
  * same (most files, most triggers). What is kept of a file no look reaches any more is forgotten
  * ([[keepOnly]]), all of it at once.
  *
@@ -65,8 +65,8 @@ private[files] final class FileTracker(
   def joined(
       metas: Seq[FileMeta],
       stamps: FileKey => Option[FileStamp],
-      question: NodeQuestion): Seq[FileMeta] = {
-    val floor = (m: FileMeta) => if (question.keepsTracked(m)) m.floor.getOrElse(0L) else 0L
+      request: NodeRequest): Seq[FileMeta] = {
+    val floor = (m: FileMeta) => if (request.keepsTracked(m)) m.floor.getOrElse(0L) else 0L
     val compressed = (key: FileKey) =>
       formats.get(key).map(_._2).collect {
         case None => false
@@ -94,14 +94,14 @@ private[files] final class FileTracker(
    * The file's answer; none for a compressor's output just begun, or one gone or replaced since.
    * One not tracked and not modified for `ignore.older` is `ignored`, unless it is a copy.
    */
-  def describe(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
-    val asked = question.knownByKey.get(stamp.key)
+  def describe(path: Path, stamp: FileStamp, request: NodeRequest): Option[FileMeta] = {
+    val asked = request.knownByKey.get(stamp.key)
     val format = formatOf(path, stamp, asked)
     // A compressor's output just begun waits for its magic, as an empty file waits: also under a
     // tracked file's key (a deleted file's inode is soon another's), unless it is still that file.
     if (format.contains(Compression.Incomplete) && !asked.exists(startsAs(path, stamp, _))) None
     else {
-      readable(path, stamp)(describeAgain(path, stamp, format, asked, question))
+      readable(path, stamp)(describeAgain(path, stamp, format, asked, request))
         .map(old.judged(_, stamp, tracked = asked.nonEmpty))
     }
   }
@@ -110,11 +110,11 @@ private[files] final class FileTracker(
    * What [[describe]] answers for a plain file whose answer at `stamp` is the one kept, with no
    * byte read and nothing asked twice: most files of most looks, thousands at each.
    */
-  def kept(path: Path, stamp: FileStamp, question: NodeQuestion): Option[FileMeta] = {
-    val asked = question.knownByKey.get(stamp.key)
+  def kept(path: Path, stamp: FileStamp, request: NodeRequest): Option[FileMeta] = {
+    val asked = request.knownByKey.get(stamp.key)
     described
       .get(stamp.key)
-      .filter(d => d.stamp == stamp && keeps(d, question, asked))
+      .filter(d => d.stamp == stamp && keeps(d, request, asked))
       .filter(_ =>
         formats.get(stamp.key).contains((stamp, None)) && !unreadable.contains(stamp.key))
       .map(d => old.judged(named(d.meta, path), stamp, tracked = asked.nonEmpty))
@@ -125,7 +125,7 @@ private[files] final class FileTracker(
 
   /**
    * Whether [[kept]] still answers the file (by key) at `stamp` from `description`, given the same
-   * question of it: nothing of the file was described, found or forgotten since.
+   * request of it: nothing of the file was described, found or forgotten since.
    */
   def keepsFrom(key: FileKey, stamp: FileStamp, description: FileDescription): Boolean =
     described.get(key).exists(_ eq description) &&
@@ -136,18 +136,18 @@ private[files] final class FileTracker(
    * look take its stamp from an earlier look, where no change was heard. A file whose bytes are
    * read is statted first, so that what is read and the stamp it is read by are of one moment.
    */
-  def knows(stamp: FileStamp, question: NodeQuestion): Boolean =
-    knownFormat(stamp, question.knownByKey.get(stamp.key)).nonEmpty &&
-      described.get(stamp.key).exists(d => d.stamp == stamp && keeps(d, question))
+  def knows(stamp: FileStamp, request: NodeRequest): Boolean =
+    knownFormat(stamp, request.knownByKey.get(stamp.key)).nonEmpty &&
+      described.get(stamp.key).exists(d => d.stamp == stamp && keeps(d, request))
 
-  // Whether the answer kept is still the answer to `question`, if the bytes are the same.
-  private def keeps(d: FileDescription, question: NodeQuestion): Boolean =
-    keeps(d, question, question.knownByKey.get(d.stamp.key))
+  // Whether the answer kept is still the answer to `request`, if the bytes are the same.
+  private def keeps(d: FileDescription, request: NodeRequest): Boolean =
+    keeps(d, request, request.knownByKey.get(d.stamp.key))
 
-  // The same, given what the question asks of the file.
-  private def keeps(d: FileDescription, question: NodeQuestion, asked: Option[KnownFile]): Boolean =
-    d.question == asked &&
-      (question.keepsTracked(d.meta) || !question.mayBeCopy(d.meta.fingerprint))
+  // The same, given what the request asks of the file.
+  private def keeps(d: FileDescription, request: NodeRequest, asked: Option[KnownFile]): Boolean =
+    d.asked == asked &&
+      (request.keepsTracked(d.meta) || !request.mayBeCopy(d.meta.fingerprint))
 
   // The answer under the name the file has now, the same object while the name stays.
   private def named(meta: FileMeta, path: Path): FileMeta =
@@ -228,7 +228,7 @@ private[files] final class FileTracker(
   /**
    * The answer kept for the file, or a new one. One for a file not tracked, or another file under
    * a tracked key (an inode given again), holds while no tracked file starts like it: only then
-   * can it be a copy. Whether it is one depends on every file of the question, not only on what
+   * can it be a copy. Whether it is one depends on every file of the request, not only on what
    * was known under its key. A compressed file costs a decompression per answer, so that a node
    * with many of them (at a query's start) still answers in time from the second trigger on.
    */
@@ -237,8 +237,8 @@ private[files] final class FileTracker(
       stamp: FileStamp,
       format: Option[String],
       asked: Option[KnownFile],
-      question: NodeQuestion): Option[FileMeta] = {
-    val earlier = described.get(stamp.key).filter(d => keeps(d, question) && holds(d, path, stamp))
+      request: NodeRequest): Option[FileMeta] = {
+    val earlier = described.get(stamp.key).filter(d => keeps(d, request) && holds(d, path, stamp))
     earlier match {
       case Some(d) =>
         // The same answer, the same object while its name stays: comparing it ends there.
@@ -249,7 +249,7 @@ private[files] final class FileTracker(
         }
         Some(meta)
       case None =>
-        val found = read(path, stamp, format, question)
+        val found = read(path, stamp, format, request)
         for ((m, compressedTail) <- found
           if settled(stamp) && m.copyOf.isEmpty && m.copyOfRetired.isEmpty) {
           described(stamp.key) = FileDescription(stamp, asked, m, compressedTail)
@@ -278,7 +278,7 @@ private[files] final class FileTracker(
       path: Path,
       stamp: FileStamp,
       format: Option[String],
-      question: NodeQuestion): Option[(FileMeta, Option[Fingerprint])] = {
+      request: NodeRequest): Option[(FileMeta, Option[Fingerprint])] = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     // A rotation renames files in quick succession: the name stated a moment ago may be another
     // file's by the time it is opened, and that file's bytes are not this key's.
@@ -292,13 +292,13 @@ private[files] final class FileTracker(
         None
       } else {
         format.filter(Compression.decompresses) match {
-          case None => Some(describer.describe(channel, path, stamp, question) -> None)
+          case None => Some(describer.describe(channel, path, stamp, request) -> None)
           case Some(f) =>
             val compressedTail = describer.tail(channel, stamp.size)
             decompressions += 1
             val lines = Decompressed.open(channel, f)
             try
-              Some(describer.describe(lines, path, stamp, question) -> compressedTail)
+              Some(describer.describe(lines, path, stamp, request) -> compressedTail)
             finally lines.close()
         }
       }

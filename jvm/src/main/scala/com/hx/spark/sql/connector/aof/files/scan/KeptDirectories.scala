@@ -5,7 +5,7 @@ import java.nio.file.Path
 import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileKey, FileMeta, FileStamp, KnownFile, NodeQuestion
+  FileKey, FileMeta, FileStamp, KnownFile, NodeRequest
 }
 import com.hx.spark.sql.connector.aof.files.listing.LookedDirectories
 
@@ -14,10 +14,10 @@ import com.hx.spark.sql.connector.aof.files.listing.LookedDirectories
  * file: the next look that does not list such a directory again takes its answers as they were
  * while the driver asks the same of each file and the tracker still keeps what it answered from.
  *
- * "The same" is the same object: the endpoint's exchange gives an unchanged file's question as
- * the object it gave before, and a file whose question or description changed is described again,
+ * "The same" is the same object: the endpoint's exchange gives an unchanged file's request as
+ * the object it gave before, and a file whose request or description changed is described again,
  * as the whole directory is then. Which those are is told as they change ([[changed]]): a
- * directory none of whose files was told of is taken whole, without a question to each file; so
+ * directory none of whose files was told of is taken whole, without a request to each file; so
  * a look among 20,000 quiet files costs a few steps a directory, not a description a file.
  */
 private[files] final class KeptDirectories {
@@ -47,10 +47,10 @@ private[files] final class KeptDirectories {
   def changed(key: FileKey): Unit = dirOf(key).foreach(doubted += _)
 
   /**
-   * A scan asks `question`: a directory a file of which it asks otherwise than the last scan did
+   * A scan asks `request`: a directory a file of which it asks otherwise than the last scan did
    * is doubted (none is kept before the first).
    */
-  def asked(question: NodeQuestion): Unit = question.changed.foreach(_.foreach(changed))
+  def asked(request: NodeRequest): Unit = request.changed.foreach(_.foreach(changed))
 
   /** What a look found in a directory: its entries as the next look takes them, its files. */
   def found(dir: Path, entries: Seq[LookedDirectories.Entry], files: Option[Seq[File]]): Unit =

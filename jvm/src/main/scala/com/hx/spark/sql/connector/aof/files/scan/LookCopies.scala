@@ -3,7 +3,7 @@ package com.hx.spark.sql.connector.aof.files.scan
 import com.hx.spark.sql.connector.aof.files.compression.Decompressed
 import com.hx.spark.sql.connector.aof.files.copies.{NewFileCopies, ShortHeadCopies}
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileKey, FileMeta, IdentityEvidence, NodeQuestion
+  FileIdentity, FileKey, FileMeta, IdentityEvidence, NodeRequest
 }
 
 /**
@@ -23,7 +23,7 @@ private[files] final class LookCopies(
    * the look found went before its bytes could be compared (a rotation's compressor done and its
    * original deleted, amid the look).
    */
-  def answer(look: DirectoryLook, question: NodeQuestion): (Seq[FileMeta], Boolean) = {
+  def answer(look: DirectoryLook, request: NodeRequest): (Seq[FileMeta], Boolean) = {
     // Only for files that may be copies: most files of most looks are tracked.
     lazy val byKey = look.found.map(m => m.key -> m).toMap
     val evidence = new IdentityEvidence(sampleLength, tracker.compressed, Decompressed.headMd5)
@@ -31,11 +31,11 @@ private[files] final class LookCopies(
       // The same answer, the same object: comparing it with the last answer's ends there. The
       // files found as kept are tracked files that keep their heads: copies of none.
       val metas = look.afresh.map { m =>
-        val copyOf = shortHeads.copyOf(m, question, byKey, evidence)
+        val copyOf = shortHeads.copyOf(m, request, byKey, evidence)
         if (copyOf == m.copyOf) m else m.copy(copyOf = copyOf)
       }
       val unsettled = (key: FileKey) => look.stampOf(key).exists(!tracker.settled(_))
-      val found = newCopies.of(metas, question, unsettled, tracker.compressed, evidence)
+      val found = newCopies.of(metas, request, unsettled, tracker.compressed, evidence)
       val withCopies = metas
         .filterNot(m => found.heldBack(m.key))
         .map(m => found.copyOf.get(m.key).fold(m)(o => m.copy(copyOf = Some(o))))

@@ -9,7 +9,7 @@ import scala.collection.mutable
 
 import com.hx.spark.sql.connector.aof.files.compression.Decompressed
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileKey, FileMeta, FileStamp, Fingerprint, NodeQuestion
+  FileKey, FileMeta, FileStamp, Fingerprint, NodeRequest
 }
 
 /**
@@ -37,8 +37,8 @@ private[files] final class OldFiles(
    * tracked or retired file as its head alone shows, decompressed without the rest. One shorter
    * than the sample is described, at little cost.
    */
-  def leftOut(path: Path, stamp: FileStamp, format: String, question: NodeQuestion): Boolean =
-    !question.tracks(stamp.key) && isOld(stamp) && {
+  def leftOut(path: Path, stamp: FileStamp, format: String, request: NodeRequest): Boolean =
+    !request.tracks(stamp.key) && isOld(stamp) && {
       val head = heads.get(stamp.key).collect { case (`stamp`, h) => h }.getOrElse {
         val read =
           try {
@@ -51,7 +51,7 @@ private[files] final class OldFiles(
         heads(stamp.key) = (stamp, read)
         read
       }
-      head.exists(h => !question.mayBeCopy(h))
+      head.exists(h => !request.mayBeCopy(h))
     }
 
   /** `meta`, `ignored` when it is a file first seen, old, and no copy. */

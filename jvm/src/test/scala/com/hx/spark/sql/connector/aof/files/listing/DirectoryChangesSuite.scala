@@ -123,12 +123,12 @@ class DirectoryChangesSuite extends AnyFunSuite {
   test("a directory not heard is taken as answered while the driver asks the same of its files") {
     withNode { (_, node) =>
       val known = node.tracked()
-      // Kept as answered to this question from this look on; taken from the next.
+      // Kept as answered to this request from this look on; taken from the next.
       node.scan(known)
       assert(node.scanner.takenByLastScan === 0)
       node.scan(known)
       assert(node.scanner.takenByLastScan === 3)
-      // The driver's question of b's live file changes (here: its floor); a's bytes change.
+      // The driver's request of b's live file changes (here: its floor); a's bytes change.
       val (a, b) = (node.dirs(0), node.dirs(1))
       val bLog = FileKey.of(b.resolve("app.log"))
       val asked = known.map(k => if (k.key == bLog) k.copy(floor = 0L) else k)
@@ -157,7 +157,7 @@ class DirectoryChangesSuite extends AnyFunSuite {
       node.scan(known)
       assert(node.scanner.takenByLastScan === 3)
       // The same files in another order, one asked otherwise: b's files are asked, a's and c's
-      // taken without a question to each.
+      // taken without a request to each.
       val bLog = FileKey.of(node.dirs(1).resolve("app.log"))
       val reordered = known.reverse.map(k => if (k.key == bLog) k.copy(floor = 0L) else k)
       assert(node.scan(reordered).find(_.key == bLog).flatMap(_.floor) === Some(0L))

@@ -7,13 +7,13 @@ import java.nio.file.{Files, StandardOpenOption}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.identity.{
-  FileIdentity, FileMeta, FileStamp, KnownFile, NodeQuestion, Prefixes
+  FileIdentity, FileMeta, FileStamp, KnownFile, NodeRequest, Prefixes
 }
 import com.hx.spark.sql.connector.aof.files.lines.CountingChannel
 
 class FileDescriberSuite extends AnyFunSuite {
-  private def question(asked: Option[KnownFile]) =
-    new NodeQuestion(asked.toSeq, Map.empty, 64, FileIdentity(checked = true))
+  private def request(asked: Option[KnownFile]) =
+    new NodeRequest(asked.toSeq, Map.empty, 64, FileIdentity(checked = true))
 
   // The race with logrotate's copytruncate, timed by the channel (a real logrotate hits it once
   // in many runs): the file is really cut and written again past the sample, before the read of
@@ -30,7 +30,7 @@ class FileDescriberSuite extends AnyFunSuite {
         Files.write(file, ("old line\n" * 1000).getBytes(UTF_8))
         val describer = new FileDescriber(64, None, None, FileIdentity(checked = true))
         def describe(channel: FileChannel, asked: Option[KnownFile]): FileMeta =
-          describer.describe(channel, file, FileStamp.of(file), question(asked))
+          describer.describe(channel, file, FileStamp.of(file), request(asked))
         val first = {
           val channel = FileChannel.open(file)
           try describe(channel, None)

@@ -9,7 +9,7 @@ import com.hx.spark.sql.connector.aof.files.identity.FileMeta
  * that see the same files. Said at every trigger they would bury the rest of the log. A host
  * that did not answer changes nothing.
  */
-final class ReportWarnings(roots: Seq[String], warn: String => Unit, info: String => Unit) {
+final class AnswerWarnings(roots: Seq[String], warn: String => Unit, info: String => Unit) {
   private val missing = roots match {
     case Seq(root) => s"$root does not exist"
     case _ => s"none of ${roots.mkString(", ")} exists"

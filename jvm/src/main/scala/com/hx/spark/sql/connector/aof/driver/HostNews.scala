@@ -6,12 +6,12 @@ import org.slf4j.LoggerFactory
 import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
 import com.hx.spark.sql.connector.aof.files.identity.FileKey
 import com.hx.spark.sql.connector.aof.offset.AofOffset
-import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
+import com.hx.spark.sql.connector.aof.plan.{News, Planner}
 
 /**
- * What the hosts report at each trigger, and the endpoints that answer for them: the driver's
- * state about its hosts, apart from Spark. Per trigger it starts an endpoint on every executor
- * that lacks one, asks every host for its files and gathers the answers within a bound.
+ * What the hosts' answers bring each trigger (its news), and the endpoints that answer: the
+ * driver's state about its hosts, apart from Spark. Per trigger it starts an endpoint on every
+ * executor that lacks one, asks every host for its files and gathers the answers within a bound.
  *
  * A run's first trigger waits up to `startAwaitMs` (`start.await.timeout`) for every host with
  * an executor, later ones up to `metaAwaitMs` (`meta.await.timeout`). Under `Trigger.AvailableNow`
@@ -25,16 +25,16 @@ import com.hx.spark.sql.connector.aof.plan.{Planner, Reports}
  * @param coverage  the nodes the query must read (`nodes`), if stated: under `AvailableNow` (and
  *                  `Once`) the first trigger waits up to `nodesAwaitMs` for every one of them
  */
-final class HostReports(
+final class HostNews(
     executors: () => Map[String, Seq[String]],
     launch: Seq[(String, String)] => FutureAction[Seq[(String, String)]],
     nodeNamed: Boolean,
     startAwaitMs: Long,
     metaAwaitMs: Long,
-    warnings: ReportWarnings,
+    warnings: AnswerWarnings,
     coverage: Option[NodeCoverage] = None,
     nodesAwaitMs: Long = 0L) {
-  import HostReports.{Round, State}
+  import HostNews.{Round, State}
 
   private val log = LoggerFactory.getLogger(getClass)
   private val nodes = new ExecutorNodes(nodeNamed)
@@ -46,7 +46,7 @@ final class HostReports(
   // The offsets of the last batch Spark committed, with `cleanup`: what the hosts may remove.
   @volatile private var committed: Option[AofOffset] = None
   @volatile private var removed = 0L
-  private val questions = new QuestionChanges
+  private val requestChanges = new RequestChanges
   // How many files each host left unread for `ignore.older`, as its last answer said.
   private var ignored = Map.empty[String, Int]
   // How many files each host could not remove for `cleanup`, as its last answer said.
@@ -61,21 +61,21 @@ final class HostReports(
   /** Files the hosts could not remove for `cleanup` at their last answers. */
   def filesNotRemoved: Long = notRemoved.values.sum.toLong
 
-  /** From now on every trigger plans against the reports of the next one. */
+  /** From now on every trigger plans against the news of the next one. */
   def freezeAtNextTrigger(): Unit = state = state.copy(availableNow = true, frozen = None)
 
   /**
    * The hosts' news for a trigger that starts at `start`: the hosts to plan, with their files.
    * With `look`, every endpoint looks first: a trigger that would plan nothing new asks again so.
    */
-  def forTrigger(coordinator: Coordinator, start: AofOffset, look: Boolean = false): Reports = {
+  def forTrigger(coordinator: Coordinator, start: AofOffset, look: Boolean = false): News = {
     val before = state
-    val (reports, after) = before.frozen match {
+    val (news, after) = before.frozen match {
       // No cut in the first answers: no byte limit, or nothing a limit would cut; none to ask.
       case Some(first) if !first.files.values.exists(_.exists(_.cuts.nonEmpty)) => (first, before)
       case Some(first) =>
         val fresh = collect(coordinator, start, everyHost = false, before, Look.Never)
-        (withCutsOf(fresh.reports, first), fresh.after)
+        (withCutsOf(fresh.news, first), fresh.after)
       case None if before.availableNow =>
         val waited = coverage.fold(before)(awaitNodes(coordinator, start, before, _))
         val round = collect(coordinator, start, everyHost = true, waited, Look.Now)
@@ -84,9 +84,9 @@ final class HostReports(
           throw AvailableNowErrors.unheard(round.unheard, round.waited, round.waitOption)
         }
         coverage
-          .flatMap(AvailableNowErrors.missing(_, round.reports.answered, nodesAwaitMs))
+          .flatMap(AvailableNowErrors.missing(_, round.news.answered, nodesAwaitMs))
           .foreach(e => throw e)
-        (round.reports, round.after.copy(frozen = Some(round.reports)))
+        (round.news, round.after.copy(frozen = Some(round.news)))
       case None =>
         val round = collect(
           coordinator,
@@ -94,10 +94,10 @@ final class HostReports(
           everyHost = false,
           before,
           if (look) Look.AfterWait else Look.Never)
-        (round.reports, round.after)
+        (round.news, round.after)
     }
-    state = after.copy(last = reports)
-    reports
+    state = after.copy(last = news)
+    news
   }
 
   /**
@@ -105,7 +105,7 @@ final class HostReports(
    * batch may end from the position it was asked about, and the later batches of AvailableNow
    * start further on. A file of the same key and head holds the same lines, appended to at most.
    */
-  private def withCutsOf(fresh: Reports, first: Reports): Reports =
+  private def withCutsOf(fresh: News, first: News): News =
     first.copy(files = first.files.map { case (host, files) =>
       val cuts = fresh.files.getOrElse(host, Nil).map(m => (m.key, m.fingerprint) -> m.cuts).toMap
       host -> files.map(m => cuts.get((m.key, m.fingerprint)).fold(m)(c => m.copy(cuts = c)))
@@ -122,16 +122,16 @@ final class HostReports(
       nodes: NodeCoverage): State = {
     val deadline = System.nanoTime() + nodesAwaitMs * 1000000L
     var round = collect(coordinator, start, everyHost = false, before, Look.Never)
-    while (!nodes.missing(round.reports.answered).contains(Set.empty) &&
+    while (!nodes.missing(round.news.answered).contains(Set.empty) &&
       System.nanoTime() < deadline) {
-      Thread.sleep(HostReports.NodesPollMs) // executors starting are awaited
+      Thread.sleep(HostNews.NodesPollMs) // executors starting are awaited
       round = collect(coordinator, start, everyHost = false, round.after, Look.Never)
     }
     round.after
   }
 
   /** What the last trigger planned with. */
-  def lastReports: Reports = state.last
+  def lastNews: News = state.last
 
   /** The nodes to read and those unread at the last trigger, when `nodes` is stated. */
   def nodesRead: Option[NodesRead] = coverage.map(_.state)
@@ -189,32 +189,32 @@ final class HostReports(
         s"aof: ${census.silent.mkString(", ")} did not answer within $waited; " +
           "planning without them")
     }
-    val reports = reportsOf(coordinator, answers, current, everyHost)
-    Round(reports, after, census.unheard, waited, waitOption)
+    val news = newsOf(coordinator, answers, current, everyHost)
+    Round(news, after, census.unheard, waited, waitOption)
   }
 
-  /** A round's reports, from its answers; the figures kept across rounds brought up to date. */
-  private def reportsOf(
+  /** A round's news, from its answers; the figures kept across rounds brought up to date. */
+  private def newsOf(
       coordinator: Coordinator,
       answers: Answers,
       current: Set[String],
-      everyHost: Boolean): Reports = {
+      everyHost: Boolean): News = {
     removed += answers.removed
     ignored = ignored ++ answers.ignored -- answers.unlisted.keySet
     notRemoved = notRemoved ++ answers.notRemoved -- answers.unlisted.keySet
     val latest = coordinator.latest
     // AvailableNow plans every host that answered, its news or not: a plan is a fixed point.
     val files = if (everyHost) latest.filter(h => current(h._1)) ++ answers.files else answers.files
-    Reports(files, answers.looked, ignored, current, latest)
+    News(files, answers.looked, ignored, current, latest)
   }
 
   /**
-   * The request of each host whose question may have changed ([[QuestionChanges]]), from the
-   * offsets the trigger starts at, and the files it may remove: read to their end in the batch
-   * last committed, and not read further since.
+   * The request of each host where what the driver tracks may have changed ([[RequestChanges]]),
+   * from the offsets the trigger starts at, and the files it may remove: read to their end in the
+   * batch last committed, and not read further since.
    */
   private def ask(coordinator: Coordinator, start: AofOffset, hosts: Set[String]): SentRequests = {
-    val changed = questions.of(hosts, start, committed)
+    val changed = requestChanges.of(hosts, start, committed)
     val sent = coordinator.ask(
       changed.map(h => h -> Planner.known(start, h)).toMap,
       changed.map(h => h -> Planner.retired(start, h)).toMap,
@@ -222,7 +222,7 @@ final class HostReports(
         changed.map(h => h -> Planner.removable(c, start, h)).toMap
       }
     )
-    questions.asked(changed -- sent.failed, start, committed)
+    requestChanges.asked(changed -- sent.failed, start, committed)
     sent
   }
 
@@ -250,18 +250,18 @@ final class HostReports(
   }
 }
 
-object HostReports {
+object HostNews {
   private type Launch = EndpointLaunches.Launch
 
   /** How often `AvailableNow` looks again for the nodes to read that have not answered. */
   private val NodesPollMs = 1000L
 
   /**
-   * One round of asking: the reports, the state after it, the hosts with an executor that did
+   * One round of asking: the news, the state after it, the hosts with an executor that did
    * not answer, and how long it waited (and by which option).
    */
   private final case class Round(
-      reports: Reports,
+      news: News,
       after: State,
       unheard: Set[String],
       waited: String,
@@ -272,8 +272,8 @@ object HostReports {
    *
    * @param launching       the last launch job, if any
    * @param launched        the executors (host, id) launched on so far
-   * @param availableNow    whether every trigger plans against the reports of the first
-   * @param frozen          those reports, once taken
+   * @param availableNow    whether every trigger plans against the news of the first
+   * @param frozen          that news, once taken
    * @param last            what the last trigger planned with
    * @param withoutEndpoint hosts with an executor but no endpoint serving, at the last trigger
    */
@@ -281,7 +281,7 @@ object HostReports {
       launching: Option[Launch] = None,
       launched: Set[(String, String)] = Set.empty,
       availableNow: Boolean = false,
-      frozen: Option[Reports] = None,
-      last: Reports = Reports(Map.empty),
+      frozen: Option[News] = None,
+      last: News = News(Map.empty),
       withoutEndpoint: Set[String] = Set.empty)
 }

@@ -21,13 +21,13 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
  * `retired` with no copy in `files` ([[com.hx.spark.sql.connector.aof.files.copies.UnmatchedCopies]]).
  *
  * A node answers a request again at each look called after its files changed, until the next
- * request: `answer` names each answer (empty: the request's id), and the driver plans from the
+ * request: `name` names each answer (empty: the request's id), and the driver plans from the
  * latest answer it has not planned yet. `look` is the driver's last call to look
  * ([[ZkPaths.look]], [[ZkPaths.pull]]) that the node had seen when it answered. `seq`: that of
  * the request answered. `changes`: the node's count of changes ([[ZkPaths.changed]]) that this
  * answer's look saw.
  */
-final case class Response(
+final case class Answer(
     id: String,
     files: Seq[FileMeta],
     base: Option[String] = None,
@@ -41,11 +41,11 @@ final case class Response(
     notRemoved: Int = 0,
     closest: Seq[String] = Nil,
     unmatchedCopies: Map[String, UnmatchedCopy] = Map.empty,
-    answer: String = "",
+    name: String = "",
     look: Long = 0L,
     seq: Long = 0L,
     changes: Long = 0L) {
 
   /** What names this answer apart from the node's other answers to the same request. */
-  def answerId: String = if (answer.isEmpty) id else answer
+  def answerId: String = if (name.isEmpty) id else name
 }

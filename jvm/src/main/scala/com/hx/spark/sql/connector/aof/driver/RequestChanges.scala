@@ -3,12 +3,12 @@ package com.hx.spark.sql.connector.aof.driver
 import com.hx.spark.sql.connector.aof.offset.{AofOffset, HostOffsets}
 
 /**
- * Which hosts' question may have changed since their standing request was made: those whose
+ * Which hosts' request may have changed since their standing one was made: those whose
  * offsets (and committed ones, with `cleanup`) are not the very objects the request was made
  * from. The planner keeps a host's offsets object when nothing of it changed, so a trigger does
  * not even look at a host that did not change. Used by the thread that runs the triggers only.
  */
-final class QuestionChanges {
+final class RequestChanges {
   private var askedFrom = Map.empty[String, (Option[HostOffsets], Option[HostOffsets])]
 
   /** The hosts of `hosts` to ask again, given the trigger's start and the last commit. */

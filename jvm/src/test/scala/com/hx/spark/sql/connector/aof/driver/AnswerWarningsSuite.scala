@@ -6,10 +6,10 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, FileStamp, Fingerprint}
 
-class ReportWarningsSuite extends AnyFunSuite {
+class AnswerWarningsSuite extends AnyFunSuite {
   private val said = mutable.ArrayBuffer.empty[String]
   private val warnings =
-    new ReportWarnings(Seq("/logs"), m => said += s"WARN $m", m => said += s"INFO $m")
+    new AnswerWarnings(Seq("/logs"), m => said += s"WARN $m", m => said += s"INFO $m")
 
   private def unreadable(path: String) =
     FileMeta.unreadable(

@@ -10,7 +10,7 @@ import com.hx.spark.sql.connector.aof.files.identity.FileMeta
  * current, those that could not list their directory included; and every host's files as its
  * latest answer said (`files` included), for the figures of the backlog.
  */
-final case class Reports(
+final case class News(
     files: Map[String, Seq[FileMeta]],
     looked: Map[String, CopiesLookedFor] = Map.empty,
     ignored: Map[String, Int] = Map.empty,

@@ -7,25 +7,25 @@ import scala.collection.mutable
  * longer tracked, but a copy of which may still show up, by file id). Decides, from what a look
  * found, whether the look may have missed something; the [[DirectoryScanner]] does the looking.
  *
- * @param before the node's last question, if any, which is asked no more: what this one asks
+ * @param before the node's last request, if any, which is asked no more: what this one asks
  *               otherwise is told from it ([[changed]]), and its map of files by key taken over
  *               where few changed, not made again for 20,000 files at each look
  */
-private[files] final class NodeQuestion(
+private[files] final class NodeRequest(
     val known: Seq[KnownFile],
     val retired: Map[String, KnownFile],
     sampleLength: Int,
     identity: FileIdentity,
-    before: Option[NodeQuestion] = None) {
+    before: Option[NodeRequest] = None) {
 
   /**
-   * The files (by key) asked otherwise than the last question asked them, or by one of the two
-   * only; None without a last question. Objects are compared: the exchange gives an unchanged
-   * file's question as it gave it before.
+   * The files (by key) asked otherwise than the last request asked them, or by one of the two
+   * only; None without a last request. Objects are compared: the exchange gives an unchanged
+   * file's request as it gave it before.
    */
   def changed: Option[Seq[FileKey]] = changedKeys
 
-  private val (changedKeys, byKey) = NodeQuestion.compared(known, before)
+  private val (changedKeys, byKey) = NodeRequest.compared(known, before)
 
   /** The files asked of, by key. */
   def knownByKey: collection.Map[FileKey, KnownFile] = byKey
@@ -85,7 +85,7 @@ private[files] final class NodeQuestion(
     m.unreadable.isEmpty && tracks(m.key) && !keepsTracked(m)
 }
 
-private[files] object NodeQuestion {
+private[files] object NodeRequest {
 
   /**
    * What `known` asks otherwise than `before` (None without one), and its files by key. Pair by
@@ -95,7 +95,7 @@ private[files] object NodeQuestion {
    */
   private def compared(
       known: Seq[KnownFile],
-      before: Option[NodeQuestion]): (Option[Seq[FileKey]], mutable.HashMap[FileKey, KnownFile]) =
+      before: Option[NodeRequest]): (Option[Seq[FileKey]], mutable.HashMap[FileKey, KnownFile]) =
     before.fold((Option.empty[Seq[FileKey]], keyed(known))) { b =>
       val pairwise = mutable.ArrayBuffer.empty[KnownFile]
       val sameOrder = b.known.size == known.size &&

@@ -11,27 +11,27 @@ import org.apache.curator.framework.recipes.cache.{
 }
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.protocol.{Messages, Response, ZkPaths, ZnodeValues}
+import com.hx.spark.sql.connector.aof.protocol.{Answer, Messages, ZkPaths, ZnodeValues}
 import com.hx.spark.sql.connector.aof.zookeeper.ChildrenCaches
 
 /**
- * The hosts' responses, from a watch: which hosts wrote since they were last read, and each
- * host's latest response, each version decoded once. So a trigger reads only the hosts that
+ * The hosts' answers, from a watch: which hosts wrote since they were last read, and each
+ * host's latest answer, each version decoded once. So a trigger reads only the hosts that
  * wrote, whatever the fleet's size. The same for the hosts' counts of changes
  * ([[ZkPaths.changed]]): which hosts raised theirs, and to what.
  */
-final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: String) {
+final class AnswerWatch(client: CuratorFramework, paths: ZkPaths, runKey: String) {
   private val log = LoggerFactory.getLogger(getClass)
-  private val cache = ChildrenCaches(client, paths.responses, withData = true)
+  private val cache = ChildrenCaches(client, paths.answers, withData = true)
   private val counts = ChildrenCaches(client, paths.changes, withData = true)
   private val changed = new Object
-  // Hosts whose response changed since it was last read, and those whose count of changes rose,
+  // Hosts whose answer changed since it was last read, and those whose count of changes rose,
   // with each host's count; used under `changed`'s lock.
   private val fresh = mutable.Set.empty[String]
   private val raised = mutable.Set.empty[String]
   private val changeCounts = mutable.Map.empty[String, Long]
-  // Each host's last response decoded, by its version.
-  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Response])]
+  // Each host's last answer decoded, by its version.
+  private val lastDecoded = mutable.Map.empty[String, (Long, Option[Answer])]
 
   /** Not waited for: the run is new, so it starts empty; what comes later wakes a wait. */
   def start(): Unit = {
@@ -100,26 +100,26 @@ final class ResponseWatch(client: CuratorFramework, paths: ZkPaths, runKey: Stri
   }
 
   /**
-   * The host's latest response. Each version is decoded once: with ten thousand files, decoding
+   * The host's latest answer. Each version is decoded once: with ten thousand files, decoding
    * an answer again costs as much as the answer awaited.
    */
-  def latest(host: String): Option[Response] =
-    Option(cache.getCurrentData(paths.response(host))).flatMap { d =>
+  def latest(host: String): Option[Answer] =
+    Option(cache.getCurrentData(paths.answer(host))).flatMap { d =>
       val version = d.getStat.getMzxid
       lastDecoded.get(host) match {
-        case Some((v, response)) if v == version => response
+        case Some((v, answer)) if v == version => answer
         case _ =>
-          // Whatever else wrote there, a response that does not decode is no answer. One whose
+          // Whatever else wrote there, an answer that does not decode is no answer. One whose
           // parts are gone is none either: it was replaced, and its next version is read next.
           val value = Try(ZnodeValues.resolve(client, d.getPath, d.getData))
-          val response = value.map(_.map(Messages.decodeResponse(_, runKey))) match {
+          val answer = value.map(_.map(Messages.decodeAnswer(_, runKey))) match {
             case Success(r) => r
             case Failure(e) =>
-              log.warn(s"aof: unreadable response from $host, taken as no answer: $e")
+              log.warn(s"aof: unreadable answer from $host, taken as no answer: $e")
               None
           }
-          lastDecoded(host) = version -> response
-          response
+          lastDecoded(host) = version -> answer
+          answer
       }
     }
 }
