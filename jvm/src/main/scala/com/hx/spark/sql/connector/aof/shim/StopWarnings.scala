@@ -24,6 +24,9 @@ import org.apache.spark.sql.SparkSession
  *    tasks: the sink's writer logs its abort at ERROR, with the interrupted thread's stack, and
  *    the driver the abort of the write and the task lost; a Python `foreach` warns that its
  *    clean-up failed, and that the Python worker it was starting did not connect;
+ *  - a killed task that ends after its stage's broadcast was cleaned up (a real-time batch's
+ *    task, whose stop is slower than the next query's start): its last listener, which lets go
+ *    of the broadcast, finds it gone and says so at ERROR with Spark's stack;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
  *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
  *    leader election among them, or a reply's next step on the closed client) and ZooKeeper's
@@ -43,6 +46,7 @@ private[aof] object StopWarnings {
   private val TaskSetManager = "org.apache.spark.scheduler.TaskSetManager"
   private[shim] val TaskScheduler = "org.apache.spark.scheduler.TaskSchedulerImpl"
   private[shim] val Utils = "org.apache.spark.util.Utils"
+  private[shim] val Listeners = "org.apache.spark.TaskContextImpl"
   private val PythonWorkers = "org.apache.spark.api.python.PythonWorkerFactory"
   private val HadoopShell = "org.apache.hadoop.util.Shell"
   private val Curator = "org.apache.curator.framework.imps.CuratorFrameworkImpl"
@@ -72,6 +76,8 @@ private[aof] object StopWarnings {
       PythonWorkers,
       "Python worker to connect back|Lost connection to Python".r,
       _ => taskKilled),
+    // A killed task's broadcast, removed before the task let go of it (Spark 3's words, then 4's).
+    Rule(Listeners, "Error in TaskCompletionListener".r, e => taskKilled && broadcastGone(e)),
     // The query's thread, interrupted while it renamed a checkpoint file.
     Rule(HadoopShell, "Interrupted while joining".r, e => runStopping(e.getThreadName)),
     // A ZooKeeper client of the run closed while its background thread waited for a reply.
@@ -112,6 +118,13 @@ private[aof] object StopWarnings {
 
   private def killedBy(thrown: Throwable): Boolean =
     causes(thrown).exists(_.isInstanceOf[TaskKilledException])
+
+  private val GoneBroadcast: Regex = """Block broadcast_\d+\S* does not exist""".r
+
+  private def broadcastGone(event: LogEvent): Boolean =
+    Option(event.getThrown).toSeq.flatMap(causes).exists { t =>
+      Option(t.getMessage).exists(GoneBroadcast.findFirstIn(_).isDefined)
+    }
 
   private def thrownSays(event: LogEvent, words: String): Boolean =
     Option(event.getThrown).flatMap(t => Option(t.getMessage)).exists(_.startsWith(words))

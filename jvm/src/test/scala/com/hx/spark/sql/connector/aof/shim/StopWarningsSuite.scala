@@ -1,11 +1,11 @@
 package com.hx.spark.sql.connector.aof.shim
 
-import java.util.concurrent.RejectedExecutionException
+import java.util.concurrent.{CountDownLatch, RejectedExecutionException, TimeUnit}
 
 import scala.collection.JavaConverters._
 
 import org.apache.logging.log4j.LogManager
-import org.apache.spark.TaskKilledException
+import org.apache.spark.{SparkException, TaskContext, TaskKilledException}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.testkit.{LogWriter, Logged, Queries, SparkTestKit}
@@ -109,9 +109,52 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
     assert(printed === Seq("Suppressing exception in finally: other"))
   }
 
+  test(
+    "a killed task's broadcast gone as it ends says nothing; the same in a task running is kept") {
+    StopWarnings.quiet
+    val sc = spark.sparkContext
+    val printed = Logged.printed { seen =>
+      sc.parallelize(Seq(1), 1).foreach(_ => KilledTask.broadcastGone())
+      // A task killed by its job group's cancel, as a query's stop kills its batch's.
+      val job = new Thread(() => {
+        sc.setJobGroup("killed", "a stopped query's batch", interruptOnCancel = true)
+        scala.util.Try(sc.parallelize(Seq(1), 1).foreach(_ => KilledTask.untilKilled()))
+      })
+      job.start()
+      assert(KilledTask.running.await(60, TimeUnit.SECONDS))
+      sc.cancelJobGroup("killed")
+      job.join(60000)
+      assert(KilledTask.ended.await(60, TimeUnit.SECONDS))
+      seen().filter(_.logger == StopWarnings.Listeners)
+    }
+    assert(printed.map(_.message) === Seq("Error in TaskCompletionListener"))
+  }
+
   test("no logger gets a configuration of its own, which Spark's WARN default would let through") {
     StopWarnings.quiet
     val configured = Logged.context.getConfiguration.getLoggers.keySet.asScala
     assert(!configured.exists(_.startsWith("org.apache.spark.")), configured)
+  }
+}
+
+/** A task of a local job, in one JVM with the suite: it waits to be killed, then logs. */
+private object KilledTask {
+  val running = new CountDownLatch(1)
+  val ended = new CountDownLatch(1)
+
+  /** What Spark's task logs when the broadcast it lets go of at its end was removed. */
+  def broadcastGone(): Unit = {
+    val gone = "[INTERNAL_ERROR_STORAGE] Block broadcast_31 does not exist. SQLSTATE: XX000"
+    LogManager
+      .getLogger(StopWarnings.Listeners)
+      .error("Error in TaskCompletionListener", new SparkException(gone))
+  }
+
+  def untilKilled(): Unit = {
+    running.countDown()
+    try Thread.sleep(60000)
+    catch { case _: InterruptedException => () }
+    if (TaskContext.get().isInterrupted()) broadcastGone()
+    ended.countDown()
   }
 }
