@@ -35,7 +35,6 @@ final class Coordinator(
     runKey: String,
     security: ZooKeeperSecurity = ZooKeeperSecurity(),
     checkpoint: Option[String] = None) {
-  import Coordinator.Look
 
   private val log = LoggerFactory.getLogger(getClass)
   private val paths = ZkPaths(metaStore, runId)
@@ -241,11 +240,7 @@ final class Coordinator(
       waitFor(Coordinator.StopWaitMs)(liveHosts().isEmpty)
       ChildrenCaches.close(endpoints)
       answerWatch.close()
-      val deadline = System.nanoTime() + Coordinator.StopWaitMs * 1000000L
-      while (System.nanoTime() < deadline && client.checkExists().forPath(paths.run) != null) {
-        // A stand-by endpoint is closing its latch.
-        if (!runs.removed(paths.run)) Thread.sleep(Coordinator.RemovePollMs)
-      }
+      runs.removeWithin(paths.run, Coordinator.StopWaitMs)
     } catch {
       case e: Exception => log.warn(s"aof: run $runId not fully removed from ZooKeeper: $e")
     }
@@ -269,39 +264,13 @@ final class Coordinator(
   private def refuseAnotherQuery(own: String): Unit =
     runs.otherQuery(own).foreach { other =>
       driver.close()
-      val which = if (other.checkpoint.isEmpty) "" else s" (checkpoint ${other.checkpoint})"
-      // A session that lives on without a driver (a client that made the znode by hand) holds
-      // it for good: what to remove then, under the chroot of zookeeper.address if it has one.
-      throw new IllegalStateException(
-        s"aof: another query$which is running with meta.store '$metaStore'. Two running queries " +
-          "on one meta.store would share its offset backup: give this one its own, " +
-          s""".option("meta.store", "$metaStore-2") for example. If that query's driver died, """ +
-          "its run ends within zookeeper.session.timeout. If it does not, and no query runs " +
-          s"there, remove its znodes: zkCli.sh -server <zookeeper.address> deleteall ${other.run}")
+      throw new IllegalStateException(other.refusal(metaStore))
     }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
 }
 
 object Coordinator {
-
-  /** Whether a call for answers has every endpoint look. */
-  sealed trait Look
-
-  object Look {
-
-    /** Only news and answers to requests are taken. */
-    case object Never extends Look
-
-    /**
-     * After a wait for news of ten times the last look's answers, or until some comes; once a
-     * look found nothing, only news is waited for ([[Coordinator.answers]]).
-     */
-    case object AfterWait extends Look
-
-    /** At once: what every host holds now is wanted (`Trigger.AvailableNow`'s first trigger). */
-    case object Now extends Look
-  }
 
   /** How long the requests of a trigger may take to be written, all together. */
   val SendTimeoutMs: Long = 30000L
@@ -315,22 +284,9 @@ object Coordinator {
    */
   private val StopWaitMs = 10000L
 
-  /** How often a stop tries again to remove the run's znodes, while an endpoint holds one. */
-  private val RemovePollMs = 50L
-
   /**
    * The longest a quiet trigger waits for news once a look found nothing: news ends the wait at
    * once, so it bounds only how often an idle query triggers.
    */
   val QuietWaitMs: Long = 1000L
-}
-
-/** The requests of one [[Coordinator.ask]], whose answers are awaited. */
-final class SentRequests private[driver] (
-    private[driver] val sent: Map[String, SentRequest],
-    val failed: Set[String] = Set.empty) {
-  def hosts: Set[String] = sent.keySet
-
-  def ++(other: SentRequests): SentRequests =
-    new SentRequests(sent ++ other.sent, failed -- other.sent.keySet ++ other.failed)
 }

@@ -3,7 +3,6 @@ package com.hx.spark.sql.connector.aof.driver
 import org.apache.spark.FutureAction
 import org.slf4j.LoggerFactory
 
-import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
 import com.hx.spark.sql.connector.aof.files.identity.FileKey
 import com.hx.spark.sql.connector.aof.offset.AofOffset
 import com.hx.spark.sql.connector.aof.plan.{News, Planner}

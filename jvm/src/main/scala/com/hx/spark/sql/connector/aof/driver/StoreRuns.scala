@@ -55,6 +55,17 @@ private[driver] final class StoreRuns(client: CuratorFramework, metaStore: Strin
     catch { case _: KeeperException.NoNodeException => false }
 
   /**
+   * Removes `run` within `timeoutMs`, trying again while a stand-by endpoint closes its latch
+   * (the driver's stop: what is left is removed by the next driver on the store).
+   */
+  def removeWithin(run: String, timeoutMs: Long): Unit = {
+    val deadline = System.nanoTime() + timeoutMs * 1000000L
+    while (System.nanoTime() < deadline && client.checkExists().forPath(run) != null) {
+      if (!removed(run)) Thread.sleep(StoreRuns.RemovePollMs)
+    }
+  }
+
+  /**
    * The run, if a session holds its driver znode. One that none holds is not: [[removeFinished]]
    * removes it, or says why it stays.
    */
@@ -87,5 +98,21 @@ private[driver] object StoreRuns {
   /**
    * A run a session holds: `run` its znode, `checkpoint` its query's (empty when it keeps none).
    */
-  final case class Live(run: String, checkpoint: String)
+  final case class Live(run: String, checkpoint: String) {
+
+    /** Why a run on `metaStore` is refused while this one lives, and what to do. */
+    def refusal(metaStore: String): String = {
+      val which = if (checkpoint.isEmpty) "" else s" (checkpoint $checkpoint)"
+      // A session that lives on without a driver (a client that made the znode by hand) holds
+      // it for good: what to remove then, under the chroot of zookeeper.address if it has one.
+      s"aof: another query$which is running with meta.store '$metaStore'. Two running queries " +
+        "on one meta.store would share its offset backup: give this one its own, " +
+        s""".option("meta.store", "$metaStore-2") for example. If that query's driver died, """ +
+        "its run ends within zookeeper.session.timeout. If it does not, and no query runs " +
+        s"there, remove its znodes: zkCli.sh -server <zookeeper.address> deleteall $run"
+    }
+  }
+
+  /** How often a stop tries again to remove the run's znodes, while an endpoint holds one. */
+  private val RemovePollMs = 50L
 }

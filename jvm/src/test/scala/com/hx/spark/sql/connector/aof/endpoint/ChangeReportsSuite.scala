@@ -9,7 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.config.ReadSettings
 import com.hx.spark.sql.connector.aof.driver.Coordinator
-import com.hx.spark.sql.connector.aof.driver.Coordinator.Look
+import com.hx.spark.sql.connector.aof.driver.Look
 import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, FileStamp, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.{PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.files.records.RecordRule

@@ -1,6 +1,6 @@
 package com.hx.spark.sql.connector.aof.endpoint
 
-import com.hx.spark.sql.connector.aof.driver.Coordinator
+import com.hx.spark.sql.connector.aof.driver.{Coordinator, Look}
 import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.testkit.Polling
 
@@ -15,7 +15,7 @@ object Rounds {
       coordinator: Coordinator,
       requests: Map[String, Seq[KnownFile]],
       timeoutMs: Long): Map[String, Seq[FileMeta]] = {
-    val answers = coordinator.answers(coordinator.ask(requests), timeoutMs, Coordinator.Look.Now)
+    val answers = coordinator.answers(coordinator.ask(requests), timeoutMs, Look.Now)
     coordinator.latest.filter { case (h, _) => answers.heard(h) && !answers.unlisted.contains(h) }
   }
 
