@@ -21,8 +21,8 @@ REPORTS := jvm/target/scala-*/test-reports jvm/realtime/target/scala-*/test-repo
 SPARK4_JARS = $$($(PY) -c 'import pathlib, pyspark; print(pathlib.Path(pyspark.__file__).parent / "jars")')
 
 .PHONY: setup system jar venvs demo test test-jvm test-jvm-4 test-jvm-3 test-model test-python \
-  test-spark3 demo-oldest test-alone lint bench bench-node-cost bench-fleet bench-realtime-start \
-  clean
+  test-python-clusters test-python-local test-spark3 demo-oldest test-alone lint bench \
+  bench-node-cost bench-fleet bench-realtime-start clean
 
 setup: jar $(VENV)/.installed
 
@@ -55,13 +55,15 @@ demo: setup
 
 # The JARs built beside the virtualenvs, then lint and the suites two at a time: the JVM suites
 # wait on their writers and rotations more than they compute. Make starts them in the order
-# named, the next as one ends, and prints each one's output as it ends. Last, alone, the test
-# that holds a latency to milliseconds. Where a test failed, its message again at the end.
+# named, the next as one ends, and prints each one's output as it ends. The order evens out the
+# two slots: the newest line's JVM suites, then its other Python suites, in one; its Python
+# cluster suites, then Spark 3's Python and JVM suites, in the other. Last, alone, the test that
+# holds a latency to milliseconds. Where a test failed, its message again at the end.
 test: system
 	$(MAKE) -j2 jar venvs
 	rm -rf $(REPORTS)
-	$(MAKE) -j2 --output-sync=line test-python test-jvm-4 test-spark3 test-jvm-3 demo-oldest lint \
-	  || { build/test-failures; exit 1; }
+	$(MAKE) -j2 --output-sync=line test-jvm-4 test-python-clusters test-spark3 test-python-local \
+	  test-jvm-3 demo-oldest lint || { build/test-failures; exit 1; }
 	$(MAKE) test-alone || { build/test-failures; exit 1; }
 
 venvs: $(VENV)/.installed $(VENV3)/.installed $(VENV34)/.installed
@@ -94,10 +96,19 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy --config-file python/pyproject.toml \
 	  python/src python/generate_options.py tests/python examples bench build/test-failures
 
-# The Python suites on the newest line, with the slowest tests named, less those marked `alone`.
-test-python: $(VENV)/.installed
-	$(VENV)/bin/pytest -q --durations=15 -m 'not alone' --junitxml=target/test-reports/python.xml \
-	  tests/python
+# The Python suites on the newest line, with the slowest tests named, less those marked `alone`:
+# the modules that start clusters of their own (standalone, YARN), and the rest.
+CLUSTER_SUITES := $(addprefix tests/python/,test_cluster.py test_every_node.py test_nodes.py \
+  test_real_time_cluster.py test_secured.py test_yarn.py)
+PYTEST_4 := $(VENV)/bin/pytest -q --durations=15 -m 'not alone'
+
+test-python: test-python-clusters test-python-local
+
+test-python-clusters: $(VENV)/.installed
+	$(PYTEST_4) --junitxml=target/test-reports/python-clusters.xml $(CLUSTER_SUITES)
+
+test-python-local: $(VENV)/.installed
+	$(PYTEST_4) --junitxml=target/test-reports/python.xml $(CLUSTER_SUITES:%=--ignore=%) tests/python
 
 # On Spark 3, the tests whose outcome the line can change (`both_lines`).
 test-spark3: $(VENV3)/.installed
