@@ -1,0 +1,170 @@
+package com.hx.spark.sql.connector.aof.journal
+
+import java.io.{Closeable, IOException}
+import java.nio.{ByteBuffer, ByteOrder}
+import java.nio.channels.FileChannel
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Path, StandardOpenOption}
+
+/**
+ * A journal file read in place, in the order its entries were written, as far as its header
+ * counted them when opened: journald appends objects, links a new entry into the arrays, and only
+ * then counts it in the header, so every entry counted is whole. Nothing is trusted for an offset
+ * or a size: each object is checked to lie inside the file and to be of the type that points at
+ * it, and a file that breaks that is named in the error.
+ */
+final class JournalFile private (channel: FileChannel, name: String, val header: JournalHeader)
+    extends Closeable {
+  import JournalFile._
+
+  private val fileSize = channel.size()
+  private val itemSize = if (header.compact) 4 else 8
+  // Read through a map of the file as it was when opened (journald only appends), where the file
+  // fits one: an entry is read field by field, and a syscall per object cost more than the rest.
+  private val mapped: Option[ByteBuffer] =
+    if (fileSize > Int.MaxValue) None
+    else Some(channel.map(FileChannel.MapMode.READ_ONLY, 0, fileSize))
+  // Most entries of a node repeat most of their fields (`_SYSTEMD_UNIT`, `_HOSTNAME`, ...): each
+  // field is decoded once, as long as it stays among the last used.
+  private val fields = new java.util.LinkedHashMap[Long, (String, Array[Byte])](256, 0.75f, true) {
+    override def removeEldestEntry(e: java.util.Map.Entry[Long, (String, Array[Byte])]): Boolean =
+      size() > FieldsKept
+  }
+
+  /**
+   * The entries numbered after `afterSeqnum`, in order, of those the header counted: an array
+   * whose last entry is not after it is passed over whole.
+   */
+  def entries(afterSeqnum: Long = 0L): Iterator[JournalEntry] = {
+    var left = header.nEntries
+    arrays().takeWhile(_ => left > 0).flatMap { array =>
+      val offsets = entryOffsets(array).take(math.min(left, Int.MaxValue).toInt)
+      left -= offsets.size
+      if (offsets.isEmpty || seqnumAt(offsets.last) <= afterSeqnum) Iterator.empty
+      else offsets.iterator.map(entryAt).filter(_.seqnum > afterSeqnum)
+    }
+  }
+
+  override def close(): Unit = channel.close()
+
+  /** The entry arrays in their chain's order; a chain longer than the entries is a loop. */
+  private def arrays(): Iterator[ByteBuffer] = {
+    var next = header.entryArrayOffset
+    var seen = 0L
+    Iterator.continually(next).takeWhile(_ != 0L).map { at =>
+      seen += 1
+      if (seen > header.nEntries) corrupt(at, "its entry arrays loop")
+      val array = objectAt(at, EntryArrayType)
+      next = array.getLong(16)
+      array
+    }
+  }
+
+  /** The entries an array lists: its items up to the first empty one. */
+  private def entryOffsets(array: ByteBuffer): IndexedSeq[Long] = {
+    val n = (array.limit() - ArrayItems) / itemSize
+    (0 until n).iterator.map(i => offsetAt(array, ArrayItems, i)).takeWhile(_ != 0L).toIndexedSeq
+  }
+
+  private def offsetAt(b: ByteBuffer, from: Int, i: Int): Long =
+    if (header.compact) b.getInt(from + 4 * i) & 0xffffffffL else b.getLong(from + 8 * i)
+
+  private def seqnumAt(offset: Long): Long = objectAt(offset, EntryType).getLong(16)
+
+  private def entryAt(offset: Long): JournalEntry = {
+    val e = objectAt(offset, EntryType)
+    // A regular item is an offset and a hash; a compact one only the offset.
+    val step = if (header.compact) 4 else 16
+    val fields = (0 until (e.limit() - EntryItems) / step).map { i =>
+      dataAt(
+        if (header.compact) e.getInt(EntryItems + 4 * i) & 0xffffffffL
+        else e.getLong(EntryItems + 16 * i))
+    }
+    val bootId = JournalHeader.hex(e, 40)
+    JournalEntry(header.seqnumId, e.getLong(16), e.getLong(24), e.getLong(32), bootId, fields)
+  }
+
+  private def dataAt(offset: Long): (String, Array[Byte]) = {
+    val known = fields.get(offset)
+    if (known != null) known
+    else {
+      val field = decode(offset)
+      fields.put(offset, field)
+      field
+    }
+  }
+
+  private def decode(offset: Long): (String, Array[Byte]) = {
+    val d = objectAt(offset, DataType)
+    val start = if (header.compact) 72 else 64
+    val stored = new Array[Byte](d.limit() - start)
+    d.position(start)
+    d.get(stored)
+    val payload = JournalPayload.decompressed(stored, d.get(1).toInt, name)
+    val eq = payload.indexOf('='.toByte)
+    if (eq <= 0) corrupt(offset, "a field without a name")
+    (new String(payload, 0, eq, UTF_8), payload.drop(eq + 1))
+  }
+
+  /** The object at `offset`, whole, once checked to be of `kind` and inside the file. */
+  private def objectAt(offset: Long, kind: Int): ByteBuffer = {
+    if (offset < JournalHeader.MinSize || offset % 8 != 0 || offset + ObjectHead > fileSize) {
+      corrupt(offset, "an offset outside its objects")
+    }
+    val head = read(offset, ObjectHead)
+    val size = head.getLong(8)
+    if (head.get(0) != kind || size < minimumSize(kind) || size > fileSize - offset) {
+      corrupt(offset, s"an object of type ${head.get(0)} and size $size where $kind was expected")
+    }
+    read(offset, size.toInt)
+  }
+
+  private def read(offset: Long, length: Int): ByteBuffer = mapped match {
+    case Some(file) =>
+      val view = file.duplicate()
+      view.position(offset.toInt)
+      view.limit(offset.toInt + length)
+      view.slice().order(ByteOrder.LITTLE_ENDIAN)
+    case None =>
+      val b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN)
+      while (b.hasRemaining) {
+        if (channel.read(b, offset + b.position()) < 0) corrupt(offset, "an object cut short")
+      }
+      b.flip()
+      b
+  }
+
+  private def minimumSize(kind: Int): Long = kind match {
+    case DataType => if (header.compact) 72 else 64
+    case EntryType => EntryItems
+    case _ => ArrayItems
+  }
+
+  private def corrupt(offset: Long, what: String): Nothing =
+    throw new IOException(s"$name: journal file corrupt at offset $offset: $what")
+}
+
+object JournalFile {
+  private val DataType = 1
+  private val EntryType = 3
+  private val EntryArrayType = 6
+  private val ObjectHead = 16
+  private val EntryItems = 64
+  private val ArrayItems = 24
+  private val FieldsKept = 4096
+
+  /** Opens a journal file to read; an error names it when it is not one this source reads. */
+  def open(path: Path): JournalFile = {
+    val channel = FileChannel.open(path, StandardOpenOption.READ)
+    try {
+      val head = ByteBuffer.allocate(JournalHeader.MinSize)
+      while (head.hasRemaining && channel.read(head) >= 0) ()
+      head.flip()
+      new JournalFile(channel, path.toString, JournalHeader.parse(head, path.toString))
+    } catch {
+      case e: Throwable =>
+        channel.close()
+        throw e
+    }
+  }
+}
