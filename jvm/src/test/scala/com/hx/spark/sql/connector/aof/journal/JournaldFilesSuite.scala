@@ -1,0 +1,78 @@
+package com.hx.spark.sql.connector.aof.journal
+
+import java.nio.file.{Files, Path}
+
+import scala.collection.JavaConverters._
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import com.hx.spark.sql.connector.aof.testkit.{Journald, TempDirectories}
+
+/** The files of a real journald, read while it writes, rotates and vacuums them. */
+class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
+
+  private def withJournald(body: Journald => Unit): Unit = {
+    val journald = new Journald(tempDirectory("journald"))
+    try body(journald)
+    finally journald.close()
+  }
+
+  private def journals(dir: Path): Seq[Path] =
+    Files.list(dir).iterator().asScala.filter(_.toString.endsWith(".journal")).toSeq.sorted
+
+  private def read(file: Path, after: Long): Seq[JournalEntry] = {
+    val journal = JournalFile.open(file)
+    try journal.entries(after).toList
+    finally journal.close()
+  }
+
+  test("the file journald writes, read while it writes: each entry once, in order, none left") {
+    withJournald { journald =>
+      val file = journald.files(journald.runtime).resolve("system.journal")
+      val lines = (1 to 3000).map(n => s"line $n")
+      val writer = new Thread(() => lines.grouped(100).foreach(journald.log("app", _)))
+      writer.start()
+      val seen = mutable.ArrayBuffer.empty[JournalEntry]
+      val deadline = System.nanoTime() + 60L * 1000000000L
+      while (writer.isAlive || seen.count(_.text("SYSLOG_IDENTIFIER").contains("app")) < 3000) {
+        assert(System.nanoTime() < deadline, s"3000 lines within 60 s: ${seen.size} entries")
+        if (Files.exists(file)) seen ++= read(file, seen.lastOption.fold(0L)(_.seqnum))
+      }
+      assert(seen.map(_.seqnum) === (seen.head.seqnum to seen.last.seqnum), "each once, in order")
+      val app = seen.filter(_.text("SYSLOG_IDENTIFIER").contains("app"))
+      assert(app.map(_.text("MESSAGE").get) === lines)
+      assert(read(file, 0).map(_.seqnum) === seen.map(_.seqnum))
+    }
+  }
+
+  test("a rotation archives the file and the next one goes on numbering; a vacuum removes it") {
+    withJournald { journald =>
+      val dir = journald.files(journald.runtime)
+      journald.log("app", (1 to 50).map(n => s"before $n"))
+      journald.journalctl("--rotate")
+      journald.log("app", (1 to 50).map(n => s"after $n"))
+      val live = dir.resolve("system.journal")
+      val archived = journals(dir).filter(_ != live) match {
+        case Seq(one) => one
+        case other => fail(s"one archived file, not $other")
+      }
+      assert(archived.getFileName.toString.startsWith("system@"))
+      val (old, now) = (JournalFile.open(archived), JournalFile.open(live))
+      try {
+        assert(old.header.state === JournalHeader.Archived)
+        assert(now.header.seqnumId === old.header.seqnumId)
+        assert(now.header.headSeqnum === old.header.tailSeqnum + 1)
+        val messages = (old.entries() ++ now.entries()).flatMap(_.text("MESSAGE")).toList
+        assert(
+          messages.filter(_.matches("(before|after) \\d+")) ===
+            (1 to 50).map(n => s"before $n") ++ (1 to 50).map(n => s"after $n"))
+      } finally {
+        old.close()
+        now.close()
+      }
+      journald.journalctl("--vacuum-files=1")
+      assert(journals(dir) === Seq(live))
+    }
+  }
+}
