@@ -7,7 +7,7 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{Journald, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, TempDirectories}
 
 /** The files of a real journald, read while it writes, rotates and vacuums them. */
 class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
@@ -20,6 +20,16 @@ class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
 
   private def journals(dir: Path): Seq[Path] =
     Files.list(dir).iterator().asScala.filter(_.toString.endsWith(".journal")).toSeq.sorted
+
+  /** The entries of `identifier` in `files`, once there are `count`: journald writes them late. */
+  private def logged(files: => Seq[Path], identifier: String, count: Int): Seq[JournalEntry] = {
+    def entries = files
+      .filter(Files.exists(_))
+      .flatMap(read(_, 0))
+      .filter(_.text("SYSLOG_IDENTIFIER").contains(identifier))
+    Polling.eventually(s"$count entries of $identifier in $files", 30000)(entries.size >= count)
+    entries
+  }
 
   private def read(file: Path, after: Long): Seq[JournalEntry] = {
     val journal = JournalFile.open(file)
@@ -49,10 +59,12 @@ class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
   test("a rotation archives the file and the next one goes on numbering; a vacuum removes it") {
     withJournald { journald =>
       val dir = journald.files(journald.runtime)
+      val live = dir.resolve("system.journal")
       journald.log("app", (1 to 50).map(n => s"before $n"))
+      logged(Seq(live), "app", 50)
       journald.journalctl("--rotate")
       journald.log("app", (1 to 50).map(n => s"after $n"))
-      val live = dir.resolve("system.journal")
+      logged(journals(dir), "app", 100)
       val archived = journals(dir).filter(_ != live) match {
         case Seq(one) => one
         case other => fail(s"one archived file, not $other")
@@ -73,6 +85,26 @@ class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
       }
       journald.journalctl("--vacuum-files=1")
       assert(journals(dir) === Seq(live))
+    }
+  }
+
+  // What the journal's offsets must allow for: an entry read from /run comes again from /var.
+  // (journald then removes the runtime's files where /run is a tmpfs; here it is the suite's.)
+  test(
+    "a flush copies the runtime journal's entries to /var with their numbers, in another " +
+      "sequence") {
+    withJournald { journald =>
+      journald.log("app", Seq("a1", "a2", "a3"))
+      val runtime = journald.files(journald.runtime).resolve("system.journal")
+      val before = logged(Seq(runtime), "app", 3)
+      journald.journalctl("--flush")
+      val copied =
+        logged(Seq(journald.files(journald.persistent).resolve("system.journal")), "app", 3)
+      assert(
+        copied.map(e => (e.seqnum, e.bootId, e.realtime, e.text("MESSAGE"))) ===
+          before.map(e => (e.seqnum, e.bootId, e.realtime, e.text("MESSAGE"))))
+      assert(copied.map(_.seqnumId).distinct.size === 1)
+      assert(copied.head.seqnumId !== before.head.seqnumId)
     }
   }
 }
