@@ -33,32 +33,27 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
 
   /**
    * The entries numbered after `afterSeqnum`, in order, of those the header counted: an array
-   * whose last entry is not after it is passed over whole.
+   * whose last entry is not after it is passed over whole. Each array read takes at least one
+   * counted entry and starts after the last one ended, so a chain that loops is a corrupt file.
    */
   def entries(afterSeqnum: Long = 0L): Iterator[JournalEntry] = {
     var left = header.nEntries
-    arrays().takeWhile(_ => left > 0).flatMap { array =>
+    var next = header.entryArrayOffset
+    var last = 0L
+    Iterator.continually(next).takeWhile(at => left > 0 && at != 0L).flatMap { at =>
+      val array = objectAt(at, EntryArrayType)
+      next = array.getLong(16)
       val offsets = entryOffsets(array).take(math.min(left, Int.MaxValue).toInt)
+      if (offsets.isEmpty) corrupt(at, s"an empty entry array where $left entries are counted")
+      if (seqnumAt(offsets.head) <= last) corrupt(at, s"an entry array going back before $last")
       left -= offsets.size
-      if (offsets.isEmpty || seqnumAt(offsets.last) <= afterSeqnum) Iterator.empty
+      last = seqnumAt(offsets.last)
+      if (last <= afterSeqnum) Iterator.empty
       else offsets.iterator.map(entryAt).filter(_.seqnum > afterSeqnum)
     }
   }
 
   override def close(): Unit = channel.close()
-
-  /** The entry arrays in their chain's order; a chain longer than the entries is a loop. */
-  private def arrays(): Iterator[ByteBuffer] = {
-    var next = header.entryArrayOffset
-    var seen = 0L
-    Iterator.continually(next).takeWhile(_ != 0L).map { at =>
-      seen += 1
-      if (seen > header.nEntries) corrupt(at, "its entry arrays loop")
-      val array = objectAt(at, EntryArrayType)
-      next = array.getLong(16)
-      array
-    }
-  }
 
   /** The entries an array lists: its items up to the first empty one. */
   private def entryOffsets(array: ByteBuffer): IndexedSeq[Long] = {

@@ -141,5 +141,19 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
     Files.write(broken, bytes)
     val error = intercept[IOException](read(broken))
     assert(error.getMessage.startsWith(s"$broken: journal file corrupt at offset"))
+    // The first entry array's next, pointed back at itself: an error, not a loop.
+    val looped = ByteBuffer.wrap(Files.readAllBytes(writer.file)).order(ByteOrder.LITTLE_ENDIAN)
+    val first = looped.getLong(176)
+    looped.putLong(first.toInt + 16, first)
+    Files.write(broken, looped.array())
+    val loop = intercept[IOException](read(broken))
+    val said = s"$broken: journal file corrupt at offset $first: an entry array going back before"
+    assert(loop.getMessage.startsWith(said))
+  }
+
+  test("a file of no entries has none") {
+    val writer = new JournalWriter(newFile("system.journal"))
+    writer.append(Nil)
+    assert(read(writer.file).isEmpty)
   }
 }
