@@ -29,6 +29,8 @@ private[driver] final class AnswerRound(
   private var awaited = asked
   // The hosts called to look, each with the call its answer must have seen.
   private var lookers = Map.empty[String, Long]
+  // Those of them a call to look at everything named: only an answer to the call will do.
+  private var wholeLookers = Set.empty[String]
   private var pulled = Set.empty[String]
   private var resent = Set.empty[String]
   var taken: Map[String, (SentRequest, Answer, Answered)] = Map.empty
@@ -37,9 +39,17 @@ private[driver] final class AnswerRound(
 
   def waiting: Boolean = awaited.nonEmpty || lookers.nonEmpty
 
-  /** Every host in `hosts` not awaited already is awaited until it answers call `n`. */
-  def calling(n: Long, hosts: Set[String]): Unit = if (n > 0) {
-    lookers ++= (hosts -- awaited).map(_ -> n)
+  /**
+   * Every host in `hosts` not awaited already is awaited until it answers call `n`; with
+   * `whole`, those awaited too. A host answers a request with a look at what it has heard
+   * changed, and a change may be heard a few milliseconds after it was made: only the answer to
+   * a call to look at everything (`Look.Now`, or the first quiet call after news) is sure to
+   * hold every byte written before the call.
+   */
+  def calling(n: Long, hosts: Set[String], whole: Boolean = false): Unit = if (n > 0) {
+    val called = if (whole) hosts else hosts -- awaited
+    lookers ++= called.map(_ -> n)
+    if (whole) wholeLookers ++= called
   }
 
   /** Reads the answers that changed, and calls the hosts that changed; the news. */
@@ -54,7 +64,8 @@ private[driver] final class AnswerRound(
    * Calls to look the hosts whose count of changes is above what their last answer saw, each
    * once a call. Not those awaited: their answer may see the change, and if not they are called
    * after it. Nor those heard in this call: their look began after its request or call to look
-   * was written, so it saw every byte written before; a file written all the time has changed
+   * was written, so it saw every byte written before that it had heard of (one heard of later
+   * raises its count of changes again); a file written all the time has changed
    * again by the time its answer is read, and a second look would double a trigger's cost for a
    * few milliseconds of lines. They are called at the next call. Only hosts with a standing
    * request, which a look answers.
@@ -91,10 +102,12 @@ private[driver] final class AnswerRound(
         case Answered.NeedsFull => None
         case r =>
           awaited -= host
-          // An answer to a request sent in this call is as new as one to its look.
+          // An answer to a request sent in this call is as new as one to a pull, though not
+          // as whole as one to a call to look at everything ([[calling]]).
           // The very call awaited: a call's number comes from ZooKeeper, where anybody may have
           // written a greater one, so a greater number does not say the host looked since.
-          if (lookers.get(host).forall(_ == answer.look) || asked(host) || resent(host)) {
+          val looked = lookers.get(host).forall(_ == answer.look)
+          if (looked || (!wholeLookers(host) && (asked(host) || resent(host)))) {
             lookers -= host
             heard += host
           }

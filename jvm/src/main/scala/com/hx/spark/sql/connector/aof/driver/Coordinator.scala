@@ -162,7 +162,7 @@ final class Coordinator(
     }
     val call = look == Look.Now || (look == Look.AfterWait && !quiet)
     val called = System.nanoTime()
-    if (call) round.calling(callLook(), liveHosts())
+    if (call) round.calling(callLook(), liveHosts(), whole = true)
     while (round.waiting && System.nanoTime() < deadline) {
       answerWatch.await((deadline - System.nanoTime()) / 1000000L)
       round.take()

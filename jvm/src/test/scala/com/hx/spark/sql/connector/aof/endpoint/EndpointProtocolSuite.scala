@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.endpoint
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.util.concurrent.{CountDownLatch, TimeUnit}
 
 import scala.collection.JavaConverters._
 
@@ -14,7 +15,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import com.hx.spark.sql.connector.aof.driver.{Coordinator, OffsetBackup}
 import com.hx.spark.sql.connector.aof.endpoint.Rounds.{awaitHosts, collect}
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
+import com.hx.spark.sql.connector.aof.files.listing.{DirectoryWatch, SourceFiles}
 import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
 import com.hx.spark.sql.connector.aof.protocol.{
   Answer, MessageSeal, Messages, Request, ZkPaths, ZnodeValues
@@ -323,6 +324,32 @@ class EndpointProtocolSuite
     eventually("the report holds every file") {
       client.checkExists().forPath(report) != null &&
       Messages.decodeAnswer(client.getData.forPath(report), key).files.toSet == third.toSet
+    }
+    coordinator.stop()
+  }
+
+  test("a call to look at everything answers with every change made before it, heard or not") {
+    val names = (1 to 5).map(n => s"app-$n.log")
+    val (coordinator, _, dir) = served("host-w", names.map(_ -> "one\n"): _*)
+    val first = collect(coordinator, Map("host-w" -> Nil), 10000)("host-w")
+    val second = collect(coordinator, Map("host-w" -> tracked(first)), 10000)("host-w")
+    // The JVM's one watch thread, held in a listener of another directory: the endpoint hears
+    // nothing of the changes below until it is let go, as when the thread is slow.
+    val (held, letGo) = (new CountDownLatch(1), new CountDownLatch(1))
+    val other = Files.createDirectory(root.resolve("held"))
+    val holding = DirectoryWatch.register(Seq(other), (_, _) => { held.countDown(); letGo.await() })
+    try {
+      Files.write(other.resolve("x"), "x".getBytes(UTF_8))
+      assert(held.await(10, TimeUnit.SECONDS))
+      append(dir.resolve("app-2.log"), "two\n")
+      Files.write(dir.resolve("app-6.log"), "new\n".getBytes(UTF_8))
+      // A new request (app-1.log no longer tracked), answered by a look at what was heard.
+      val known = tracked(second).filterNot(_.key == FileKey.of(dir.resolve("app-1.log")))
+      val third = collect(coordinator, Map("host-w" -> known), 10000)("host-w")
+      assert(third.toSet === inFull(dir, known))
+    } finally {
+      letGo.countDown()
+      holding.close()
     }
     coordinator.stop()
   }
