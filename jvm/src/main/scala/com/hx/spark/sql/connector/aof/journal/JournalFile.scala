@@ -26,7 +26,7 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
     else Some(channel.map(FileChannel.MapMode.READ_ONLY, 0, fileSize))
   // Most entries of a node repeat most of their fields (`_SYSTEMD_UNIT`, `_HOSTNAME`, ...): each
   // field is decoded once, as long as it stays among the last used.
-  private val fields = new java.util.LinkedHashMap[Long, (String, Array[Byte])](256, 0.75f, true) {
+  private val decoded = new java.util.LinkedHashMap[Long, (String, Array[Byte])](256, 0.75f, true) {
     override def removeEldestEntry(e: java.util.Map.Entry[Long, (String, Array[Byte])]): Boolean =
       size() > FieldsKept
   }
@@ -58,11 +58,15 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
   /** The entries an array lists: its items up to the first empty one. */
   private def entryOffsets(array: ByteBuffer): IndexedSeq[Long] = {
     val n = (array.limit() - ArrayItems) / itemSize
-    (0 until n).iterator.map(i => offsetAt(array, ArrayItems, i)).takeWhile(_ != 0L).toIndexedSeq
+    (0 until n).iterator
+      .map(i => offsetAt(array, ArrayItems, i, itemSize))
+      .takeWhile(_ != 0L)
+      .toIndexedSeq
   }
 
-  private def offsetAt(b: ByteBuffer, from: Int, i: Int): Long =
-    if (header.compact) b.getInt(from + 4 * i) & 0xffffffffL else b.getLong(from + 8 * i)
+  /** The `i`th offset of the items from `from`, each `step` bytes (its first 4 when compact). */
+  private def offsetAt(b: ByteBuffer, from: Int, i: Int, step: Int): Long =
+    if (header.compact) b.getInt(from + step * i) & 0xffffffffL else b.getLong(from + step * i)
 
   private def seqnumAt(offset: Long): Long = objectAt(offset, EntryType).getLong(16)
 
@@ -70,21 +74,19 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
     val e = objectAt(offset, EntryType)
     // A regular item is an offset and a hash; a compact one only the offset.
     val step = if (header.compact) 4 else 16
-    val fields = (0 until (e.limit() - EntryItems) / step).map { i =>
-      dataAt(
-        if (header.compact) e.getInt(EntryItems + 4 * i) & 0xffffffffL
-        else e.getLong(EntryItems + 16 * i))
+    val values = (0 until (e.limit() - EntryItems) / step).map { i =>
+      dataAt(offsetAt(e, EntryItems, i, step))
     }
     val bootId = JournalHeader.hex(e, 40)
-    JournalEntry(header.seqnumId, e.getLong(16), e.getLong(24), e.getLong(32), bootId, fields)
+    JournalEntry(header.seqnumId, e.getLong(16), e.getLong(24), e.getLong(32), bootId, values)
   }
 
   private def dataAt(offset: Long): (String, Array[Byte]) = {
-    val known = fields.get(offset)
+    val known = decoded.get(offset)
     if (known != null) known
     else {
       val field = decode(offset)
-      fields.put(offset, field)
+      decoded.put(offset, field)
       field
     }
   }
