@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets.US_ASCII
  */
 final case class JournalHeader(
     seqnumId: String,
-    machineId: String,
     state: JournalHeader.State,
     nEntries: Long,
     headSeqnum: Long,
@@ -71,7 +70,6 @@ object JournalHeader {
     }
     JournalHeader(
       seqnumId = hex(b, 72),
-      machineId = hex(b, 40),
       state = state,
       nEntries = b.getLong(152),
       tailSeqnum = b.getLong(160),
@@ -81,11 +79,8 @@ object JournalHeader {
     )
   }
 
-  private def signed(b: ByteBuffer): Boolean = {
-    val head = new Array[Byte](8)
-    b.duplicate().position(0).asInstanceOf[ByteBuffer].get(head)
-    new String(head, US_ASCII) == Signature
-  }
+  private def signed(b: ByteBuffer): Boolean =
+    Signature.getBytes(US_ASCII).zipWithIndex.forall { case (c, i) => b.get(i) == c }
 
   /** A 128-bit id as journalctl prints it: 32 lower-case hex digits. */
   def hex(b: ByteBuffer, at: Int): String =

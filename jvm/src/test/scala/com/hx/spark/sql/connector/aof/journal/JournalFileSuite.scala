@@ -134,6 +134,13 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
     assert(notJournal.getMessage === s"$text is not a systemd journal file (no LPKSHHRH header)")
     val writer = new JournalWriter(newFile("system.journal"))
     writer.append((1 to 5).map(entry))
+    // A feature of a later systemd (an incompatible flag this reader does not know).
+    val later = ByteBuffer.wrap(Files.readAllBytes(writer.file)).order(ByteOrder.LITTLE_ENDIAN)
+    later.putInt(12, later.getInt(12) | 1 << 5)
+    val newer = newFile("newer.journal")
+    Files.write(newer, later.array())
+    val unknown = intercept[IOException](JournalFile.open(newer))
+    assert(unknown.getMessage.startsWith(s"$newer uses journal features this source cannot read"))
     val bytes = Files.readAllBytes(writer.file)
     // The header's entry_array_offset, pointed past the file's end.
     ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(176, bytes.length + 8L)

@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.shim
 
 import java.util.concurrent.{CountDownLatch, RejectedExecutionException, TimeUnit}
+import java.util.concurrent.locks.LockSupport
 
 import scala.collection.JavaConverters._
 
@@ -152,8 +153,11 @@ private object KilledTask {
 
   def untilKilled(): Unit = {
     running.countDown()
-    try Thread.sleep(60000)
-    catch { case _: InterruptedException => () }
+    // Parked until the kill marks the task and interrupts its thread, or a minute has passed.
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
+    while (!TaskContext.get().isInterrupted() && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100))
+    }
     if (TaskContext.get().isInterrupted()) broadcastGone()
     ended.countDown()
   }
