@@ -137,7 +137,8 @@ class AofOptions(OptionValues):
     format : str, optional
         How lines are written: ``text``, or by a container runtime: ``cri`` (containerd, CRI-O:
         ``<time> <stream> <P|F> <message>``) or ``docker`` (json-file). Then ``value`` is the
-        message, a long one's chunks joined, and rows gain ``stream`` and ``time``.
+        message, a long one's chunks joined, and rows gain ``stream`` and ``time``. ``journald``
+        reads the systemd journal's entries, not lines (docs/journal.md).
     path_columns : str, optional
         Java regex searched for in each file's path; each named group is a string column (``/var/log
         /pods/(?<namespace>[^_/]+)_(?<pod>[^_/]+)_(?<pod_uid>[^/]+)/(?<container>[^/]+)/``), null
@@ -170,6 +171,18 @@ class AofOptions(OptionValues):
     multiline_flush_timeout : int, optional
         Milliseconds without a write after which a file's last multi-line record (with a ``format``,
         its last message) is complete, though no line has come to complete it.
+    journal_units : str or sequence of str, optional
+        With ``format`` ``journald``, the systemd units whose entries are read (``ssh.service``; a
+        JSON array for several): an entry's ``_SYSTEMD_UNIT``, or the ``UNIT`` systemd writes of
+        one, must be one of them. Judged on the node before any row is made.
+    journal_identifiers : str or sequence of str, optional
+        With ``format`` ``journald``, the syslog identifiers whose entries are read
+        (``SYSLOG_IDENTIFIER``, as ``journalctl -t`` takes them; a JSON array for several). Judged
+        on the node.
+    journal_priority : str, optional
+        With ``format`` ``journald``, the least urgent priority read, as ``journalctl -p`` takes it
+        (``warning`` or ``4`` reads 0 to 4); entries without a ``PRIORITY`` are then not read.
+        Judged on the node.
     include_lines : str or sequence of str, optional
         Java regex searched for in each line (each record, with the multi-line options); a JSON
         array for several: only lines one of them is found in are read. Judged on the node before
@@ -256,6 +269,9 @@ class AofOptions(OptionValues):
     multiline_continuation: str | None = None
     multiline_bytes_max: int | None = None
     multiline_flush_timeout: int | None = None
+    journal_units: str | Sequence[str] | None = None
+    journal_identifiers: str | Sequence[str] | None = None
+    journal_priority: str | None = None
     include_lines: str | Sequence[str] | None = None
     exclude_lines: str | Sequence[str] | None = None
     cleanup: str | None = None

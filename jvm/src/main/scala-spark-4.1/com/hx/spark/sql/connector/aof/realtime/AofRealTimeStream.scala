@@ -65,6 +65,11 @@ final class AofRealTimeStream(
           "between two chunks of a long line, where no position says which rows were read. " +
           "Use a processing-time trigger, or format 'text'.")
     }
+    if (options.read.journal.nonEmpty) {
+      throw new IllegalArgumentException(
+        "aof: format 'journald' is read in micro-batches only, for now: a real-time task " +
+          "follows files' lines. Use a processing-time trigger (docs/journal.md).")
+    }
     realTime = true
   }
 

@@ -73,12 +73,15 @@ object AofOptions {
 
   /** The options as `reader` gives them, each key asked of it once at least. */
   private[config] def read(reader: OptionReader): AofOptions = {
-    val paths = reader.paths()
+    val journal = JournalOptions.read(reader)
+    val paths = reader.paths(if (journal.nonEmpty) JournalOptions.DefaultPaths else Nil)
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
     val lineLengthMax = reader.int(O.LineLengthMax)
     val nodeNameEnv = reader.optional(O.NodeNameEnv)
-    val grouping = reader.grouping(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
+    val grouping =
+      if (journal.nonEmpty) None
+      else reader.grouping(lineLengthMax, (bytesMax ++ batchBytesMax).reduceOption(_ min _))
     val zookeeperAddress = reader.optional(O.ZookeeperAddress)
     val zookeeperSecurity = reader.zookeeperSecurity()
     val resumeFromBackup = reader.boolean(O.ResumeFromBackup)
@@ -112,10 +115,13 @@ object AofOptions {
         identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
         lineLengthMax = lineLengthMax,
         grouping = grouping,
-        lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines)),
+        lineFilter = LineFilter
+          .of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
+          .filter(_ => journal.isEmpty),
         pathColumns = reader.pathColumns(),
         header = reader.header(grouping),
-        ending = reader.ending(grouping)
+        ending = reader.ending(grouping),
+        journal = journal
       ),
       cleanup = reader.cleanup(paths),
       nodes = reader.nodes(nodeNameEnv),

@@ -43,16 +43,17 @@ private[config] final class OptionReader(options: Map[String, String]) {
         "sessionKey" -> spec.sessionKey,
         "expected" -> expected))
 
-  /** Each of `path`'s paths: one, or a JSON array of them. */
-  def paths(): Seq[PathPattern] = {
-    val raw = get(O.Path)
-      .filter(_.nonEmpty)
+  /** Each of `path`'s paths: one, or a JSON array of them; `default` when none is given. */
+  def paths(default: Seq[String] = Nil): Seq[PathPattern] = {
+    val named = get(O.Path).filter(_.nonEmpty).map(O.Path.values)
+    val raw = named
+      .orElse(Some(default).filter(_.nonEmpty))
       .getOrElse(
         throw new IllegalArgumentException(
           "Option 'path' is required: set .option(\"path\", \"/var/log/app/service.log.*\") " +
             "or .load(\"/var/log/app/service.log.*\"), an absolute path whose last component " +
             "is a regex on file names (or a JSON array of such paths)."))
-    O.Path.values(raw).map(p => path(p.trim))
+    raw.map(p => path(p.trim))
   }
 
   /** The values of an option that takes several, each checked; none when it is not set. */
@@ -378,7 +379,7 @@ private[config] final class OptionReader(options: Map[String, String]) {
   def boolean(spec: OptionSpec): Boolean = value(spec).toBoolean
 
   /** The value given or the default, checked. */
-  private def value(spec: OptionSpec): String = checked(spec, get(spec).getOrElse(spec.default))
+  def value(spec: OptionSpec): String = checked(spec, get(spec).getOrElse(spec.default))
 
   private def checked(spec: OptionSpec, raw: String): String =
     spec.check(raw).fold(fail(spec, raw, _), _.toString)

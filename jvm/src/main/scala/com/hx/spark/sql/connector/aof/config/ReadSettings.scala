@@ -5,6 +5,7 @@ import com.hx.spark.sql.connector.aof.files.identity.FileIdentity
 import com.hx.spark.sql.connector.aof.files.lines.LineEnding
 import com.hx.spark.sql.connector.aof.files.records.RecordRule
 import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
+import com.hx.spark.sql.connector.aof.journal.JournalRead
 
 /**
  * How a query's files become rows, the same on every node: built once from the options and
@@ -20,6 +21,8 @@ import com.hx.spark.sql.connector.aof.files.rows.{FileHeader, PathColumns}
  * @param pathColumns   the columns taken from a file's path (`path.columns`)
  * @param header        the lines at a file's head that are its header, not rows (`header.lines`)
  * @param ending        how the files' bytes are lines (`encoding`, `line.separator`)
+ * @param journal       which entries become rows when the source reads the systemd journal
+ *                      (`format` `journald`), not lines: then nothing above applies
  */
 final case class ReadSettings(
     identity: FileIdentity = FileIdentity(checked = true),
@@ -28,7 +31,8 @@ final case class ReadSettings(
     lineFilter: Option[LineFilter] = None,
     pathColumns: Option[PathColumns] = None,
     header: Option[FileHeader] = None,
-    ending: LineEnding = LineEnding.Default)
+    ending: LineEnding = LineEnding.Default,
+    journal: Option[JournalRead] = None)
 
 object ReadSettings {
 

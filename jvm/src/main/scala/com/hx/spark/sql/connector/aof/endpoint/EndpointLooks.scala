@@ -5,7 +5,8 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.{
   ClosestNames, DirectoryChanges, FileListing, UnlistedDirectory
 }
-import com.hx.spark.sql.connector.aof.files.scan.DirectoryScanner
+import com.hx.spark.sql.connector.aof.files.scan.{DirectoryScanner, NodeScanner}
+import com.hx.spark.sql.connector.aof.journal.JournalScanner
 import com.hx.spark.sql.connector.aof.protocol.{Answer, Request}
 
 /**
@@ -18,17 +19,20 @@ private[endpoint] final class EndpointLooks(spec: EndpointSpec) {
   /** The directories a watch heard change since a look. */
   val changedDirs: DirectoryChanges = new DirectoryChanges
 
-  private val scanner = new DirectoryScanner(
-    spec.files,
-    spec.md5SampleLength,
-    spec.read.grouping,
-    batchCuts = spec.batchCuts,
-    identity = spec.read.identity,
-    ignoreOlderMs = spec.ignoreOlderMs,
-    ending = spec.read.ending,
-    cleanup = spec.cleanup,
-    changes = Some(changedDirs)
-  )
+  private val scanner: NodeScanner =
+    if (spec.read.journal.nonEmpty) new JournalScanner(spec.files)
+    else
+      new DirectoryScanner(
+        spec.files,
+        spec.md5SampleLength,
+        spec.read.grouping,
+        batchCuts = spec.batchCuts,
+        identity = spec.read.identity,
+        ignoreOlderMs = spec.ignoreOlderMs,
+        ending = spec.read.ending,
+        cleanup = spec.cleanup,
+        changes = Some(changedDirs)
+      )
   private val copies = new UnmatchedCopies(spec.md5SampleLength)
   @volatile private var files = 0L
   @volatile private var lastMs = 0L

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets.UTF_8
  * @param realtime  when it was written, in microseconds since the epoch
  * @param monotonic the boot's monotonic clock then, in microseconds
  * @param bootId    the boot it was written in (hex)
+ * @param xorHash   journald's hash of its fields, which its cursor carries
  */
 final case class JournalEntry(
     seqnumId: String,
@@ -19,9 +20,14 @@ final case class JournalEntry(
     realtime: Long,
     monotonic: Long,
     bootId: String,
+    xorHash: Long,
     fields: Seq[(String, Array[Byte])]) {
 
   /** The first value of the field `name`, decoded as UTF-8 (invalid bytes replaced). */
   def text(name: String): Option[String] =
     fields.collectFirst { case (`name`, value) => new String(value, UTF_8) }
+
+  /** The entry's cursor, as `journalctl --show-cursor` prints it and `--after-cursor` takes it. */
+  def cursor: String =
+    f"s=$seqnumId;i=$seqnum%x;b=$bootId;m=$monotonic%x;t=$realtime%x;x=$xorHash%x"
 }

@@ -78,7 +78,8 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
       dataAt(offsetAt(e, EntryItems, i, step))
     }
     val bootId = JournalHeader.hex(e, 40)
-    JournalEntry(header.seqnumId, e.getLong(16), e.getLong(24), e.getLong(32), bootId, values)
+    val (seqnum, realtime, monotonic) = (e.getLong(16), e.getLong(24), e.getLong(32))
+    JournalEntry(header.seqnumId, seqnum, realtime, monotonic, bootId, e.getLong(56), values)
   }
 
   private def dataAt(offset: Long): (String, Array[Byte]) = {
@@ -154,10 +155,7 @@ object JournalFile {
   def open(path: Path): JournalFile = {
     val channel = FileChannel.open(path, StandardOpenOption.READ)
     try {
-      val head = ByteBuffer.allocate(JournalHeader.MinSize)
-      while (head.hasRemaining && channel.read(head) >= 0) ()
-      head.flip()
-      new JournalFile(channel, path.toString, JournalHeader.parse(head, path.toString))
+      new JournalFile(channel, path.toString, JournalHeader.read(channel, path.toString))
     } catch {
       case e: Throwable =>
         channel.close()

@@ -2,6 +2,7 @@ package com.hx.spark.sql.connector.aof.journal
 
 import java.io.IOException
 import java.nio.{ByteBuffer, ByteOrder}
+import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.US_ASCII
 
 /**
@@ -49,6 +50,14 @@ object JournalHeader {
   private val CompressedZstd = 1 << 3
   private val Compact = 1 << 4
   private val Known = CompressedXz | CompressedLz4 | KeyedHash | CompressedZstd | Compact
+
+  /** Reads the header of the file open on `channel`; `name` says which file an error is of. */
+  def read(channel: FileChannel, name: String): JournalHeader = {
+    val head = ByteBuffer.allocate(MinSize)
+    while (head.hasRemaining && channel.read(head, head.position().toLong) >= 0) ()
+    head.flip()
+    parse(head, name)
+  }
 
   /** Reads the header from the file's first bytes; `name` says which file an error is of. */
   def parse(bytes: ByteBuffer, name: String): JournalHeader = {

@@ -119,8 +119,8 @@ private[plan] final class HostPlanner(
       case None =>
         copied(meta).getOrElse {
           val latest = previous.isEmpty && limits.startingOffsets == StartingOffsets.Latest
-          val from = if (latest || meta.ignored) meta.lineEnd else 0L
-          Some(fresh(meta, from, skipped = from > 0))
+          val from = if (latest || meta.ignored) meta.lineEnd else meta.start
+          Some(fresh(meta, from, skipped = from > meta.start))
         }
     }
 

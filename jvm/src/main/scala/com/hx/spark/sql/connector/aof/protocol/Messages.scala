@@ -119,6 +119,7 @@ object Messages {
         f.unreadable.foreach(g.writeStringField("unreadable", _))
         if (f.ignored) g.writeBooleanField("ignored", true)
         if (f.modifiedMs > 0) g.writeNumberField("modified", f.modifiedMs)
+        if (f.start > 0) g.writeNumberField("start", f.start)
         array(g, "cuts", f.cuts)(g.writeNumber)
         g.writeEndObject()
       }
@@ -158,7 +159,8 @@ object Messages {
               if (n.has("continuesIno"))
                 Some(FileKey(n.path("continuesDev").asLong, n.path("continuesIno").asLong))
               else None,
-            modifiedMs = n.path("modified").asLong(0L)
+            modifiedMs = n.path("modified").asLong(0L),
+            start = n.path("start").asLong(0L)
           )
         },
       base(root),

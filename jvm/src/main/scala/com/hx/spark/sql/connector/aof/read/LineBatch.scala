@@ -1,7 +1,7 @@
 package com.hx.spark.sql.connector.aof.read
 
-import org.apache.spark.sql.types.{DataType, Decimal, LongType, StringType, TimestampType}
-import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarArray, ColumnarBatch, ColumnarMap}
+import org.apache.spark.sql.types.{LongType, StringType, TimestampType}
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.apache.spark.unsafe.types.UTF8String
 
 import com.hx.spark.sql.connector.aof.endpoint.EndpointSpec
@@ -47,11 +47,11 @@ final class LineBatch(
   private def runtimeColumns: Seq[ColumnVector] = if (!byRuntime) Nil
   else {
     Seq(
-      new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+      new Column.Nullable(StringType, () => columns.numRows) {
         override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
         override def getUTF8String(i: Int): UTF8String = streamValues(streams(i))
       },
-      new LineBatch.NullableColumn(TimestampType, () => columns.numRows) {
+      new Column.Nullable(TimestampType, () => columns.numRows) {
         override def isNullAt(i: Int): Boolean = streams(i) == LineChunks.NoStream
         override def getLong(i: Int): Long = times(i)
       }
@@ -60,14 +60,14 @@ final class LineBatch(
 
   private def headerColumn: Seq[ColumnVector] = if (!header) Nil
   else {
-    Seq(new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+    Seq(new Column.Nullable(StringType, () => columns.numRows) {
       override def isNullAt(i: Int): Boolean = headerValue == null
       override def getUTF8String(i: Int): UTF8String = headerValue
     })
   }
 
   private def fromPath: Seq[ColumnVector] = (0 until pathColumns).map { c =>
-    new LineBatch.NullableColumn(StringType, () => columns.numRows) {
+    new Column.Nullable(StringType, () => columns.numRows) {
       override def isNullAt(i: Int): Boolean = pathValues(c) == null
       override def getUTF8String(i: Int): UTF8String = pathValues(c)
     }
@@ -75,23 +75,23 @@ final class LineBatch(
 
   val columns: ColumnarBatch = new ColumnarBatch(
     (Seq[ColumnVector](
-      new LineBatch.Column(StringType) {
+      new Column.Of(StringType) {
         override def getUTF8String(i: Int): UTF8String =
           UTF8String.fromBytes(arrays(i), starts(i), lengths(i))
       },
-      new LineBatch.Column(StringType) {
+      new Column.Of(StringType) {
         override def getUTF8String(i: Int): UTF8String = host
       },
-      new LineBatch.Column(StringType) {
+      new Column.Of(StringType) {
         override def getUTF8String(i: Int): UTF8String = path
       },
-      new LineBatch.Column(LongType) {
+      new Column.Of(LongType) {
         override def getLong(i: Int): Long = offsets(i)
       },
-      new LineBatch.Column(StringType) {
+      new Column.Of(StringType) {
         override def getUTF8String(i: Int): UTF8String = fileId
       },
-      new LineBatch.Column(TimestampType) {
+      new Column.Of(TimestampType) {
         override def getLong(i: Int): Long = plannedMicros
       }
     ) ++ runtimeColumns ++ headerColumn ++ fromPath).toArray)
@@ -166,35 +166,4 @@ object LineBatch {
   )
 
   private val NoValues = Array.empty[UTF8String]
-
-  /** A column that is never null and answers only for its own type. */
-  private abstract class Column(dataType: DataType) extends ColumnVector(dataType) {
-    override def close(): Unit = ()
-    override def hasNull: Boolean = false
-    override def numNulls: Int = 0
-    override def isNullAt(rowId: Int): Boolean = false
-    override def getBoolean(rowId: Int): Boolean = unsupported
-    override def getByte(rowId: Int): Byte = unsupported
-    override def getShort(rowId: Int): Short = unsupported
-    override def getInt(rowId: Int): Int = unsupported
-    override def getLong(rowId: Int): Long = unsupported
-    override def getFloat(rowId: Int): Float = unsupported
-    override def getDouble(rowId: Int): Double = unsupported
-    override def getArray(rowId: Int): ColumnarArray = unsupported
-    override def getMap(ordinal: Int): ColumnarMap = unsupported
-    override def getDecimal(rowId: Int, precision: Int, scale: Int): Decimal = unsupported
-    override def getUTF8String(rowId: Int): UTF8String = unsupported
-    override def getBinary(rowId: Int): Array[Byte] = unsupported
-    override def getChild(ordinal: Int): ColumnVector = unsupported
-
-    private def unsupported: Nothing =
-      throw new UnsupportedOperationException(s"aof: a $dataType column read as another type")
-  }
-
-  /** A column whose rows may be null: it says which. */
-  private abstract class NullableColumn(dataType: DataType, rows: () => Int)
-      extends Column(dataType) {
-    override def hasNull: Boolean = numNulls > 0
-    override def numNulls: Int = (0 until rows()).count(isNullAt)
-  }
 }

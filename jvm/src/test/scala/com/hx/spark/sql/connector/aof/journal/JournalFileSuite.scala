@@ -31,8 +31,8 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
     finally journal.close()
   }
 
-  /** What journalctl reads of `file`: each entry's number and fields (bytes as ISO-8859-1). */
-  private def journalctl(file: Path): Seq[(Long, Seq[(String, String)])] = {
+  /** What journalctl reads of `file`: each entry's cursor and fields (bytes as ISO-8859-1). */
+  private def journalctl(file: Path): Seq[(String, Seq[(String, String)])] = {
     val process = new ProcessBuilder("journalctl", "--file", file.toString, "-o", "export").start()
     val out = ByteBuffer.wrap(process.getInputStream.readAllBytes()).order(ByteOrder.LITTLE_ENDIAN)
     assert(process.waitFor() === 0)
@@ -41,20 +41,13 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
       while (out.get() != '\n') ()
       new String(out.array(), start, out.position() - start - 1, UTF_8)
     }
-    val entries = mutable.ListBuffer.empty[(Long, Seq[(String, String)])]
+    val entries = mutable.ListBuffer.empty[(String, Seq[(String, String)])]
     var fields = mutable.ListBuffer.empty[(String, String)]
     while (out.hasRemaining) {
       val l = line()
       if (l.isEmpty) {
-        val seqnum = fields
-          .collectFirst { case ("__CURSOR", c) => c }
-          .get
-          .split(';')
-          .find(_.startsWith("i="))
-          .get
-          .drop(2)
-        entries += java.lang.Long
-          .parseLong(seqnum, 16) -> fields.filterNot(_._1.startsWith("__")).toList
+        val cursor = fields.collectFirst { case ("__CURSOR", c) => c }.get
+        entries += cursor -> fields.filterNot(_._1.startsWith("__")).toList
         fields = mutable.ListBuffer.empty
       } else if (l.contains('=')) {
         fields += l.takeWhile(_ != '=') -> l.dropWhile(_ != '=').drop(1)
@@ -68,10 +61,10 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
     entries.toList
   }
 
-  private def ours(entries: Seq[JournalEntry]): Seq[(Long, Seq[(String, String)])] =
+  private def ours(entries: Seq[JournalEntry]): Seq[(String, Seq[(String, String)])] =
     entries.map { e =>
       val binary = e.fields.filter(f => !new String(f._2, UTF_8).getBytes(UTF_8).sameElements(f._2))
-      e.seqnum -> e.fields.map { case (k, v) =>
+      e.cursor -> e.fields.map { case (k, v) =>
         k -> (if (binary.exists(_._1 == k)) new String(v, "ISO-8859-1") else new String(v, UTF_8))
       }
     }
@@ -80,8 +73,8 @@ class JournalFileSuite extends AnyFunSuite with TempDirectories {
     val entries = read(file)
     val theirs = journalctl(file)
     assert(ours(entries).map(_._1) === theirs.map(_._1))
-    ours(entries).zip(theirs).foreach { case ((n, mine), (_, them)) =>
-      assert(mine.sortBy(_._1) === them.sortBy(_._1), s"entry $n")
+    ours(entries).zip(theirs).foreach { case ((cursor, mine), (_, them)) =>
+      assert(mine.sortBy(_._1) === them.sortBy(_._1), s"entry $cursor")
     }
     entries
   }

@@ -12,11 +12,8 @@ import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, TempDirectorie
 /** The files of a real journald, read while it writes, rotates and vacuums them. */
 class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
 
-  private def withJournald(body: Journald => Unit): Unit = {
-    val journald = new Journald(tempDirectory("journald"))
-    try body(journald)
-    finally journald.close()
-  }
+  private def withJournald(body: Journald => Unit): Unit =
+    Journald.running(tempDirectory("journald"))(body)
 
   private def journals(dir: Path): Seq[Path] =
     Files.list(dir).iterator().asScala.filter(_.toString.endsWith(".journal")).toSeq.sorted

@@ -40,8 +40,8 @@ final class Journald(root: Path) extends Closeable {
   def files(dir: Path): Path = dir.resolve(Files.readString(Path.of("/etc/machine-id")).trim)
 
   /** Logs each line as an entry of `identifier`, through journald's stdout socket. */
-  def log(identifier: String, lines: Seq[String]): Unit =
-    run(lines.mkString("", "\n", "\n"), "systemd-cat", "-t", identifier)
+  def log(identifier: String, lines: Seq[String], priority: String = "info"): Unit =
+    run(lines.mkString("", "\n", "\n"), "systemd-cat", "-t", identifier, "-p", priority)
 
   /** Runs `command` in journald's namespace, with `input`; its output, or an error. */
   def run(input: String, command: String*): String = {
@@ -60,5 +60,15 @@ final class Journald(root: Path) extends Closeable {
   override def close(): Unit = {
     process.destroy()
     process.waitFor()
+  }
+}
+
+object Journald {
+
+  /** `body` with a journald started in `root`, stopped after it. */
+  def running[T](root: Path)(body: Journald => T): T = {
+    val journald = new Journald(root)
+    try body(journald)
+    finally journald.close()
   }
 }

@@ -36,6 +36,8 @@ package com.hx.spark.sql.connector.aof.files.identity
  *                    from its start, this file is read after that one's bytes from its `lineEnd`
  * @param modifiedMs  the file's last write (the epoch's milliseconds); 0 when not known: for the
  *                    metrics only, never for a decision
+ * @param start       where what the file holds starts: 0, but for a journal's sequence the
+ *                    number of the oldest entry journald keeps (`starting.offsets` earliest)
  */
 final case class FileMeta(
     path: String,
@@ -54,7 +56,8 @@ final case class FileMeta(
     ignored: Boolean = false,
     openFrom: Option[Long] = None,
     continues: Option[FileKey] = None,
-    modifiedMs: Long = 0L) {
+    modifiedMs: Long = 0L,
+    start: Long = 0L) {
 
   /** The MD5 of the file's first `length` bytes, when the answer holds it (head or probe). */
   def headAt(length: Long): Option[Fingerprint] =

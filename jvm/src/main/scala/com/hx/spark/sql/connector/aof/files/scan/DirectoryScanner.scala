@@ -65,7 +65,8 @@ final class DirectoryScanner(
     ending: LineEnding = LineEnding.Default,
     cleanup: Option[Cleanup] = None,
     changes: Option[DirectoryChanges] = None,
-    fileTimeMs: () => Long = () => System.currentTimeMillis()) {
+    fileTimeMs: () => Long = () => System.currentTimeMillis())
+    extends NodeScanner {
   private val keptDirs = new KeptDirectories
   private val tracker = new FileTracker(
     sampleLength,
@@ -139,10 +140,10 @@ final class DirectoryScanner(
    * With `cleanup`, the files of `remove` (read to their end in committed batches, the driver
    * says) that the look finds removable are removed, and not reported: gone.
    */
-  def scan(
+  override def scan(
       known: Seq[KnownFile],
-      retired: Map[String, KnownFile] = Map.empty,
-      remove: Set[FileKey] = Set.empty): Seq[FileMeta] =
+      retired: Map[String, KnownFile],
+      remove: Set[FileKey]): Seq[FileMeta] =
     synchronized {
       val request = new NodeRequest(known, retired, sampleLength, identity, lastRequest)
       lastRequest = Some(request)

@@ -1,0 +1,60 @@
+package com.hx.spark.sql.connector.aof.journal
+
+import java.nio.file.{Files, Path}
+
+import scala.util.Try
+
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
+import com.hx.spark.sql.connector.aof.files.listing.{FileListing, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.scan.NodeScanner
+
+/**
+ * A node's look at its journal (`format` `journald`): each sequence of the journal files the
+ * paths name ([[JournalSequence]]) reported as a file whose bytes are the sequence's numbers,
+ * from its oldest entry kept (`start`) to just after its newest (`size`), all complete: so the
+ * planner plans a sequence as it plans a file, and a rotation, which carries the sequence on
+ * into a new file, changes nothing it sees. Only headers are read.
+ */
+final class JournalScanner(files: SourceFiles) extends NodeScanner {
+  private val listing = new FileListing(files)
+  @volatile private var looks = 0L
+
+  override def scan(
+      known: Seq[KnownFile],
+      retired: Map[String, KnownFile],
+      remove: Set[FileKey]): Seq[FileMeta] = synchronized {
+    looks += 1
+    JournalSequence.of(JournalSequence.listed(files)).map(JournalScanner.meta)
+  }
+
+  override def ignored: Int = 0
+  override def removedByLastScan: Seq[FileKey] = Nil
+  override def notRemovedByLastScan: Int = 0
+  override def nextSettlingMs: Option[Long] = None
+  override def wholeListings: Long = looks // every look lists every directory
+  override def unreadFiles: Iterator[Path] = Iterator.empty
+  override def directoryExists: Boolean = listing.directoryExists
+}
+
+object JournalScanner {
+
+  /** The key a sequence is tracked by: its 128-bit id. */
+  def key(seqnumId: String): FileKey = FileKey(
+    java.lang.Long.parseUnsignedLong(seqnumId.substring(0, 16), 16),
+    java.lang.Long.parseUnsignedLong(seqnumId.substring(16), 16))
+
+  /** A sequence as the planner sees a file: numbers for bytes, each entry one long. */
+  def meta(s: JournalSequence): FileMeta = {
+    val newest = s.files.last
+    FileMeta(
+      path = newest.toString,
+      key = key(s.seqnumId),
+      size = s.tail + 1,
+      lineEnd = s.tail + 1,
+      fingerprint = Fingerprint.Empty,
+      probe = None,
+      modifiedMs = Try(Files.getLastModifiedTime(newest).toMillis).getOrElse(0L),
+      start = s.head
+    )
+  }
+}
