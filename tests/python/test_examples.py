@@ -13,6 +13,7 @@ SAYS = {
     "parquet_sink.py": "the table has 2000 rows, each line once: True",
     "nginx_access_log.py": "counts per minute and status as written: True",
     "idempotent_sink.py": "the table has 1500 rows, each line once: True",
+    "journal_errors.py": "warnings and errors per unit as written: True",
 }
 
 

@@ -145,6 +145,22 @@ def test_a_bad_option_fails_when_the_query_is_defined(spark: SparkSession) -> No
         aof.read_stream(spark, "/var/log/x.*", options=[("bytes.max", 1)])  # type: ignore[arg-type]
 
 
+def test_the_journal_by_default_with_its_columns_and_its_options_only(
+    spark: SparkSession,
+) -> None:
+    entries = aof.read_journal(spark, journal_units=["ssh.service"], journal_priority="warning")
+    assert entries.columns[:6] == ["value", "host", "path", "offset", "file_id", "timestamp"]
+    assert entries.columns[6:] == [
+        "time", "unit", "identifier", "priority", "pid", "boot_id", "cursor", "fields"
+    ]
+    with pytest.raises(ValueError, match=r"'multiline\.start'.*journald"):
+        aof.read_journal(spark, multiline_start="^\\d")
+    with pytest.raises(ValueError, match=r"'journal\.priority'"):
+        aof.read_journal(spark, journal_priority="loud")
+    with pytest.raises(ValueError, match=r"'journal\.units'.*'format' to 'journald'"):
+        aof.read_stream(spark, "/var/log/x.*", journal_units="ssh.service")
+
+
 def test_options_as_a_dict_and_the_path_as_a_path(spark: SparkSession, tmp_path: Path) -> None:
     lines = aof.read_stream(
         spark, tmp_path / "app-.*", options={"bytes.max": 100, "starting_offsets": "latest"}

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pyspark_aof._json_lines import foreach_json_lines
     from pyspark_aof._option_fields import AofOptions
     from pyspark_aof._options import OptionSpec, StartingOffsets, option_specs
-    from pyspark_aof._stream import FORMAT, read_stream
+    from pyspark_aof._stream import FORMAT, read_journal, read_stream
 
 # Each name loads its module at first use: the command line notes what it must before PySpark,
 # whose import takes half a second, is loaded (``tail``: the files' sizes as it starts).
@@ -32,6 +32,7 @@ _WHERE = {
     "jar_path": "_jar",
     "maven_coordinates": "_jar",
     "option_specs": "_options",
+    "read_journal": "_stream",
     "read_stream": "_stream",
 }
 
@@ -45,6 +46,7 @@ __all__ = [
     "jar_path",
     "maven_coordinates",
     "option_specs",
+    "read_journal",
     "read_stream",
 ]
 

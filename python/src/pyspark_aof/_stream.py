@@ -70,18 +70,77 @@ def read_stream(
     ...                     bytes_max=64 << 20)
 
     """
+    return _load(spark, path, _settings(options, kwargs))
+
+
+def read_journal(
+    spark: SparkSession,
+    path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    *,
+    options: AofOptions | Mapping[str, OptionValue | None] | None = None,
+    **kwargs: OptionValue | None,
+) -> DataFrame:
+    r"""Return a streaming DataFrame of the entries of each node's systemd journal.
+
+    Parameters
+    ----------
+    spark : SparkSession
+        A session whose classpath holds the connector (see :func:`configure`).
+    path : str or os.PathLike, or a sequence of them, optional
+        The journal files, as :func:`read_stream` takes paths; by default journald's own:
+        ``/var/log/journal/*/.*\\.journal~?`` and ``/run/log/journal/*/.*\\.journal~?``.
+    options : AofOptions or mapping, optional
+        Typed source options, or options by name as in ``**kwargs``.
+    **kwargs
+        Options by name, over ``options``: ``journal_units=["ssh.service"]``,
+        ``journal_priority="warning"``.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``value`` (the entry's ``MESSAGE``), ``host``, ``path``, ``offset`` (the
+        entry's number), ``file_id``, ``timestamp``, ``time``, ``unit``, ``identifier``,
+        ``priority``, ``pid``, ``boot_id``, ``cursor`` and ``fields`` (every other field).
+
+    Raises
+    ------
+    ValueError
+        When an option is unknown, has a bad value, or applies to files' lines only.
+    RuntimeError
+        When the session cannot find the connector, with the ways to add it.
+
+    Examples
+    --------
+    >>> errors = read_journal(spark, journal_priority="err")  # doctest: +SKIP
+
+    """
+    return _load(spark, path, _settings(options, {**kwargs, "format": "journald"}))
+
+
+def _settings(
+    options: AofOptions | Mapping[str, OptionValue | None] | None,
+    kwargs: Mapping[str, OptionValue | None],
+) -> AofOptions:
+    """Return the options given, ``kwargs`` over ``options``."""
     if isinstance(options, AofOptions):
-        settings = options.with_changes(**kwargs)
-    elif options is None or isinstance(options, Mapping):
-        settings = AofOptions().with_changes(**{**(options or {}), **kwargs})
-    else:
-        raise TypeError(
-            f"options must be an AofOptions or a dict of options, not {type(options).__name__}"
-        )
+        return options.with_changes(**kwargs)
+    if options is None or isinstance(options, Mapping):
+        return AofOptions().with_changes(**{**(options or {}), **kwargs})
+    raise TypeError(
+        f"options must be an AofOptions or a dict of options, not {type(options).__name__}"
+    )
+
+
+def _load(
+    spark: SparkSession,
+    path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None,
+    settings: AofOptions,
+) -> DataFrame:
+    """Return the source's DataFrame with ``settings``, its errors made Python's."""
     reader = spark.readStream.format(FORMAT).options(**settings.to_options())
     remote = _is_connect(spark)
     try:
-        lines = reader.load(_path_option(path))
+        lines = reader.load(None if path is None else _path_option(path))
         if remote:
             _ = lines.schema  # a Connect client defines lazily: the server looks the source up now
         return lines

@@ -1,11 +1,12 @@
 package com.hx.spark.sql.connector.aof.journal
 
-import java.nio.file.{Files, Path}
+import java.io.IOException
+import java.nio.file.{FileSystemException, Files, Path}
 
 import scala.util.Try
 
 import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta, Fingerprint, KnownFile}
-import com.hx.spark.sql.connector.aof.files.listing.{FileListing, SourceFiles}
+import com.hx.spark.sql.connector.aof.files.listing.{FileListing, SourceFiles, UnlistedDirectory}
 import com.hx.spark.sql.connector.aof.files.scan.NodeScanner
 
 /**
@@ -24,7 +25,14 @@ final class JournalScanner(files: SourceFiles) extends NodeScanner {
       retired: Map[String, KnownFile],
       remove: Set[FileKey]): Seq[FileMeta] = synchronized {
     looks += 1
-    JournalSequence.of(JournalSequence.listed(files)).map(JournalScanner.meta)
+    try JournalSequence.of(JournalSequence.listed(files)).map(JournalScanner.meta)
+    catch {
+      // Its sequences are unknown then: the driver keeps their offsets, and says why.
+      case e: FileSystemException if !e.isInstanceOf[UnlistedDirectory] =>
+        throw new UnlistedDirectory(s"${e.getFile} cannot be read (${FileListing.reason(e)})")
+      case e: IOException if !e.isInstanceOf[UnlistedDirectory] =>
+        throw new UnlistedDirectory(e.getMessage) // a journal's errors name its file
+    }
   }
 
   override def ignored: Int = 0

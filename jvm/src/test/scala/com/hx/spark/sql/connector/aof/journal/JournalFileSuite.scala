@@ -9,12 +9,13 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{JournalWriter, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.{JournalWriter, Spark4Only, TempDirectories}
 
 /**
  * Journal files made by systemd's own code, read back here and by `journalctl` (its export
  * format): the same entries, numbers and fields, in the same order.
  */
+@Spark4Only
 class JournalFileSuite extends AnyFunSuite with TempDirectories {
   private def newFile(name: String): Path = tempDirectory("journal").resolve(name)
 

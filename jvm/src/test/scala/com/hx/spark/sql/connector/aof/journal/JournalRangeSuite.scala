@@ -5,9 +5,10 @@ import java.nio.file.{Files, Path}
 import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
-import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, Spark4Only, TempDirectories}
 
 /** A sequence's entries read by number from a real journald's files, through its rotations. */
+@Spark4Only
 class JournalRangeSuite extends AnyFunSuite with TempDirectories {
 
   private def withJournald(body: Journald => Unit): Unit =

@@ -6,7 +6,10 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.files.filter.LineFilter
 
+import com.hx.spark.sql.connector.aof.testkit.Spark4Only
+
 /** Which entries a journal's filters keep, case by case. */
+@Spark4Only
 class JournalReadSuite extends AnyFunSuite {
   private def entry(fields: (String, String)*): JournalEntry =
     JournalEntry(

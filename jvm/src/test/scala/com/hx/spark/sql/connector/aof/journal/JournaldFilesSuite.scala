@@ -7,9 +7,10 @@ import scala.collection.mutable
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.{Journald, Polling, Spark4Only, TempDirectories}
 
 /** The files of a real journald, read while it writes, rotates and vacuums them. */
+@Spark4Only
 class JournaldFilesSuite extends AnyFunSuite with TempDirectories {
 
   private def withJournald(body: Journald => Unit): Unit =
