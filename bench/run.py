@@ -22,6 +22,7 @@ from typing import Any
 
 import charsets
 import filtering
+import journal
 import kafka_reference
 import pyspark
 
@@ -171,6 +172,11 @@ def _summary(every: dict[str, dict[str, Any]]) -> list[str]:
             lambda r: (
                 f"{_get(r, 'encodings', 'utf8 / text')}; {_get(r, 'encodings', 'utf16 / utf8')}"
             ),
+        ),
+        (
+            f"{journal.ENTRIES:,} journal entries, {journal.QUERY}: aof / `journalctl -o json`, "
+            "entries a second on one core (batch alone)",
+            lambda r: f"{_get(r, 'journal', 'ratio')} ({_get(r, 'journal', 'ratio batch')})",
         ),
         (
             "`spark.read.text` on 1 GB (s, the machine's speed that run)",
@@ -389,6 +395,25 @@ def details(results: dict[str, Any], name: str) -> list[str]:
             f"**{e['utf16 / utf8']}** the time of UTF-8, **{e['utf16 / utf8 batch']}** on the "
             "batch alone: twice the bytes, each line decoded.",
         ]
+    j = results.get("journal")
+    if j:
+        lines += [
+            "",
+            f"### The systemd journal, {j['entries']:,} entries ({j['file_mb']:,} MB), "
+            f"{journal.QUERY}",
+            "",
+            "| read | seconds | entries a second |",
+            "| --- | --- | --- |",
+            f"| `journalctl --file ... -o json` (one process) | {j['journalctl']['seconds']} | "
+            f"{j['journalctl']['per_s']:,} |",
+            f"| the source, `format` `journald` (one task) | {j['aof']['seconds']} | "
+            f"{j['aof']['per_s']:,} |",
+            f"| the source, the batch alone | {j['aof batch']['seconds']} | "
+            f"{j['aof batch']['per_s']:,} |",
+            "",
+            f"The source reads **{j['ratio']}** times as many entries a second as `journalctl` "
+            f"prints, **{j['ratio batch']}** on the batch alone, each on one core.",
+        ]
     lines += ["", f"![throughput](results-{name}.png)", ""]
     return lines
 
@@ -402,7 +427,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--only",
-        choices=("filtering", "formats", "encodings"),
+        choices=("filtering", "formats", "encodings", "journal"),
         help="measure this alone, keeping the line's other figures",
     )
     parser.add_argument(
@@ -417,6 +442,8 @@ def main() -> None:
             kept["filtering"] = filtering.run_in(data, spark, args.filter_gb, args.runs)
         elif args.only == "encodings":
             kept["encodings"] = charsets.run_in(data, spark, args.gb, args.runs)
+        elif args.only == "journal":
+            kept["journal"] = journal.run_in(data, spark, journal.ENTRIES, args.runs)
         else:
             kept["formats"] = formats.run_in(data, spark, args.gb, args.runs)
         spark.stop()
@@ -449,6 +476,8 @@ def main() -> None:
     print(json.dumps(results["formats"]), flush=True)
     results["encodings"] = charsets.run_in(data, spark, args.gb, args.runs)
     print(json.dumps(results["encodings"]), flush=True)
+    results["journal"] = journal.run_in(data, spark, journal.ENTRIES, args.runs)
+    print(json.dumps(results["journal"]), flush=True)
     spark.stop()
     if args.memory_gb > 0:
         big = data / "memory" / "app.log"

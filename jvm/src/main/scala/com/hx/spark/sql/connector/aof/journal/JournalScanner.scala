@@ -28,7 +28,7 @@ final class JournalScanner(files: SourceFiles) extends NodeScanner {
     try JournalSequence.of(JournalSequence.listed(files)).map(JournalScanner.meta)
     catch {
       // Its sequences are unknown then: the driver keeps their offsets, and says why.
-      case e: FileSystemException if !e.isInstanceOf[UnlistedDirectory] =>
+      case e: FileSystemException =>
         throw new UnlistedDirectory(s"${e.getFile} cannot be read (${FileListing.reason(e)})")
       case e: IOException if !e.isInstanceOf[UnlistedDirectory] =>
         throw new UnlistedDirectory(e.getMessage) // a journal's errors name its file

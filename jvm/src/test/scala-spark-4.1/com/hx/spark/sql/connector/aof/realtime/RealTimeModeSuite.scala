@@ -124,13 +124,16 @@ class RealTimeModeSuite extends AnyFunSuite with SparkTestKit {
     }
   }
 
-  test("a container runtime's format is refused at start, naming the trigger to use") {
+  test("a container runtime's format and the journal are refused at start, naming the trigger") {
     val dir = newDir("cri")
     Files.createFile(dir.resolve("0.log"))
-    val query = start("cri", s"$dir/0\\.log", newDir("ckpt"), options = Map("format" -> "cri"))
-    val e = intercept[StreamingQueryException](query.awaitTermination(60000))
-    assert(e.getMessage.contains("format 'cri'"), e.getMessage)
-    assert(e.getMessage.contains("processing-time trigger"), e.getMessage)
+    Seq("cri" -> s"$dir/0\\.log", "journald" -> s"$dir/.*\\.journal").foreach {
+      case (format, path) =>
+        val query = start(format, path, newDir("ckpt"), options = Map("format" -> format))
+        val e = intercept[StreamingQueryException](query.awaitTermination(60000))
+        assert(e.getMessage.contains(s"format '$format'"), e.getMessage)
+        assert(e.getMessage.contains("processing-time trigger"), e.getMessage)
+    }
   }
 
   test("multi-line records, line filters and ignore.older, as in a micro-batch") {

@@ -23,7 +23,10 @@ class JournalScannerSuite extends AnyFunSuite with TempDirectories {
     writer.append(entries(7))
     Files.write(dir.resolve("notes.txt"), "not a journal".getBytes)
     val header = JournalSequence.headerOf(writer.file).get
-    val Seq(meta) = scan(dir)
+    val meta = scan(dir) match {
+      case Seq(one) => one
+      case other => fail(s"one sequence, not $other")
+    }
     assert(meta.key === JournalScanner.key(header.seqnumId))
     assert(meta.path === writer.file.toString)
     assert((meta.start, meta.size, meta.lineEnd) === ((1L, 8L, 8L)))

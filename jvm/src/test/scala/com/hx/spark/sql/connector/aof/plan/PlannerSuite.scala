@@ -25,6 +25,17 @@ class PlannerSuite extends AnyFunSuite {
       floor: Option[Long] = None) =
     FileMeta("/logs/app.log", key, size, lineEnd, print, probe, floor, tailAtFloor)
 
+  // A journal's sequence, as a node's JournalScanner reports it: numbers `start` until `size`.
+  private def journal(start: Long, size: Long) =
+    FileMeta(
+      "/run/log/journal/m/system.journal",
+      key,
+      size,
+      size,
+      Fingerprint.Empty,
+      None,
+      start = start)
+
   private def file(pos: Long, print: Fingerprint = head, serial: Long = 0L, seen: Long = 0L) =
     FileOffset("/logs/app.log", key, serial, 0L, pos, print, Some(tail), math.max(seen, pos))
 
@@ -91,7 +102,10 @@ class PlannerSuite extends AnyFunSuite {
     Row("no start within, the whole record", tracked(100), cut(meta(900, 800)), limits(Some(10)), 0, 0, 800),
     Row("a limit past the end reads to the end", tracked(100), cut(meta(900, 800), 150), limits(Some(5000)), 0, 0, 800),
     Row("the batch's share ends at a record start too", tracked(100), cut(meta(900, 800), 150, 300, 500), limits(batch = Some(250)), 0, 0, 300),
-    Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50)
+    Row("a zero-byte file grows: its empty head agrees with anything", tracked(file(0, Fingerprint.Empty)), meta(50, 50, Fingerprint(50, "f"), Some(Fingerprint.Empty)), limits(), 0, 0, 50),
+    Row("a journal's sequence, earliest: read from its oldest entry kept", noHosts, journal(548, 601), limits(), 0, 548, 601),
+    Row("a journal's sequence, latest: from after its newest", noHosts, journal(548, 601), limits(starting = Latest), 0, 601, 601),
+    Row("a journal's sequence read on: its numbers, whichever files hold them", tracked(file(580, Fingerprint.Empty)), journal(560, 700), limits(), 0, 0, 700)
   )
   // format: on
 
