@@ -28,6 +28,9 @@ final case class JournalEntry(
     fields.collectFirst { case (`name`, value) => new String(value, UTF_8) }
 
   /** The entry's cursor, as `journalctl --show-cursor` prints it and `--after-cursor` takes it. */
-  def cursor: String =
-    f"s=$seqnumId;i=$seqnum%x;b=$bootId;m=$monotonic%x;t=$realtime%x;x=$xorHash%x"
+  def cursor: String = {
+    import java.lang.Long.toHexString
+    s"s=$seqnumId;i=${toHexString(seqnum)};b=$bootId;m=${toHexString(monotonic)};" +
+      s"t=${toHexString(realtime)};x=${toHexString(xorHash)}"
+  }
 }

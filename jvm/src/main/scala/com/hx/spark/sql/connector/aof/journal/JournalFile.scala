@@ -25,11 +25,9 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
     if (fileSize > Int.MaxValue) None
     else Some(channel.map(FileChannel.MapMode.READ_ONLY, 0, fileSize))
   // Most entries of a node repeat most of their fields (`_SYSTEMD_UNIT`, `_HOSTNAME`, ...): each
-  // field is decoded once, as long as it stays among the last used.
-  private val decoded = new java.util.LinkedHashMap[Long, (String, Array[Byte])](256, 0.75f, true) {
-    override def removeEldestEntry(e: java.util.Map.Entry[Long, (String, Array[Byte])]): Boolean =
-      size() > FieldsKept
-  }
+  // field is decoded once, as long as no other field's offset takes its slot since.
+  private val decodedAt = new Array[Long](FieldsKept)
+  private val decoded = new Array[(String, Array[Byte])](FieldsKept)
 
   /**
    * The entries numbered after `afterSeqnum`, in order, of those the header counted: an array
@@ -83,11 +81,12 @@ final class JournalFile private (channel: FileChannel, name: String, val header:
   }
 
   private def dataAt(offset: Long): (String, Array[Byte]) = {
-    val known = decoded.get(offset)
-    if (known != null) known
+    val slot = ((offset >>> 3) & (FieldsKept - 1)).toInt
+    if (decodedAt(slot) == offset) decoded(slot)
     else {
       val field = decode(offset)
-      decoded.put(offset, field)
+      decodedAt(slot) = offset
+      decoded(slot) = field
       field
     }
   }

@@ -30,7 +30,8 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
   private val priorities = new Array[Int](capacity)
   private val pids = new Array[Int](capacity)
   private val boots = new Array[UTF8String](capacity)
-  private val cursors = new Array[UTF8String](capacity)
+  // Kept for the cursor, made only when a query reads it.
+  private val entries = new Array[JournalEntry](capacity)
   private val fieldsFrom = new Array[Int](capacity + 1)
   private val keys = mutable.ArrayBuffer.empty[UTF8String]
   private val fieldValues = mutable.ArrayBuffer.empty[UTF8String]
@@ -38,6 +39,10 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
   private var fileId = UTF8String.EMPTY_UTF8
   private var plannedMicros = 0L
   private var invalid = 0L
+  // A node's entries repeat a few dozen field names and one boot: each made a UTF8String once.
+  private val names = mutable.HashMap.empty[String, UTF8String]
+  private var lastBootId = ""
+  private var lastBoot = UTF8String.EMPTY_UTF8
 
   private def rows = columns.numRows
   private def strings(of: Array[UTF8String]) = new Column.Nullable(StringType, () => rows) {
@@ -68,7 +73,9 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
       ints(priorities),
       ints(pids),
       new Column.Of(StringType) { override def getUTF8String(i: Int): UTF8String = boots(i) },
-      new Column.Of(StringType) { override def getUTF8String(i: Int): UTF8String = cursors(i) },
+      new Column.Of(StringType) {
+        override def getUTF8String(i: Int): UTF8String = UTF8String.fromString(entries(i).cursor)
+      },
       new Column.Of(MapType(StringType, StringType)) {
         override def getMap(i: Int): ColumnarMap =
           new ColumnarMap(keyColumn, valueColumn, fieldsFrom(i), fieldsFrom(i + 1) - fieldsFrom(i))
@@ -98,8 +105,8 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
     identifiers(i) = null
     priorities(i) = -1
     pids(i) = -1
-    fieldsFrom(i) = keys.size
-    val rest = mutable.LinkedHashMap.empty[String, UTF8String]
+    val first = keys.size
+    fieldsFrom(i) = first
     entry.fields.foreach { case (name, bytes) =>
       name match {
         case "MESSAGE" => values(i) = text(bytes)
@@ -109,20 +116,26 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
         case "_PID" if pids(i) < 0 => pids(i) = number(bytes)
         case "_BOOT_ID" =>
         case _ =>
-          val value = text(bytes)
-          rest(name) = rest.get(name).fold(value)(v => UTF8String.concatWs(NewLine, v, value))
+          val key = names.getOrElseUpdate(name, UTF8String.fromString(name))
+          // An entry holds a few dozen fields at most: a repeated one is found by a scan.
+          var k = first
+          while (k < keys.size && (keys(k) ne key)) k += 1
+          if (k == keys.size) {
+            keys += key
+            fieldValues += text(bytes)
+          } else fieldValues(k) = UTF8String.concatWs(NewLine, fieldValues(k), text(bytes))
       }
-    }
-    rest.foreach { case (k, v) =>
-      keys += UTF8String.fromString(k)
-      fieldValues += v
     }
     fieldsFrom(i + 1) = keys.size
     paths(i) = path
     offsets(i) = entry.seqnum
     times(i) = entry.realtime
-    boots(i) = UTF8String.fromString(entry.bootId)
-    cursors(i) = UTF8String.fromString(entry.cursor)
+    if (entry.bootId != lastBootId) {
+      lastBootId = entry.bootId
+      lastBoot = UTF8String.fromString(lastBootId)
+    }
+    boots(i) = lastBoot
+    entries(i) = entry
     columns.setNumRows(i + 1)
   }
 
@@ -154,8 +167,10 @@ object JournalBatch {
     if (bytes.isEmpty || bytes.length > 9 || !bytes.forall(b => b >= '0' && b <= '9')) -1
     else new String(bytes, UTF_8).toInt
 
-  private def validUtf8(bytes: Array[Byte]): Boolean =
-    bytes.forall(_ >= 0) || {
+  private def validUtf8(bytes: Array[Byte]): Boolean = {
+    var i = 0
+    while (i < bytes.length && bytes(i) >= 0) i += 1
+    i == bytes.length || {
       val decoder = UTF_8
         .newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
@@ -165,4 +180,5 @@ object JournalBatch {
         true
       } catch { case _: java.nio.charset.CharacterCodingException => false }
     }
+  }
 }
