@@ -51,7 +51,10 @@ object JournalScanner {
     java.lang.Long.parseUnsignedLong(seqnumId.substring(0, 16), 16),
     java.lang.Long.parseUnsignedLong(seqnumId.substring(16), 16))
 
-  /** A sequence as the planner sees a file: numbers for bytes, each entry one long. */
+  /** The sequence a key names, as [[key]] made it. */
+  def seqnumId(key: FileKey): String = f"${key.dev}%016x${key.ino}%016x"
+
+  /** A sequence as the planner sees a file: entry numbers for bytes, each entry one byte. */
   def meta(s: JournalSequence): FileMeta = {
     val newest = s.files.last
     FileMeta(

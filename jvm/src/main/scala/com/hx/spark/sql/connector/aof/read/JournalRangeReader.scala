@@ -7,7 +7,9 @@ import org.apache.spark.unsafe.types.UTF8String
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.listing.SourceFiles
-import com.hx.spark.sql.connector.aof.journal.{JournalRange, JournalRead, JournalSequence}
+import com.hx.spark.sql.connector.aof.journal.{
+  JournalRange, JournalRead, JournalScanner, JournalSequence
+}
 import com.hx.spark.sql.connector.aof.plan.FileRange
 
 /**
@@ -25,7 +27,7 @@ final class JournalRangeReader(
     counters: ReadCounters,
     batch: JournalBatch)
     extends Closeable {
-  private val seqnumId = f"${range.key.dev}%016x${range.key.ino}%016x"
+  private val seqnumId = JournalScanner.seqnumId(range.key)
   private val entries =
     new JournalRange(JournalSequence.listed(files), seqnumId, range.from, range.until)
   if (entries.lost > 0) lost(entries.lost)

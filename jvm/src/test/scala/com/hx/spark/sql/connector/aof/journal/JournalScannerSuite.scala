@@ -28,6 +28,7 @@ class JournalScannerSuite extends AnyFunSuite with TempDirectories {
       case other => fail(s"one sequence, not $other")
     }
     assert(meta.key === JournalScanner.key(header.seqnumId))
+    assert(JournalScanner.seqnumId(meta.key) === header.seqnumId)
     assert(meta.path === writer.file.toString)
     assert((meta.start, meta.size, meta.lineEnd) === ((1L, 8L, 8L)))
     assert(meta.fingerprint === Fingerprint.Empty, "nothing a copy could be told by")
