@@ -73,7 +73,8 @@ object AofOptions {
 
   /** The options as `reader` gives them, each key asked of it once at least. */
   private[config] def read(reader: OptionReader): AofOptions = {
-    val journal = JournalOptions.read(reader)
+    val lineFilter = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
+    val journal = JournalOptions.read(reader, lineFilter)
     val paths = reader.paths(if (journal.nonEmpty) JournalOptions.DefaultPaths else Nil)
     val bytesMax = reader.optional(O.BytesMax).map(_.toLong)
     val batchBytesMax = reader.optional(O.BatchBytesMax).map(_.toLong)
@@ -115,9 +116,7 @@ object AofOptions {
         identity = FileIdentity(checked = reader.boolean(O.Md5CheckEnabled)),
         lineLengthMax = lineLengthMax,
         grouping = grouping,
-        lineFilter = LineFilter
-          .of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
-          .filter(_ => journal.isEmpty),
+        lineFilter = lineFilter.filter(_ => journal.isEmpty),
         pathColumns = reader.pathColumns(),
         header = reader.header(grouping),
         ending = reader.ending(grouping),

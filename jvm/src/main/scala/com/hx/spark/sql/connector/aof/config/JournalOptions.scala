@@ -45,11 +45,12 @@ private[config] object JournalOptions {
   def reads(reader: OptionReader): Boolean = reader.value(O.Format) == Journald
 
   /**
-   * The journal's read settings when `format` is `journald`, else none.
+   * The journal's read settings when `format` is `journald`, else none; `messages` is what
+   * `include.lines` and `exclude.lines` keep, judged on `MESSAGE`.
    *
    * @throws IllegalArgumentException naming the option set for the other kind of source
    */
-  def read(reader: OptionReader): Option[JournalRead] =
+  def read(reader: OptionReader, messages: Option[LineFilter]): Option[JournalRead] =
     if (!reads(reader)) {
       Own.find(reader.get(_).nonEmpty).foreach { spec =>
         throw new IllegalArgumentException(
@@ -69,7 +70,7 @@ private[config] object JournalOptions {
           units = reader.many(O.JournalUnits).toSet,
           identifiers = reader.many(O.JournalIdentifiers).toSet,
           priority = reader.optional(O.JournalPriority).map(JournalRead.priority),
-          messages = LineFilter.of(reader.many(O.IncludeLines), reader.many(O.ExcludeLines))
+          messages = messages
         ))
     }
 }

@@ -23,13 +23,9 @@ final class JournalRange(files: Seq[Path], seqnumId: String, from: Long, until: 
   /** The range's entries journald removed before they were read. */
   val lost: Long = sequence.fold(until - from)(s => math.max(0L, math.min(s.head, until) - from))
 
-  private val opened = sequence.toSeq.flatMap(_.files).flatMap { p =>
-    JournalSequence.headerOf(p).collect {
-      case h
-          if h.seqnumId == seqnumId && h.nEntries > 0 && h.tailSeqnum >= from &&
-            h.headSeqnum < until =>
-        p -> JournalFile.open(p)
-    }
+  private val opened = sequence.toSeq.flatMap(_.files).collect {
+    case (p, h) if h.nEntries > 0 && h.tailSeqnum >= from && h.headSeqnum < until =>
+      p -> JournalFile.open(p)
   }
   private val heads = mutable.PriorityQueue.empty[(Path, BufferedIterator[JournalEntry])](
     Ordering.by[(Path, BufferedIterator[JournalEntry]), Long](_._2.head.seqnum).reverse)

@@ -56,7 +56,7 @@ object JournalScanner {
 
   /** A sequence as the planner sees a file: entry numbers for bytes, each entry one byte. */
   def meta(s: JournalSequence): FileMeta = {
-    val newest = s.files.last
+    val newest = s.files.last._1
     FileMeta(
       path = newest.toString,
       key = key(s.seqnumId),

@@ -1,7 +1,5 @@
 package com.hx.spark.sql.connector.aof.read
 
-import java.nio.ByteBuffer
-import java.nio.charset.CodingErrorAction
 import java.nio.charset.StandardCharsets.UTF_8
 
 import scala.collection.mutable
@@ -10,6 +8,7 @@ import org.apache.spark.sql.types.{IntegerType, LongType, MapType, StringType, T
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch, ColumnarMap}
 import org.apache.spark.unsafe.types.UTF8String
 
+import com.hx.spark.sql.connector.aof.files.lines.LineDecoder
 import com.hx.spark.sql.connector.aof.journal.JournalEntry
 
 /**
@@ -140,7 +139,7 @@ final class JournalBatch(val capacity: Int = LineBatch.Capacity) {
   }
 
   private def text(bytes: Array[Byte]): UTF8String =
-    if (validUtf8(bytes)) UTF8String.fromBytes(bytes)
+    if (LineDecoder.validUtf8(bytes, 0, bytes.length)) UTF8String.fromBytes(bytes)
     else {
       invalid += 1
       UTF8String.fromString(new String(bytes, UTF_8))
@@ -166,19 +165,4 @@ object JournalBatch {
   private def number(bytes: Array[Byte]): Int =
     if (bytes.isEmpty || bytes.length > 9 || !bytes.forall(b => b >= '0' && b <= '9')) -1
     else new String(bytes, UTF_8).toInt
-
-  private def validUtf8(bytes: Array[Byte]): Boolean = {
-    var i = 0
-    while (i < bytes.length && bytes(i) >= 0) i += 1
-    i == bytes.length || {
-      val decoder = UTF_8
-        .newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT)
-      try {
-        decoder.decode(ByteBuffer.wrap(bytes))
-        true
-      } catch { case _: java.nio.charset.CharacterCodingException => false }
-    }
-  }
 }
