@@ -24,8 +24,9 @@ class MultilineSuite extends AnyFunSuite with SparkTestKit {
   // within a record on a busy machine cannot cut it in two.
   private val neverFlushed = "600000"
   // Where the test needs quiet files flushed (the copies of copytruncate): far above any stall
-  // of a writer within a record, which would rightly end the record there.
-  private val flushMs = "30000"
+  // of a writer within a record, which would rightly end the record there; the test waits it out
+  // once, after the last copy.
+  private val flushMs = "10000"
 
   private def start(pattern: String, ckpt: Path, out: Path, options: Map[String, String]) =
     Queries.start(spark, pattern, ckpt, out, options)
@@ -68,7 +69,7 @@ class MultilineSuite extends AnyFunSuite with SparkTestKit {
       val writer = new RecordWriter(dir.resolve("app.log"), seed = 1)
       val options = rule + ("multiline.flush.timeout" -> neverFlushed)
       val query = start(s"$dir/app\\.log", ckpt, out, options)
-      val expected = writer.write(1 to 300, pauseMs = 40)
+      val expected = writer.write(1 to 300, pauseMs = 20)
       writer.write(301 to 301, pauseMs = 0) // its start ends r300; it stays pending itself
       writer.close()
       awaitRecords(out, expected.size, query)
