@@ -44,8 +44,11 @@ describe every file under the driver's first questions before their answers are 
 - **Batches a second** are the progress reports of the phase: Spark reports a trigger that read
   nothing only every 10 s, so these are the batches that read.
 - **`rate`**: Spark's `rate` source at the same trigger, `rowsPerSecond` the phase's lines a
-  second, one partition, into `noop`: what any micro-batch source pays. Idle phases and
-  real-time mode (where `rate` is refused) have none.
+  second, one partition, into `noop`: what any micro-batch source pays. At the default trigger,
+  `rate-micro-batch` (a tenth of the lines a second each batch): `rate` moves its offset once a
+  second, so Spark runs it a batch a second there, where a source with news at each trigger (a
+  written file's) has Spark run batches back to back, as `rate-micro-batch` does. Idle phases
+  and real-time mode (where `rate` is refused) have none.
 - **Spark alone**: the executor's and the driver's JVMs over a phase's length after the last
   query stopped: Spark's own idle cost (heartbeats, metrics, the garbage collector), under
   every idle figure. CPU is counted in clock ticks of 10 ms, so a 30 s phase tells idle
