@@ -10,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.endpoint.LookTimes
 import com.hx.spark.sql.connector.aof.files.listing.{DirectoryWatch, PathPattern, SourceFiles}
-import com.hx.spark.sql.connector.aof.testkit.{MovingClock, TempDirectories}
+import com.hx.spark.sql.connector.aof.testkit.{MovingClock, Spark4Only, TempDirectories}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
 /**
@@ -21,6 +21,7 @@ import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
  * files, several queries), more than Linux's 128 inotify instances a user, each woken by a write
  * to its directory rather than by its wait running out.
  */
+@Spark4Only
 class FileWritesSuite extends AnyFunSuite with TempDirectories {
   private val root = tempDirectory("aof-writes-")
 

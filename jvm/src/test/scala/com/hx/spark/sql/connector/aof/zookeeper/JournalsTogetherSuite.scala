@@ -9,13 +9,14 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.protocol.{JournalPlansSuite, ZkPaths, ZnodeValues}
-import com.hx.spark.sql.connector.aof.testkit.{TempDirectories, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.{Spark4Only, TempDirectories, ZooKeeperFixture}
 
 /**
  * The journals of a batch's hosts opened, fenced and copied all at once, in a real ZooKeeper
  * server: host by host, what doing it for each host alone does, whatever state each journal is
  * in; and the tasks of an earlier batch fenced as before.
  */
+@Spark4Only
 class JournalsTogetherSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {
   import JournalPlansSuite.{at, offsets}
 

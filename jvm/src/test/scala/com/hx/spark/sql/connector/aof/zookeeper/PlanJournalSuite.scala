@@ -7,13 +7,16 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
 import com.hx.spark.sql.connector.aof.protocol.{
   JournalPlans, JournalPlansSuite, MessageSeal, ZkPaths
 }
-import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
+import com.hx.spark.sql.connector.aof.testkit.{
+  Logged, Spark4Only, TempDirectories, ZooKeeperFixture
+}
 
 /**
  * Plan journals in a real ZooKeeper server: kept and read back, carried over to a batch that
  * starts inside them, fenced once the driver stops their batch, and copied through the
  * checkpoint.
  */
+@Spark4Only
 class PlanJournalSuite extends AnyFunSuite with ZooKeeperFixture with TempDirectories {
   import JournalPlansSuite.{at, offsets}
 

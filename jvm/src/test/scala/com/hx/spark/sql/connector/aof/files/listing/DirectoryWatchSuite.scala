@@ -6,13 +6,14 @@ import java.util.concurrent.{LinkedBlockingQueue, TimeUnit}
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import com.hx.spark.sql.connector.aof.testkit.TempDirectories
+import com.hx.spark.sql.connector.aof.testkit.{Spark4Only, TempDirectories}
 
 /**
  * The JVM's one inotify watch: a listener that hears each directory once between its
  * registrations costs one event however many writes follow, while one that hears every change
  * (real-time mode's follower) on the same directory hears them all.
  */
+@Spark4Only
 class DirectoryWatchSuite extends AnyFunSuite with TempDirectories {
   private val root = tempDirectory("aof-watch-")
   // Far longer than an event takes to come: what did not come by then would not.
