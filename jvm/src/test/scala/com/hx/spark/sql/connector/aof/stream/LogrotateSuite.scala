@@ -13,11 +13,11 @@ import com.hx.spark.sql.connector.aof.testkit.{
 import com.hx.spark.sql.connector.aof.testkit.Queries.{assertExactlyOnce, drain}
 
 /**
- * The real logrotate, forced twenty times half a second apart (six for each compressor but
- * gzip), against a writer appending 5,000 lines a second: every line exactly once, nothing counted
- * lost. Counted, not timed: a loaded machine rotates as often, only more slowly; a batch at the
- * default trigger takes a tenth of a second, so rotations still fall between batches and amid
- * them.
+ * The real logrotate, forced twenty times (six for each compressor but gzip), each after 2,500
+ * more lines, against writers appending 5,000 lines a second: every line exactly once, nothing
+ * counted lost. Counted, not timed: a loaded machine rotates as often, only more slowly; a
+ * rotation comes about every half second, and a batch at the default trigger takes a tenth, so
+ * rotations fall between batches and amid them.
  */
 @Spark4Only
 class LogrotateSuite extends AnyFunSuite with SparkTestKit {
@@ -54,14 +54,24 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
       rotations = 6)
   }
 
-  /** Rotates `times` times, half a second apart; `pause` (the writers' lock) held meanwhile. */
-  private def rotateTimes(rotate: Logrotate, pause: Option[ReentrantLock], times: Int): Unit =
+  /**
+   * Rotates `times` times, each once the writers wrote [[LinesPerRotation]] more lines; `pause`
+   * (the writers' lock) held while it runs.
+   */
+  private def rotateTimes(
+      rotate: Logrotate,
+      pause: Option[ReentrantLock],
+      times: Int,
+      written: () => Int): Unit =
     (1 to times).foreach { _ =>
-      Thread.sleep(500) // pacing: two forced rotations a second
+      val before = written()
+      eventually(s"$LinesPerRotation lines written")(written() >= before + LinesPerRotation)
       pause.foreach(_.lock())
       try rotate.rotate()
       finally pause.foreach(_.unlock())
     }
+
+  private val LinesPerRotation = 2500
 
   private def pauseOf(mode: Mode, writer: AppLogWriter): Option[ReentrantLock] =
     Some(writer.lock).filter(_ => mode.pauseWriter)
@@ -79,7 +89,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   (Seq(create, copytruncate, compress, compressAtOnce, olddir) ++ compressedOtherwise).foreach {
     mode =>
       val directives = mode.directives.mkString(", ")
-      test(s"logrotate ${mode.name} ($directives), twice a second: exactly once") {
+      test(s"logrotate ${mode.name} ($directives), every 2,500 lines: exactly once") {
         val (dir, rotate, writer) = setUp(mode)
         val query = spark.readStream
           .format("aof")
@@ -89,13 +99,13 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
           .queryName(s"rotated_${mode.name}")
           .option("checkpointLocation", newDir("ckpt").toString)
           .start()
-        rotateTimes(rotate, pauseOf(mode, writer), mode.rotations)
+        rotateTimes(rotate, pauseOf(mode, writer), mode.rotations, () => writer.written)
         val ids = writer.stop()
         drain(query)
         val rows = spark.table(s"rotated_${mode.name}").collect().toSeq
         val bytesLost = lost(query)
         query.stop()
-        assert(ids.size > mode.rotations * 500)
+        assert(ids.size >= mode.rotations * LinesPerRotation)
         // Checked first: a loss count with every line there is a false count, not a loss.
         assertExactlyOnce(rows, ids)
         assert(bytesLost === "0")
@@ -104,7 +114,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
 
   // The second log's .gz is written just after the first log's rotated file is deleted, and a
   // file system may give it that file's inode: a key the query tracks, for other content.
-  test("logrotate compress_at_once of two logs in one block, twice a second: exactly once") {
+  test("logrotate compress_at_once of two logs in one block, every 2,500 lines: exactly once") {
     val dir = newDir("two_logs")
     val logs = Seq("access.log", "error.log").map(name => Files.createFile(dir.resolve(name)))
     val lock = new ReentrantLock()
@@ -115,7 +125,7 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
     val rotate = new Logrotate(logs, compressAtOnce.directives)
     val out = newDir("out")
     val query = Queries.start(spark, s"$dir/(access|error)\\.log.*", newDir("ckpt"), out)
-    rotateTimes(rotate, Some(lock), compressAtOnce.rotations)
+    rotateTimes(rotate, Some(lock), compressAtOnce.rotations, () => writers.map(_.written).sum)
     val ids = writers.flatMap(_.stop())
     drain(query)
     assert(lost(query) === "0")
@@ -139,9 +149,9 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
     val first = start()
     eventually("lines read")(Option(first.lastProgress).exists(_.numInputRows > 0))
     first.stop()
-    rotateTimes(rotate, pauseOf(mode, writer), whileStopped)
+    rotateTimes(rotate, pauseOf(mode, writer), whileStopped, () => writer.written)
     val again = start()
-    rotateTimes(rotate, pauseOf(mode, writer), after)
+    rotateTimes(rotate, pauseOf(mode, writer), after, () => writer.written)
     val ids = writer.stop()
     drain(again)
     val bytesLost = lost(again)

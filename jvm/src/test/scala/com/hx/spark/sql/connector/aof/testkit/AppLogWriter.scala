@@ -34,6 +34,9 @@ final class AppLogWriter(
     this
   }
 
+  /** How many lines it wrote so far. */
+  def written: Int = ids.synchronized(ids.size)
+
   /** Stops writing; returns every id written, in order. */
   def stop(): Seq[String] = {
     running = false
