@@ -11,8 +11,9 @@ import com.hx.spark.sql.connector.aof.files.listing.{FileListing, SourceFiles}
  * to `tail` that journald has not removed, in `files` (each with its header as read), live and
  * archived, oldest first. journald numbers the entries it writes in a sequence that a rotation
  * carries on into the next file, so an entry's number stays its place whichever file holds it: a
- * sequence is what a file is to the rest of the source, and an entry's number its offset. (Its user files start sequences of their
- * own, in systemd before 256, with numbers that the system file's entries also take from.)
+ * sequence is what a file is to the rest of the source, and an entry's number its offset. (Its
+ * user files start sequences of their own, in systemd before 256, with numbers that the system
+ * file's entries also take from.)
  */
 final case class JournalSequence(
     seqnumId: String,

@@ -113,7 +113,8 @@ class LogrotateSuite extends AnyFunSuite with SparkTestKit {
   }
 
   // The second log's .gz is written just after the first log's rotated file is deleted, and a
-  // file system may give it that file's inode: a key the query tracks, for other content.
+  // file system may give it that file's inode: a key the query tracks, for other content. Its two
+  // writers' lines count together, so it rotates about every quarter second.
   test("logrotate compress_at_once of two logs in one block, every 2,500 lines: exactly once") {
     val dir = newDir("two_logs")
     val logs = Seq("access.log", "error.log").map(name => Files.createFile(dir.resolve(name)))
