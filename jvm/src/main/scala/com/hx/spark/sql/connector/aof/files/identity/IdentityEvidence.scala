@@ -9,11 +9,12 @@ import scala.collection.mutable
 /**
  * What one look knows of its files' bytes, for telling a copy: a file's head (the MD5 of its
  * first bytes) and a tail (of the bytes before a position). Taken from the file's answer when it
- * holds them, else read from the file, each at most once per look, each file opened once. The
- * rules that judge the evidence are [[FileIdentity]]'s. A compressed file's head is decompressed
- * only as far as asked; its tails are never read here (each a pass over all it holds): its
- * answer's are all there is of them. A file gone since reads nothing, and says so ([[missed]]):
- * the look is then out of date, a rotation under way.
+ * holds them (its head and probe, its tails at its floor and at its line end), else read from the
+ * file, each at most once per look, each file opened once. The rules that judge the evidence are
+ * [[FileIdentity]]'s. A compressed file's head is decompressed only as far as asked; its tails
+ * are never read here (each a pass over all it holds): its answer's are all there is of them. A
+ * file gone since reads nothing, and says so ([[missed]], [[unread]]): the look is then out of
+ * date, a rotation under way.
  *
  * @param compressed     whether a file (by key) is compressed
  * @param compressedHead the MD5 of the first bytes (of a length) a compressed file, open,
@@ -27,10 +28,13 @@ private[files] final class IdentityEvidence(
   private val channels = mutable.Map.empty[FileKey, Option[FileChannel]]
   private val heads = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
   private val tails = mutable.Map.empty[(FileKey, Long), Option[Fingerprint]]
-  private var failed = false
+  private val failed = mutable.Set.empty[FileKey]
 
   /** Whether a file the look found could not be read since: gone, or no longer readable. */
-  def missed: Boolean = failed
+  def missed: Boolean = failed.nonEmpty
+
+  /** The files (by key) of [[missed]]. */
+  def unread: collection.Set[FileKey] = failed
 
   /** The MD5 of `m`'s first `length` bytes; None when it is shorter, or cannot be read. */
   def head(m: FileMeta, length: Long): Option[Fingerprint] =
@@ -46,7 +50,8 @@ private[files] final class IdentityEvidence(
   /** The MD5 of the bytes of `m` just before `end`; None when it does not reach it. */
   def tail(m: FileMeta, end: Long): Option[Fingerprint] =
     m.tailAt(end).getOrElse {
-      if (compressed(m.key)) None
+      if (end == m.lineEnd && m.tailAtLineEnd.nonEmpty) m.tailAtLineEnd
+      else if (compressed(m.key)) None
       else
         tails.getOrElseUpdate((m.key, end), read(m)(Prefixes.tail(_, end, sampleLength.toLong)))
     }
@@ -56,10 +61,10 @@ private[files] final class IdentityEvidence(
       .getOrElseUpdate(
         m.key,
         try Some(FileChannel.open(Paths.get(m.path)))
-        catch { case _: IOException => failed = true; None })
+        catch { case _: IOException => failed += m.key; None })
       .flatMap { channel =>
         try f(channel)
-        catch { case _: IOException => failed = true; None }
+        catch { case _: IOException => failed += m.key; None }
       }
 
   override def close(): Unit = channels.values.flatten.foreach(_.close())

@@ -1,9 +1,13 @@
 package com.hx.spark.sql.connector.aof.files.copies
 
-import java.io.ByteArrayOutputStream
+import java.io.{ByteArrayOutputStream, OutputStream}
 import java.nio.channels.FileChannel
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, StandardOpenOption}
+import java.util.zip.GZIPOutputStream
+
+import scala.collection.mutable
+import scala.util.Random
 
 import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorOutputStream
 import org.scalatest.LoneElement
@@ -30,11 +34,16 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
   private def write(file: Path, bytes: Array[Byte]): Path =
     Files.write(file, bytes, StandardOpenOption.CREATE, StandardOpenOption.APPEND)
 
-  private def lz4(bytes: Array[Byte]): Array[Byte] = {
+  private def gzip(bytes: Array[Byte]): Array[Byte] = compressed(bytes, new GZIPOutputStream(_))
+
+  private def lz4(bytes: Array[Byte]): Array[Byte] =
+    compressed(bytes, new FramedLZ4CompressorOutputStream(_))
+
+  private def compressed(bytes: Array[Byte], by: OutputStream => OutputStream): Array[Byte] = {
     val out = new ByteArrayOutputStream()
-    val lz4 = new FramedLZ4CompressorOutputStream(out)
-    try lz4.write(bytes)
-    finally lz4.close()
+    val compressor = by(out)
+    try compressor.write(bytes)
+    finally compressor.close()
     out.toByteArray
   }
 
@@ -176,6 +185,45 @@ class CompressedCopiesSuite extends AnyFunSuite with TempDirectories with LoneEl
     val lz4File = plan.end.hosts("h").files.values.find(_.path == out.toString)
     assert(lz4File.map(_.first) === Some(text.length.toLong))
     assert(plan.losses.isEmpty)
+  }
+
+  // A compressor's steps (its output begun, written in parts, its original deleted) fall among
+  // the looks' at random: after any stat, with each seed elsewhere. A look that finds a file gone
+  // is followed by another, which may find one gone too.
+  Seq(false, true).foreach { tracked =>
+    val original = if (tracked) "read before" else "first seen with it"
+    test(s"a compressor at work amid the looks, its original $original: each line once") {
+      (1 to 300).foreach { seed =>
+        val random = new Random(seed)
+        val dir = tempDirectory("compressed-")
+        val file = dir.resolve("app.log.1")
+        val out = dir.resolve("app.log.1.gz")
+        val whole = gzip(text.getBytes(UTF_8))
+        val parts = whole.grouped(whole.length / (1 + random.nextInt(4)) + 1).toList
+        val steps = mutable.Queue[() => Unit](() => write(out, Array.emptyByteArray))
+        parts.foreach(part => steps += (() => write(out, part)))
+        steps += (() => Files.delete(file))
+        val scanner = new DirectoryScanner(
+          SourceFiles(dir, "app\\.log.*"),
+          1024,
+          stat = { path =>
+            if (steps.nonEmpty && random.nextInt(3) == 0) steps.dequeue()()
+            FileStamp.of(path)
+          })
+        write(dir.resolve("app.log.2"), "older\n".getBytes(UTF_8))
+        // Written and rotated between two looks, a new original is first seen beside its output.
+        if (tracked) write(file, text.getBytes(UTF_8))
+        val start = planOn(scanner, AofOffset.Empty).end
+        if (!tracked) write(file, text.getBytes(UTF_8))
+        val plans = mutable.ArrayBuffer(planOn(scanner, start))
+        while (steps.nonEmpty || plans.size < 2) plans += planOn(scanner, plans.last.end)
+        val ends = start +: plans.map(_.end)
+        val ranges = ends.zip(ends.tail).flatMap { case (a, b) => read(a, b) }
+        val lines = ranges.filterNot(_._1.endsWith("app.log.2")).map(r => r._3 - r._2).sum
+        assert(lines === (if (tracked) 0L else text.length.toLong), s"seed $seed: $ranges")
+        assert(plans.forall(_.losses.isEmpty), s"seed $seed")
+      }
+    }
   }
 
   // logrotate with `compress` and no `delaycompress` ran amid a look: the look described the

@@ -59,9 +59,10 @@ class IdentityEvidenceSuite extends AnyFunSuite with TempDirectories {
     } finally evidence.close()
   }
 
-  test("a tail: the answer's at its floor, else read from the file once") {
+  test("a tail: the answer's at its floor or line end, else read from the file once") {
     val file = Files.write(tempDirectory("evidence-").resolve("app.log"), text.getBytes(UTF_8))
     val floorTail = Fingerprint(17, "1" * 32)
+    val endTail = Fingerprint(17, "2" * 32)
     val meta = FileMeta(
       file.toString,
       FileKey.of(file),
@@ -70,14 +71,24 @@ class IdentityEvidenceSuite extends AnyFunSuite with TempDirectories {
       md5(text),
       None,
       floor = Some(34),
-      tailAtFloor = Some(floorTail))
+      tailAtFloor = Some(floorTail),
+      tailAtLineEnd = Some(endTail))
     val evidence = new IdentityEvidence(17, _ => false)
     try {
       assert(evidence.tail(meta, 34) === Some(floorTail))
+      assert(evidence.tail(meta, 68) === Some(endTail))
       assert(evidence.tail(meta, 17) === Some(md5(text.take(17))))
       assert(evidence.tail(meta, 69) === None, "past the end")
       Files.write(file, text.toUpperCase.getBytes(UTF_8))
       assert(evidence.tail(meta, 17) === Some(md5(text.take(17))))
     } finally evidence.close()
+    // Gone since the look described it: nothing read, and the file named.
+    Files.delete(file)
+    val after = new IdentityEvidence(17, _ => false)
+    try {
+      assert(after.tail(meta, 68) === Some(endTail) && !after.missed)
+      assert(after.tail(meta, 17) === None)
+      assert(after.missed && after.unread === Set(meta.key))
+    } finally after.close()
   }
 }
