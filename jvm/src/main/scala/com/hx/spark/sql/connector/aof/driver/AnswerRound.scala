@@ -106,7 +106,7 @@ private[driver] final class AnswerRound(
           // as whole as one to a call to look at everything ([[calling]]).
           // The very call awaited: a call's number comes from ZooKeeper, where anybody may have
           // written a greater one, so a greater number does not say the host looked since.
-          val looked = lookers.get(host).forall(_ == answer.look)
+          val looked = lookers.get(host).forall(_ == called(host, answer))
           if (looked || (!wholeLookers(host) && (asked(host) || resent(host)))) {
             lookers -= host
             heard += host
@@ -116,13 +116,18 @@ private[driver] final class AnswerRound(
     } yield (sent, answer, answered)
   }
 
+  /** The number of the call of the kind `host` was called by (to look at all, or pulled) seen. */
+  private def called(host: String, answer: Answer): Long =
+    if (wholeLookers(host)) answer.look else answer.pulled
+
   /**
    * A host called to look (not sent a request in this call) that still answers a request older
    * than the one standing holds a request written back over the driver's (a new endpoint takes
    * whatever it finds): the request is sent again, once a call, so that it answers the driver's.
    */
   private def resendIfStale(host: String, sent: SentRequest, answer: Answer): Unit =
-    if (lookers.get(host).contains(answer.look) && answer.seq < sent.seq && !resent(host)) {
+    if (lookers.get(host).contains(called(host, answer)) && answer.seq < sent.seq &&
+      !resent(host)) {
       // Also a request sent a moment ago that its endpoint had not read yet: said, not warned.
       log.info(
         s"aof: $host answered a look with an older request than the driver's (${answer.seq}, " +

@@ -75,9 +75,8 @@ final class NodeEndpoint(
   private val exchange = new DriverExchange
   private var lastRejected = ""
   private var closed = false
-  // The number of the last call to look answered, which answers carry; each call's last number;
-  // and the last answer written: written again to say it looked.
-  private var lookSeen = 0L
+  // Each call's last number answered, which answers carry; and the last answer written: written
+  // again to say it looked.
   private var callsSeen = Map.empty[WatchedZnode, Long]
   private var lastWritten: Option[Answer] = None
   private val changeCount = new ChangeCount
@@ -220,7 +219,6 @@ final class NodeEndpoint(
       if (settling > 0) submit(called(call), settling)
       else {
         callsSeen += call -> n
-        lookSeen = n
         // A look at every host covers every byte written before it was called, even one whose
         // watch event is still on its way (what "no new data" means to Spark): it is whole.
         if (call eq lookCalls) looks.changedDirs.all()
@@ -248,7 +246,11 @@ final class NodeEndpoint(
 
   private def write(answer: Answer): Unit = {
     val sent =
-      answer.copy(look = lookSeen, seq = exchange.seq, changes = changeCount.seenByLastLook)
+      answer.copy(
+        look = callsSeen.getOrElse(lookCalls, 0L),
+        pulled = callsSeen.getOrElse(pulls, 0L),
+        seq = exchange.seq,
+        changes = changeCount.seenByLastLook)
     ZnodeValues.put(client, paths.answer(host), Messages.encode(sent, spec.runKey))
     lastWritten = Some(sent)
   }

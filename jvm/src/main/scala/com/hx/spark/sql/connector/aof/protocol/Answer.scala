@@ -22,10 +22,11 @@ import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
  *
  * A node answers a request again at each look called after its files changed, until the next
  * request: `name` names each answer (empty: the request's id), and the driver plans from the
- * latest answer it has not planned yet. `look` is the driver's last call to look
- * ([[ZkPaths.look]], [[ZkPaths.pull]]) that the node had seen when it answered. `seq`: that of
- * the request answered. `changes`: the node's count of changes ([[ZkPaths.changed]]) that this
- * answer's look saw.
+ * latest answer it has not planned yet. `look` and `pulled`: the driver's last calls to look that
+ * the node had answered, at every node ([[ZkPaths.look]]) and at this one ([[ZkPaths.pull]]), a
+ * number each: an answer to one call, written after one to the other, takes back nothing the
+ * other said. `seq`: that of the request answered. `changes`: the node's count of changes
+ * ([[ZkPaths.changed]]) that this answer's look saw.
  */
 final case class Answer(
     id: String,
@@ -43,6 +44,7 @@ final case class Answer(
     unmatchedCopies: Map[String, UnmatchedCopy] = Map.empty,
     name: String = "",
     look: Long = 0L,
+    pulled: Long = 0L,
     seq: Long = 0L,
     changes: Long = 0L) {
 

@@ -77,6 +77,7 @@ object Messages {
       answer.base.foreach(g.writeStringField("base", _))
       if (answer.name.nonEmpty) g.writeStringField("answer", answer.name)
       if (answer.look > 0) g.writeNumberField("look", answer.look)
+      if (answer.pulled > 0) g.writeNumberField("pulled", answer.pulled)
       if (answer.seq > 0) g.writeNumberField("seq", answer.seq)
       if (answer.changes > 0) g.writeNumberField("changes", answer.changes)
       writeKeys(g, "gone", answer.gone)
@@ -183,6 +184,7 @@ object Messages {
         .toMap,
       text(root, "answer").getOrElse(""),
       root.path("look").asLong(0L),
+      root.path("pulled").asLong(0L),
       root.path("seq").asLong(0L),
       root.path("changes").asLong(0L)
     )

@@ -13,7 +13,7 @@ import com.hx.spark.sql.connector.aof.driver.Look
 import com.hx.spark.sql.connector.aof.files.identity.{FileMeta, FileStamp, KnownFile}
 import com.hx.spark.sql.connector.aof.files.listing.{PathPattern, SourceFiles}
 import com.hx.spark.sql.connector.aof.files.records.RecordRule
-import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths}
+import com.hx.spark.sql.connector.aof.protocol.{MessageSeal, Messages, ZkPaths, ZnodeValues}
 import com.hx.spark.sql.connector.aof.testkit.{Logged, TempDirectories, ZooKeeperFixture}
 import com.hx.spark.sql.connector.aof.testkit.Polling.eventually
 
@@ -290,6 +290,23 @@ class ChangeReportsSuite extends AnyFunSuite with ZooKeeperFixture with TempDire
     val answers = coordinator.answers(coordinator.ask(asked), 10000, Look.Now)
     assert(answers.heard === Set("forged-call"))
     assert(answers.files("forged-call").head.lineEnd === 8L)
+    coordinator.stop()
+  }
+
+  // A host pulled right after a change looks once the change is settled: after a call to look at
+  // every host, if that came meanwhile. The pull's answer keeps the call's number.
+  test("a pull answered after a call to look at every host: the call's answer still holds") {
+    val (coordinator, paths, dirs) = served("late-pull")
+    val (asked, _) = caughtUp(coordinator, "late-pull")
+    append(dirs("late-pull"), "two\n")
+    ZnodeValues.put(client, paths.pull("late-pull"), "1000".getBytes(UTF_8))
+    val answers = coordinator.answers(coordinator.ask(asked), 10000, Look.Now)
+    assert(answers.heard === Set("late-pull"))
+    // The last pull written (this one, or the driver's own since), answered in its turn.
+    def number(call: String) = new String(client.getData.forPath(call), UTF_8).toLong
+    def answer = Messages.decodeAnswer(client.getData.forPath(paths.answer("late-pull")), key)
+    eventually("the pull's answer")(answer.pulled == number(paths.pull("late-pull")))
+    assert(answer.look === number(paths.look))
     coordinator.stop()
   }
 

@@ -105,9 +105,10 @@ class GoldenFilesSuite extends AnyFunSuite {
     unlisted = Some("not listed: an example of the field"),
     retired = Seq("2049:11:1"),
     // This answer's own id (the host answers a standing request again as its files change),
-    // and the last call to look it had seen.
+    // and the last calls to look it had answered, at every host and at this one.
     name = "answer-2",
-    look = 3L
+    look = 3L,
+    pulled = 5L
   )
 
   private val offsets = AofOffset(
