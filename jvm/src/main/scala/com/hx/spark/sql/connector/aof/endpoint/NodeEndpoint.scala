@@ -14,7 +14,6 @@ import org.apache.zookeeper.CreateMode
 import org.slf4j.LoggerFactory
 
 import com.hx.spark.sql.connector.aof.files.identity.KnownFile
-import com.hx.spark.sql.connector.aof.metrics.{ExecutorReads, Gauges, MetricDefinitions => M}
 import com.hx.spark.sql.connector.aof.protocol.{
   Answer, DriverExchange, Exchange, Messages, Request, ZkPaths, ZnodeValues
 }
@@ -88,18 +87,7 @@ final class NodeEndpoint(
     () => { requests.check(); lookCalls.check(); pulls.check() },
     () => looks.wholeLookMs
   )
-  private val gauges = Gauges.group(
-    s"endpoint.${Gauges.part(spec.metaStore)}",
-    () =>
-      Map(
-        M.FilesWatched.name -> looks.filesWatched,
-        M.LookMs.name -> looks.lookMs,
-        M.Looks.name -> looks.looks,
-        M.Serving.name -> (if (registration.isEmpty) 0L else 1L),
-        M.LinesRead.name -> ExecutorReads.lines(spec.metaStore),
-        M.BytesRead.name -> ExecutorReads.bytes(spec.metaStore)
-      )
-  )
+  private val gauges = new EndpointGauges(spec.metaStore, looks, () => registration.nonEmpty)
 
   /** The looks so far: each lists, stats and describes the files. */
   private[endpoint] def looksSoFar: Long = looks.looks
@@ -111,8 +99,7 @@ final class NodeEndpoint(
   private[endpoint] def settling: Boolean = schedule.settling
 
   def start(): Unit = {
-    gauges.sync(
-      Set(M.FilesWatched, M.LookMs, M.Looks, M.Serving, M.LinesRead, M.BytesRead).map(_.name))
+    gauges.start()
     report.start()
     driver.getListenable.addListener(new NodeCacheListener {
       override def nodeChanged(): Unit = if (driver.getCurrentData == null) submit(close())
