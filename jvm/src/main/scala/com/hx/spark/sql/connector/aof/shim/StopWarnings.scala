@@ -29,8 +29,8 @@ import org.apache.spark.sql.SparkSession
  *    of the broadcast, finds it gone and says so at ERROR with Spark's stack;
  *  - the interrupted query thread, when it was writing the checkpoint, Hadoop's stack of it, and
  *    the run's ZooKeeper clients, closed while waiting for a reply, Curator's (an endpoint's
- *    leader election among them, or a reply's next step on the closed client) and ZooKeeper's
- *    own (a reply that came as it closed).
+ *    leader election among them, a reply's next step on the closed client, or a change of the
+ *    connection's state met as it closed) and ZooKeeper's own (a reply that came as it closed).
  * These messages are dropped when they come of a stop (the run they name is of no query still
  * active, or the task was killed); the same words of a query running are kept, and the rest.
  *
@@ -53,6 +53,7 @@ private[aof] object StopWarnings {
   private val AnyCurator = "org.apache.curator."
   private[shim] val Latch: String = classOf[LeaderLatch].getName
   private[shim] val NettySocket = "org.apache.zookeeper.ClientCnxnSocketNetty"
+  private[shim] val ConnectionStates = "org.apache.curator.framework.state.ConnectionStateManager"
 
   private val RunId: Regex = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".r
 
@@ -94,7 +95,10 @@ private[aof] object StopWarnings {
     Rule(AnyCurator, "".r, e => clientClosed(e.getThrown)),
     // A run's client closed as a reply came: the reply finds its request gone ("Nothing in the
     // queue, but got <xid>"); the client's connection is over anyway.
-    Rule(NettySocket, "Unexpected throwable".r, e => thrownSays(e, "Nothing in the queue"))
+    Rule(NettySocket, "Unexpected throwable".r, e => thrownSays(e, "Nothing in the queue")),
+    // A connection's change of state taken up as its client closed, which clears the client's
+    // listeners first: every client of the source has one from its start (`ZkClients.open`).
+    Rule(ConnectionStates, "^There are no ConnectionStateListeners registered\\.$".r, _ => true)
   )
 
   // Curator's words for a request made on a closed client: Curator 5's, Curator 2's (Spark 3),

@@ -5,7 +5,7 @@ import java.util.concurrent.locks.LockSupport
 
 import scala.collection.JavaConverters._
 
-import org.apache.logging.log4j.LogManager
+import org.apache.logging.log4j.{LogManager, Logger}
 import org.apache.spark.{SparkException, TaskContext, TaskKilledException}
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -30,17 +30,14 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
   }
 
   test("an endpoint's election closed on the way says nothing; other failures of it are kept") {
-    StopWarnings.quiet
-    val printed = Logged.printed { seen =>
-      val latch = LogManager.getLogger(StopWarnings.Latch)
+    val kept = keptOf(StopWarnings.Latch) { latch =>
       // What Curator logs when the client closes (rc -112) before the election's znode is made.
       latch.error("creatingParentContainersIfNeeded() failed (rc = -112)")
       latch.error("getChildren() failed. rc = -112")
       latch.error("[id=7@host] creatingParentContainersIfNeeded() failed (rc = -112)")
       latch.error("creatingParentContainersIfNeeded() failed (rc = -101)")
-      seen().filter(_.logger == StopWarnings.Latch).map(_.message)
     }
-    assert(printed === Seq("creatingParentContainersIfNeeded() failed (rc = -101)"))
+    assert(kept === Seq("creatingParentContainersIfNeeded() failed (rc = -101)"))
   }
 
   test("a reply's next step on a closed client says nothing; other failures of it are kept") {
@@ -65,17 +62,24 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
   }
 
   test("a reply that comes as a ZooKeeper client closes says nothing; other errors are kept") {
-    StopWarnings.quiet
-    val printed = Logged.printed { seen =>
-      val socket = LogManager.getLogger(StopWarnings.NettySocket)
+    val kept = keptOf(StopWarnings.NettySocket) { socket =>
       // What ZooKeeper's Netty client logs when a reply finds its request gone with the close.
       socket.error(
         "Unexpected throwable",
         new java.io.IOException("Nothing in the queue, but got 6"))
       socket.error("Unexpected throwable", new java.io.IOException("Connection reset by peer"))
-      seen().filter(_.logger == StopWarnings.NettySocket).map(_.message)
     }
-    assert(printed === Seq("Unexpected throwable"))
+    assert(kept === Seq("Unexpected throwable"))
+  }
+
+  test("a change of state met as a client closes says nothing; the manager's others are kept") {
+    val kept = keptOf(StopWarnings.ConnectionStates) { states =>
+      // What Curator 2 and 5 say of a change of state taken up after the close cleared listeners.
+      states.warn("There are no ConnectionStateListeners registered.")
+      states.warn("Session timeout has elapsed while SUSPENDED. Injecting a session expiration.")
+    }
+    assert(
+      kept === Seq("Session timeout has elapsed while SUSPENDED. Injecting a session expiration."))
   }
 
   test("a task's end as the session stops says nothing; the scheduler's other errors are kept") {
@@ -129,6 +133,15 @@ class StopWarningsSuite extends AnyFunSuite with SparkTestKit {
       seen().filter(_.logger == StopWarnings.Listeners)
     }
     assert(printed.map(_.message) === Seq("Error in TaskCompletionListener"))
+  }
+
+  /** The messages `log` gives `logger` that the filter lets through. */
+  private def keptOf(logger: String)(log: Logger => Unit): Seq[String] = {
+    StopWarnings.quiet
+    Logged.printed { seen =>
+      log(LogManager.getLogger(logger))
+      seen().filter(_.logger == logger).map(_.message)
+    }
   }
 
   test("no logger gets a configuration of its own, which Spark's WARN default would let through") {
