@@ -20,19 +20,19 @@ object Delta {
    */
   def between[K, V](before: Seq[V], after: Seq[V], unique: Boolean = false)(
       key: V => K): Option[Delta[K, V]] = {
-    // The same keys in the same order, as most triggers list them: compared pairwise, and the
+    // The same keys in the same order, as most triggers list them: compared pair by pair, and the
     // same object has the same key.
-    val sameKeys = before.size == after.size && pairs(before, after).forall { case (b, a) =>
-      same(b, a) || key(b) == key(a)
-    }
+    val sameKeys = before.size == after.size && !differ(before, after)((b, a) => key(b) != key(a))
     // A Java set: a look's answer of thousands of files makes one at every trigger.
     lazy val keys = new java.util.HashSet[K](after.size * 2)
     if (!(sameKeys && unique) && !after.forall(v => keys.add(key(v)))) None
     else if (sameKeys) {
-      Some(
-        Delta(
-          pairs(before, after).collect { case (b, a) if !same(b, a) && a != b => a }.toVector,
-          Nil))
+      val changed = Vector.newBuilder[V]
+      differ(before, after) { (b, a) =>
+        if (b != a) changed += a
+        false
+      }
+      Some(Delta(changed.result(), Nil))
     } else {
       val old = before.iterator.map(v => key(v) -> v).toMap
       Some(
@@ -42,28 +42,45 @@ object Delta {
     }
   }
 
-  private def same[V](b: V, a: V): Boolean = b.asInstanceOf[AnyRef] eq a.asInstanceOf[AnyRef]
-
-  private def pairs[V](before: Seq[V], after: Seq[V]): Iterator[(V, V)] =
-    before.iterator.zip(after.iterator)
+  /**
+   * Whether `differs` holds of a pair of items at the same place in two lists of one size that
+   * are not the same object; walks them without a pair for each, and stops at the first.
+   */
+  private def differ[V](before: Seq[V], after: Seq[V])(differs: (V, V) => Boolean): Boolean = {
+    val b = before.iterator
+    val a = after.iterator
+    var found = false
+    while (!found && b.hasNext) {
+      val x = b.next()
+      val y = a.next()
+      found = !(x.asInstanceOf[AnyRef] eq y.asInstanceOf[AnyRef]) && differs(x, y)
+    }
+    found
+  }
 
   /**
    * `before` with `delta` applied: the same items by key as the list it was taken from; those
-   * kept stay in `before`'s order, new ones follow in the delta's.
+   * kept stay in `before`'s order, new ones follow in the delta's; `before` itself when the delta
+   * is empty.
    */
-  def applied[K, V](before: Seq[V], delta: Delta[K, V])(key: V => K): Seq[V] = {
-    val changed = delta.changed.iterator.map(v => key(v) -> v).toMap
-    val removed = delta.removed.toSet
-    // The changed items found among those kept: the others are new. Not a set of every key
-    // kept, which a request of thousands of files would make at every trigger.
-    val replaced = scala.collection.mutable.Set.empty[K]
-    val kept = before.filterNot(v => removed(key(v))).map { v =>
-      val k = key(v)
-      changed.get(k).fold(v) { c =>
-        replaced += k
-        c
+  def applied[K, V](before: Seq[V], delta: Delta[K, V])(key: V => K): Seq[V] =
+    if (delta.isEmpty) before
+    else {
+      val changed = delta.changed.iterator.map(v => key(v) -> v).toMap
+      val removed = delta.removed.toSet
+      // The changed items found among those kept: the others are new. Not a set of every key
+      // kept, which a request of thousands of files would make at every trigger.
+      val replaced = scala.collection.mutable.Set.empty[K]
+      val kept = Vector.newBuilder[V]
+      before.foreach { v =>
+        val k = key(v)
+        if (!removed(k)) changed.get(k) match {
+          case Some(c) =>
+            replaced += k
+            kept += c
+          case None => kept += v
+        }
       }
+      kept.result() ++ delta.changed.filterNot(v => replaced(key(v)))
     }
-    kept ++ delta.changed.filterNot(v => replaced(key(v)))
-  }
 }

@@ -44,6 +44,8 @@ class DeltaSuite extends AnyFunSuite {
     val before = Seq(1 -> "a", 2 -> "b", 3 -> "c")
     val d = Delta(Seq(4 -> "d", 2 -> "B"), Seq(1))
     assert(Delta.applied(before, d)(_._1) === Seq(2 -> "B", 3 -> "c", 4 -> "d"))
+    // Nothing to apply: the list itself, which the next change is compared with object by object.
+    assert(Delta.applied(before, Delta[Int, (Int, String)](Nil, Nil))(_._1) eq before)
   }
 
   test("a list that repeats a key is not taken as a change: it is sent in full") {

@@ -98,10 +98,16 @@ private[files] object NodeRequest {
       before: Option[NodeRequest]): (Option[Seq[FileKey]], mutable.HashMap[FileKey, KnownFile]) =
     before.fold((Option.empty[Seq[FileKey]], keyed(known))) { b =>
       val pairwise = mutable.ArrayBuffer.empty[KnownFile]
-      val sameOrder = b.known.size == known.size &&
-        b.known.iterator.zip(known.iterator).forall { case (was, k) =>
-          (was eq k) || (was.key == k.key && { pairwise += k; true })
+      var sameOrder = b.known.size == known.size
+      val was = b.known.iterator
+      val now = known.iterator
+      while (sameOrder && was.hasNext) {
+        val w = was.next()
+        val k = now.next()
+        if (!(w eq k)) {
+          if (w.key == k.key) pairwise += k else sameOrder = false
         }
+      }
       if (sameOrder) {
         pairwise.foreach(k => b.byKey(k.key) = k)
         (Some(pairwise.map(_.key).toList), b.byKey)
