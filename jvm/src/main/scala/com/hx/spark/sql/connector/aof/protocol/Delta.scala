@@ -22,15 +22,15 @@ object Delta {
       key: V => K): Option[Delta[K, V]] = {
     // The same keys in the same order, as most triggers list them: compared pair by pair, and the
     // same object has the same key.
-    val sameKeys = before.size == after.size && !differ(before, after)((b, a) => key(b) != key(a))
+    val sameKeys = before.size == after.size && eachOtherPair(before, after)(key(_) == key(_))
     // A Java set: a look's answer of thousands of files makes one at every trigger.
     lazy val keys = new java.util.HashSet[K](after.size * 2)
     if (!(sameKeys && unique) && !after.forall(v => keys.add(key(v)))) None
     else if (sameKeys) {
       val changed = Vector.newBuilder[V]
-      differ(before, after) { (b, a) =>
+      eachOtherPair(before, after) { (b, a) =>
         if (b != a) changed += a
-        false
+        true
       }
       Some(Delta(changed.result(), Nil))
     } else {
@@ -43,19 +43,19 @@ object Delta {
   }
 
   /**
-   * Whether `differs` holds of a pair of items at the same place in two lists of one size that
-   * are not the same object; walks them without a pair for each, and stops at the first.
+   * Calls `goOn` with each pair of items at the same place in two lists of one size that are not
+   * the same object, until it says no: whether it never did. No pair object is made for each.
    */
-  private def differ[V](before: Seq[V], after: Seq[V])(differs: (V, V) => Boolean): Boolean = {
+  private def eachOtherPair[V](before: Seq[V], after: Seq[V])(goOn: (V, V) => Boolean): Boolean = {
     val b = before.iterator
     val a = after.iterator
-    var found = false
-    while (!found && b.hasNext) {
+    var going = true
+    while (going && b.hasNext) {
       val x = b.next()
       val y = a.next()
-      found = !(x.asInstanceOf[AnyRef] eq y.asInstanceOf[AnyRef]) && differs(x, y)
+      going = (x.asInstanceOf[AnyRef] eq y.asInstanceOf[AnyRef]) || goOn(x, y)
     }
-    found
+    going
   }
 
   /**
