@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.driver
 
-import com.hx.spark.sql.connector.aof.files.identity.FileMeta
+import com.hx.spark.sql.connector.aof.files.identity.{FileKey, FileMeta}
+import com.hx.spark.sql.connector.aof.plan.AnswerChange
 
 /**
  * Says each problem the nodes report when it starts, and when it ends: a directory that does not
@@ -15,7 +16,9 @@ final class AnswerWarnings(roots: Seq[String], warn: String => Unit, info: Strin
     case _ => s"none of ${roots.mkString(", ")} exists"
   }
   private var problems = Map.empty[String, String]
-  private var unreadable = Map.empty[String, Map[String, String]]
+  // Per host, its unreadable files by path (their key, and why), and its last answer's files.
+  private var unreadable = Map.empty[String, Map[String, (FileKey, String)]]
+  private var lastFiles = Map.empty[String, Array[FileMeta]]
   private var sharing = Set.empty[Seq[String]]
   private var unmatched = Set.empty[String]
 
@@ -35,18 +38,43 @@ final class AnswerWarnings(roots: Seq[String], warn: String => Unit, info: Strin
     }
     problems = problems -- answered ++ now
 
-    answers.files.foreach { case (host, files) =>
-      val found = files.flatMap(f => f.unreadable.map(f.path -> _)).toMap
-      val before = unreadable.getOrElse(host, Map.empty)
-      found.filter { case (path, why) => !before.get(path).contains(why) }.foreach {
-        case (path, why) =>
-          warn(
-            s"aof: cannot read $host:$path ($why); its position is kept, and it is read on " +
-              "from there once it can be")
-      }
-      before.keys.filterNot(found.contains).foreach(p => info(s"aof: $host:$p can be read again"))
-      unreadable += host -> found
+    answers.files.foreach { case (host, files) => warnUnreadable(host, files) }
+  }
+
+  /**
+   * Says which files of `host` became unreadable, and which can be read again. Only the files
+   * that are not as its last answer had them are looked at ([[AnswerChange]]): a file that is
+   * the same object is as it was, and reading every file of thousands again is a cache miss each.
+   */
+  private def warnUnreadable(host: String, files: Seq[FileMeta]): Unit = {
+    val before = unreadable.getOrElse(host, Map.empty)
+    val change = lastFiles.get(host).flatMap(AnswerChange.between(_, files))
+    val now = change.fold(files.toArray)(_.files)
+    // The paths whose file may differ: those of the files changed, and those the changed or gone
+    // files had. Any other path holds the file it held.
+    val (looked, touched) = change match {
+      case Some(c) =>
+        val changed = c.changed.map(now(_))
+        val keys = changed.iterator.map(_.key).toSet ++ c.gone
+        (changed, changed.map(_.path) ++ before.collect { case (p, (k, _)) if keys(k) => p })
+      case None => (now.toSeq, before.keys)
     }
+    val found = looked.flatMap(f => f.unreadable.map(f.path -> (f.key, _))).toMap
+    // Said in the order of their paths, as a comparison of whole answers would say them.
+    found.toSeq
+      .sortBy(_._1)
+      .filter { case (path, (_, why)) => !before.get(path).exists(_._2 == why) }
+      .foreach { case (path, (_, why)) =>
+        warn(
+          s"aof: cannot read $host:$path ($why); its position is kept, and it is read on from " +
+            "there once it can be")
+      }
+    touched.filter(p => before.contains(p) && !found.contains(p)).toSeq.distinct.sorted.foreach {
+      p =>
+        info(s"aof: $host:$p can be read again")
+    }
+    unreadable += host -> (before -- touched ++ found)
+    lastFiles += host -> now
   }
 
   /** Hosts whose directories hold files, none of which `path` matches: said once, until it does. */

@@ -34,13 +34,21 @@ object Delta {
       }
       Some(Delta(changed.result(), Nil))
     } else {
-      val old = before.iterator.map(v => key(v) -> v).toMap
-      Some(
-        Delta(
-          after.filter(v => !old.get(key(v)).contains(v)),
-          old.keys.filterNot(k => keys.contains(k)).toSeq))
+      // Java's map, as `keys`: a rotation among thousands of files makes one.
+      val old = new java.util.HashMap[K, V](before.size * 2)
+      before.foreach(v => old.put(key(v), v))
+      val removed = Vector.newBuilder[K]
+      old.keySet.forEach(k => if (!keys.contains(k)) removed += k)
+      Some(Delta(after.filter(v => old.get(key(v)) != v), removed.result()))
     }
   }
+
+  /**
+   * Whether two lists hold equal items in the same order: items that are the same object are
+   * not read, where `==` on the lists would call each item's `equals`, a cache miss each.
+   */
+  def sameItems[V](before: Seq[V], after: Seq[V]): Boolean =
+    (before eq after) || before.size == after.size && eachOtherPair(before, after)(_ == _)
 
   /**
    * Calls `goOn` with each pair of items at the same place in two lists of one size that are not

@@ -22,6 +22,8 @@ final class DriverExchange {
   private var newest = 0L
   // The last answer in full a change was made to: it repeats no file ([[Delta.between]]).
   private var unique: Seq[FileMeta] = Nil
+  // The files the last request taken names, by key: an answer's exchange keeps them so.
+  private var lastKnown = KeyedItems(Seq.empty[KnownFile])(_.key)
 
   /** Whether `request` is no older than every request taken before: then it is taken. */
   def takes(request: Request): Boolean =
@@ -46,10 +48,11 @@ final class DriverExchange {
       None
     } else {
       val before = base.flatten
-      val known = before.fold(request.known) { e =>
-        Delta.applied(e.known, Delta(request.known, request.forgotten))(_.key)
+      val known = before.fold(KeyedItems(request.known)(_.key)) { e =>
+        e.keyedKnown.applied(Delta(request.known, request.forgotten))
       }
-      Some(known -> before)
+      lastKnown = known
+      Some(known.items -> before)
     }
   }
 
@@ -71,12 +74,14 @@ final class DriverExchange {
     else {
       val id = UUID.randomUUID().toString
       current = Some((request, known, before, full))
-      kept(id) = Exchange(id, known, full.files)
+      val keyedKnown = Some(lastKnown).filter(_.items eq known).getOrElse(KeyedItems(known)(_.key))
+      val exchange = Exchange(id, keyedKnown, KeyedItems(full.files)(_.key))
+      kept(id) = exchange
       if (kept.size > DriverExchange.Kept) kept -= kept.head._1
       val change = before.flatMap { e =>
-        Delta.between(e.files, full.files, unique = e.files eq unique)(_.key).map(e.id -> _)
+        Delta.between(e.files, exchange.files, unique = e.files eq unique)(_.key).map(e.id -> _)
       }
-      if (change.nonEmpty) unique = full.files
+      if (change.nonEmpty) unique = exchange.files
       val answer = change.fold(full) { case (b, d) =>
         full.copy(files = d.changed, base = Some(b), gone = d.removed)
       }

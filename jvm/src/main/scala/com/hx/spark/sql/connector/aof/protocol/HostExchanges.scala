@@ -24,6 +24,9 @@ final class HostExchanges {
   // Per host, the last request's files known to repeat no key: the next change from them need
   // not check its files' keys again ([[Delta.between]]).
   private val uniqueKnown = mutable.Map.empty[String, Seq[KnownFile]]
+  // The files of the answers read since the last were taken, by key, by answer: the base of the
+  // host's next request once one is taken.
+  private val keyedRead = mutable.Map.empty[String, KeyedItems[FileKey, FileMeta]]
   // Orders the requests: a node refuses an older one written back over the newer.
   private var sequence = 0L
 
@@ -37,7 +40,9 @@ final class HostExchanges {
       retired: Map[String, KnownFile],
       remove: Seq[FileKey] = Nil): Option[(SentRequest, Request)] = synchronized {
     val asked = standing.get(host)
-    if (asked.exists(s => s.known == known && s.retired == retired && s.remove == remove)) None
+    val same = (s: SentRequest) =>
+      Delta.sameItems(s.known, known) && s.retired == retired && s.remove == remove
+    if (asked.exists(same)) None
     else {
       val base = completed.get(host)
       val unique = base.exists(b => uniqueKnown.get(host).exists(_ eq b.known))
@@ -98,7 +103,9 @@ final class HostExchanges {
       case _ if answer.needsFull => Answered.NeedsFull
       case (None, None, _) => Answered.Listed(answer.files)
       case (None, Some(b), Some(e)) if b == e.id =>
-        Answered.Listed(Delta.applied(e.files, Delta(answer.files, answer.gone))(_.key))
+        val keyed = e.keyed.applied(Delta(answer.files, answer.gone))
+        synchronized(keyedRead(answer.answerId) = keyed)
+        Answered.Listed(keyed.items)
       case _ => Answered.NeedsFull
     }
 
@@ -106,7 +113,11 @@ final class HostExchanges {
   def complete(replies: Map[String, (SentRequest, Answer, Answered)]): Unit = synchronized {
     replies.foreach {
       case (host, (sent, answer, Answered.Listed(files))) =>
-        completed(host) = Exchange(answer.answerId, sent.known, files)
+        val keyed = keyedRead.get(answer.answerId).filter(_.items eq files)
+        completed(host) = Exchange(
+          answer.answerId,
+          KeyedItems(sent.known)(_.key),
+          keyed.getOrElse(KeyedItems(files)(_.key)))
         answered(host) = sent.id
         unlisted -= host
       case (host, (sent, answer, Answered.Unlisted(_))) =>
@@ -115,5 +126,6 @@ final class HostExchanges {
         unlisted += host
       case _ => ()
     }
+    keyedRead.clear()
   }
 }

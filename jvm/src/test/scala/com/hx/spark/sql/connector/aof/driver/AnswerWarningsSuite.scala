@@ -1,6 +1,7 @@
 package com.hx.spark.sql.connector.aof.driver
 
 import scala.collection.mutable
+import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -72,5 +73,53 @@ class AnswerWarningsSuite extends AnyFunSuite {
     val h3 = Seq(file(6, "y"), file(7, "x"), file(8, "", size = 0))
     val h4 = Seq(file(6, "z"), file(9, "x"), file(8, "", size = 0))
     assert(said(Answers(Map("h3" -> h3, "h4" -> h4))).isEmpty)
+  }
+
+  test("a file unreadable, renamed, read again or gone: said as whole answers compared say") {
+    // Files not changed are the same objects from answer to answer, as the driver keeps them.
+    val random = new Random(11)
+    def file(ino: Int, path: String, why: Option[String]) =
+      FileMeta(path, FileKey(1, ino), 10, 10, Fingerprint(10, s"h$ino"), None, unreadable = why)
+    def whys = Seq(None, None, Some("Permission denied"), Some("I/O error"))
+    (1 to 100).foreach { run =>
+      val said = mutable.ArrayBuffer.empty[String]
+      val warnings = new AnswerWarnings(Seq("/logs"), said += _, m => said += s"INFO $m")
+      var unreadable = Map.empty[String, String] // the model: path -> why, of whole answers
+      var files = (1 to 1 + random.nextInt(8)).map(i => file(i, s"/logs/f$i", None))
+      var next = 100
+      (1 to 25).foreach { step =>
+        files = random.nextInt(8) match {
+          case 0 => random.shuffle(files) // another order
+          case 1 if files.nonEmpty => files.tail // one gone
+          case 2 =>
+            next += 1 // one new, at a path another may have had
+            val free = (1 to 12).map(i => s"/logs/f$i").filterNot(p => files.exists(_.path == p))
+            files :+ file(next, random.shuffle(free).head, whys(random.nextInt(4)))
+          case _ =>
+            files.map { f =>
+              random.nextInt(6) match {
+                case 0 => f.copy(unreadable = whys(random.nextInt(4)))
+                case 1 if !files.exists(_.path == f.path + ".1") => f.copy(path = f.path + ".1")
+                case _ => f
+              }
+            }
+        }
+        said.clear()
+        if (random.nextInt(10) == 0) warnings.update(Answers(Map.empty, Map("h1" -> "x")))
+        else {
+          warnings.update(Answers(Map("h1" -> files)))
+          val found = files.flatMap(f => f.unreadable.map(f.path -> _)).toMap
+          val expected = found.toSeq.sorted.collect {
+            case (p, why) if !unreadable.get(p).contains(why) =>
+              s"aof: cannot read h1:$p ($why); its position is kept, and it is read on from " +
+                "there once it can be"
+          } ++ unreadable.keys.toSeq.sorted.filterNot(found.contains).map { p =>
+            s"INFO aof: h1:$p can be read again"
+          }
+          unreadable = found
+          assert(said.filterNot(_.contains("listed")) === expected, s"run $run, step $step")
+        }
+      }
+    }
   }
 }

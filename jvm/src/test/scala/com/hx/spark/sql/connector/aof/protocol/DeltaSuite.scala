@@ -48,6 +48,15 @@ class DeltaSuite extends AnyFunSuite {
     assert(Delta.applied(before, Delta[Int, (Int, String)](Nil, Nil))(_._1) eq before)
   }
 
+  test("two lists hold the same items in the same order, the same objects or equal ones") {
+    val items = Vector(1 -> "a", 2 -> "b")
+    assert(Delta.sameItems(items, items))
+    assert(Delta.sameItems(items, List(1 -> "a", 2 -> "b")))
+    assert(!Delta.sameItems(items, items.reverse))
+    assert(!Delta.sameItems(items, items :+ (3 -> "c")))
+    assert(!Delta.sameItems(items, items.updated(1, 2 -> "B")))
+  }
+
   test("a list that repeats a key is not taken as a change: it is sent in full") {
     assert(delta(Seq(1 -> "a"), Seq(1 -> "a", 1 -> "b")) === None)
     assert(delta(Seq(1 -> "a", 1 -> "b"), Seq(1 -> "a", 1 -> "c")) === None)
