@@ -10,9 +10,10 @@ package com.hx.spark.sql.connector.aof.protocol
 final class KeyedItems[K, V] private (
     val items: Vector[V],
     key: V => K,
-    found: Option[Option[java.util.HashMap[K, Integer]]]) {
+    carried: Option[java.util.HashMap[K, Integer]]) {
 
-  private lazy val places: Option[java.util.HashMap[K, Integer]] = found.getOrElse {
+  // The places of the list this one was made from by replacing items, else found here.
+  private lazy val places: Option[java.util.HashMap[K, Integer]] = carried.orElse {
     val m = new java.util.HashMap[K, Integer](items.size * 2)
     var i = 0
     val unique = items.forall { v =>
@@ -29,7 +30,7 @@ final class KeyedItems[K, V] private (
       case Some(at) if delta.removed.isEmpty && delta.changed.forall(v => at.containsKey(key(v))) =>
         var replaced = items
         delta.changed.foreach(v => replaced = replaced.updated(at.get(key(v)).intValue, v))
-        new KeyedItems(replaced, key, Some(places))
+        new KeyedItems(replaced, key, Some(at))
       case _ => KeyedItems(Delta.applied(items, delta)(key))(key)
     }
 }
