@@ -19,7 +19,9 @@ def foreach_json_lines(writer: DataStreamWriter, target: str) -> DataStreamWrite
 
     A Python ``foreach`` gets its rows through a pipe Spark buffers up to a megabyte, so in
     real-time mode they arrive seconds late, or at the batch's end. This sink is a ``foreach``
-    of the JVM's, in the connector's JAR: each task writes and flushes each row as it gets it.
+    of the JVM's, in the connector's JAR: each task writes each row as it gets it, and flushes
+    the rows its reader read together once that reader has no more at hand (row by row behind
+    another source).
 
     Parameters
     ----------

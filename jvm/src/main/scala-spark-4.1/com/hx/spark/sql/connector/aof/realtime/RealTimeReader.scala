@@ -12,6 +12,7 @@ import com.hx.spark.sql.connector.aof.follow.{FileWrites, HostFollower}
 import com.hx.spark.sql.connector.aof.metrics.ExecutorReads
 import com.hx.spark.sql.connector.aof.plan.PlanLimits
 import com.hx.spark.sql.connector.aof.read.ReadCounters
+import com.hx.spark.sql.connector.aof.sink.RowBursts
 import com.hx.spark.sql.connector.aof.stream.ScanMetrics
 import com.hx.spark.sql.connector.aof.zookeeper.{ZkClients, ZkPlanJournal}
 
@@ -55,12 +56,15 @@ final class RealTimeReader(
         counters,
         journal,
         clock,
-        writes)
+        writes,
+        () => RowBursts.ended())
     } catch {
       case e: Throwable =>
         client.close()
         throw e
     }
+  // The sinks of this thread flush the rows of each plan together.
+  RowBursts.tell()
 
   override def nextWithTimeout(timeoutMs: java.lang.Long): RecordStatus = {
     val deadline = clock.millis() + timeoutMs
@@ -85,6 +89,7 @@ final class RealTimeReader(
   override def close(): Unit =
     try follower.close()
     finally {
+      RowBursts.stop()
       writes.close()
       ExecutorReads.add(endpoint.metaStore, counters.linesRead.value, counters.bytesRead.value)
     }

@@ -34,6 +34,8 @@ import com.hx.spark.sql.connector.aof.zookeeper.PlanJournal
  *
  * @param start this host's offsets when the task started; None for a host the query has no
  *              offsets for yet (`starting.offsets` applies to it, as in a micro-batch)
+ * @param drained told each time every row of a plan was returned, before the follower looks
+ *                again or its task waits: where the sink flushes the rows read together
  */
 final class HostFollower(
     host: String,
@@ -44,7 +46,8 @@ final class HostFollower(
     counters: ReadCounters,
     journal: PlanJournal,
     clock: Clock = Clock.systemUTC(),
-    looks: FollowerLooks = FollowerLooks.Always)
+    looks: FollowerLooks = FollowerLooks.Always,
+    drained: () => Unit = () => ())
     extends Closeable {
   private val log = LoggerFactory.getLogger(getClass)
   private val scanner = new DirectoryScanner(
@@ -87,6 +90,7 @@ final class HostFollower(
           r.close()
           done = r.end
           reading = None
+          drained()
         case None if replay.nonEmpty =>
           val end = AofOffset(Map(host -> replay.head))
           replay = replay.tail

@@ -69,9 +69,11 @@ final class OffsetSnapshots(
 
   /**
    * Deletes the snapshots older than that of the oldest offset in Spark's offset log. Spark's log
-   * is listed and read only while there are snapshots: a query of few files writes none.
+   * is listed and read only while there is one to delete: an offset is on the newest snapshot or
+   * an older one, and a query of few files, or of one file written among many, writes one at
+   * most for a long while.
    */
-  def forgetUnused(): Unit = if (numbers.any) {
+  def forgetUnused(): Unit = if (numbers.older) {
     oldestOffset().flatMap(OffsetJson.snapshotOf).foreach { oldest =>
       numbers.before(oldest).foreach { id =>
         fs.delete(new Path(dir, OffsetSnapshots.fileName(id)), false)
@@ -134,7 +136,8 @@ object OffsetSnapshots {
 
     def before(id: String): Seq[String] = synchronized(ids.takeWhile(_ < id))
 
-    def any: Boolean = synchronized(ids.nonEmpty)
+    // Any but the newest.
+    def older: Boolean = synchronized(ids.size > 1)
 
     def forget(id: String): Unit = synchronized {
       ids = ids.filterNot(_ == id)

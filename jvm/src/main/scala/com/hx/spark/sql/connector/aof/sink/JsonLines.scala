@@ -10,9 +10,10 @@ import org.apache.spark.sql.{ForeachWriter, Row}
 
 /**
  * A sink for the milliseconds of real-time mode, usable without writing Scala: each row as one
- * JSON line (the query's columns by name, as `to_json` writes them: [[RowJson]]), written and
- * flushed as it comes, to a TCP
- * socket (`tcp://host:port`, one connection per task) or appended to a file on the task's host.
+ * JSON line (the query's columns by name, as `to_json` writes them: [[RowJson]]), written as it
+ * comes to a TCP socket (`tcp://host:port`, one connection per task) or appended to a file on the
+ * task's host. Flushed once the task's reader has no more rows at hand, where it tells
+ * ([[RowBursts]]: this source in real-time mode), else row by row.
  *
  * Real-time mode hands rows only to the sinks Spark allows (`foreach`, Kafka, the console), and
  * a Python `foreach` gets them through a pipe Spark buffers up to a megabyte: this writer is a
@@ -21,6 +22,8 @@ import org.apache.spark.sql.{ForeachWriter, Row}
 final class JsonLines(target: String) extends ForeachWriter[Row] {
   JsonLines.check(target)
   @transient private var out: OutputStream = _
+  // Whether the task's reader has the rows flushed at the end of each burst ([[RowBursts]]).
+  @transient private var atBurstEnd = false
 
   override def open(partitionId: Long, epochId: Long): Boolean = {
     out = JsonLines.socketAddress(target) match {
@@ -37,7 +40,8 @@ final class JsonLines(target: String) extends ForeachWriter[Row] {
   override def process(row: Row): Unit = {
     // One write per line: lines of tasks appending to one file do not interleave.
     out.write((RowJson.of(row) + "\n").getBytes(UTF_8))
-    out.flush()
+    if (!atBurstEnd) atBurstEnd = RowBursts.flushAtEnd(() => if (out != null) out.flush())
+    if (!atBurstEnd) out.flush()
   }
 
   override def close(error: Throwable): Unit = if (out != null) {

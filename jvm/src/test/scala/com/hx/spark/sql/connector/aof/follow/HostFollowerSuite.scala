@@ -168,6 +168,39 @@ class HostFollowerSuite extends AnyFunSuite with SparkTestKit {
     assert(planned.take(5) !== first, "without the plans, the same lines get other ids")
   }
 
+  test("a follower says when a plan's rows were all returned, before it looks again") {
+    val dir = newDir("drained")
+    val log = dir.resolve("app.log")
+    append(log, "a-1", "a-2")
+    val told = new Told
+    var drained = Seq.empty[(Int, Int)] // the rows returned and the looks made by then
+    var rows = 0
+    val f = new HostFollower(
+      "host-a",
+      None,
+      EndpointSpec(
+        "run",
+        ZkAccess("127.0.0.1:1", 30000),
+        "/unused",
+        SourceFiles(dir, "app\\.log.*"),
+        1024,
+        "key"),
+      limits,
+      true,
+      counters,
+      NoJournal,
+      later,
+      told,
+      () => drained :+= (rows -> told.looks)
+    )
+    while (f.next()) rows += 1
+    append(log, "a-3")
+    told.due = true
+    while (f.next()) rows += 1
+    f.close()
+    assert(drained === Seq(2 -> 1, 3 -> 2))
+  }
+
   test("a follower looks only when a look is due, and once more to give up a file it retired") {
     val dir = newDir("due")
     val log = dir.resolve("app.log")

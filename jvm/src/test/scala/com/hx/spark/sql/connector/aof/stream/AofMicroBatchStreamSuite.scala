@@ -229,10 +229,15 @@ class AofMicroBatchStreamSuite extends AnyFunSuite with SparkTestKit with LoneEl
     })
     // As Spark's offset log with spark.sql.streaming.minBatchesToRetain=1: the last commit.
     var committed = Option.empty[String]
-    val (s, run) =
-      stream(files(_ => 400), checkpoint = checkpoint.toString, oldestOffset = () => committed)
+    var logRead = 0
+    val oldest = () => {
+      logRead += 1
+      committed
+    }
+    val (s, run) = stream(files(_ => 400), checkpoint = checkpoint.toString, oldestOffset = oldest)
     var end = offset(s.latestOffset(s.initialOffset(), ReadLimit.allAvailable()))
     for (trigger <- 1 to 30) {
+      if (trigger == 2) assert(logRead === 0, "one snapshot: none to delete, the log not read")
       // Ten files grow at each trigger, a different ten each time.
       run.files = files(i => if (i / 10 <= trigger) 400L + 10 * (i / 10) else 400L)
       val next = offset(s.latestOffset(end, ReadLimit.allAvailable()))
