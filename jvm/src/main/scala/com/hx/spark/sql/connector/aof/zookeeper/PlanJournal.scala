@@ -10,7 +10,9 @@ import com.hx.spark.sql.connector.aof.offset.HostOffsets
  * is run again from the same start; its task then reads these plans again, range by range, as a
  * replayed micro-batch does, and only then plans anew. So every line it returned before comes
  * again with the same `(host, file_id, offset)`, however the files were rotated since: a file's
- * id depends on when it was first planned, and the plans say when that was.
+ * id depends on when it was first planned, and the plans say when that was. A plan that only
+ * read on is kept too: planned again after its file was compressed or copied away, its lines
+ * would come from the copy, under the copy's id (the follower model finds it in a few seeds).
  */
 trait PlanJournal extends Closeable {
 
